@@ -1,0 +1,112 @@
+"""Dealing: the verifiable shuffle, explicit deals (C9) and who leads the first round (R6).
+
+The shuffle is a Fisher–Yates shuffle driven by SHA-256 in counter mode, so anyone who
+knows a round's seed can re-deal it in any language and check it (DESIGN.md, fair deals):
+
+    for i from len-1 down to 1: j = uniform(0..i); swap(tiles[i], tiles[j])
+
+where each uniform draw takes the next 4 bytes (big-endian) of the stream
+SHA-256(seed ‖ counter as 8 bytes big-endian) for counter = 0, 1, 2, … and rejects values
+at or above the largest multiple of i+1 below 2³².
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+
+from tranque.engine.rules import Rules
+from tranque.engine.tiles import BIT, HIGH, IS_DOUBLE, PIPS, Mask, Tile, TileIndex, as_tile, indices
+
+
+class DealError(ValueError):
+    """An explicit deal that does not fit the rules (C9)."""
+
+
+def _stream(seed: bytes) -> Iterator[int]:
+    counter = 0
+    while True:
+        block = hashlib.sha256(seed + counter.to_bytes(8, "big")).digest()
+        for offset in range(0, 32, 4):
+            yield int.from_bytes(block[offset : offset + 4], "big")
+        counter += 1
+
+
+def shuffled(items: Sequence[TileIndex], seed: bytes) -> list[TileIndex]:
+    """The items in the order the seed gives them (see the module docstring)."""
+    order = list(items)
+    words = _stream(seed)
+    for i in range(len(order) - 1, 0, -1):
+        bound = i + 1
+        limit = (1 << 32) - (1 << 32) % bound
+        word = next(words)
+        while word >= limit:
+            word = next(words)
+        j = word % bound
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def deal_from_seed(rules: Rules, seed: bytes) -> tuple[list[Mask], list[TileIndex]]:
+    """Shuffle the set with `seed` and deal it: seat k takes the k-th run of `hand_size`
+    tiles of the shuffled order, and the rest, in order, is the boneyard."""
+    order = shuffled(indices(rules.set_mask), seed)
+    size = rules.hand_size
+    hands = []
+    for seat in range(rules.players):
+        mask = 0
+        for tile in order[seat * size : (seat + 1) * size]:
+            mask |= BIT[tile]
+        hands.append(mask)
+    return hands, order[rules.players * size :]
+
+
+def parse_deal(
+    rules: Rules, hands: Sequence[Sequence[Tile | str]], boneyard: Sequence[Tile | str]
+) -> tuple[list[Mask], list[TileIndex]]:
+    """Check an explicit deal against the rules (C9) and turn it into masks."""
+    if len(hands) != rules.players:
+        raise DealError(f"el reparto tiene {len(hands)} manos y la mesa {rules.players} jugadores")
+    seen: set[Tile] = set()
+    in_set = set(Tile.full_set(rules.set_max))
+
+    def take(value: Tile | str) -> Tile:
+        try:
+            tile = as_tile(value)
+        except ValueError as error:
+            raise DealError(str(error)) from None
+        if tile not in in_set:
+            raise DealError(f"la ficha {tile} no está en el doble {rules.set_max}")
+        if tile in seen:
+            raise DealError(f"la ficha {tile} aparece dos veces en el reparto")
+        seen.add(tile)
+        return tile
+
+    masks = []
+    for seat, hand in enumerate(hands):
+        if len(hand) != rules.hand_size:
+            raise DealError(f"la mano {seat} tiene {len(hand)} fichas y deben ser {rules.hand_size}")
+        mask = 0
+        for value in hand:
+            mask |= BIT[take(value).index]
+        masks.append(mask)
+    rest = [take(value).index for value in boneyard]
+    missing = in_set - seen
+    if missing:
+        shown = ", ".join(str(t) for t in sorted(missing, key=lambda t: t.index)[:5])
+        raise DealError(f"faltan fichas en el reparto: {shown}")
+    return masks, rest
+
+
+def first_lead(hands: Sequence[Mask]) -> tuple[int, TileIndex]:
+    """R6: (seat, tile) of the highest double dealt, else of the highest tile (pips, then
+    high half). With the set's highest double dealt this is its holder."""
+    best: tuple[bool, int, int] | None = None
+    choice = (0, -1)
+    for seat, hand in enumerate(hands):
+        for tile in indices(hand):
+            key = (IS_DOUBLE[tile], PIPS[tile], HIGH[tile])
+            if best is None or key > best:
+                best = key
+                choice = (seat, tile)
+    return choice

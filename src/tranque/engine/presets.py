@@ -1,0 +1,184 @@
+"""The named presets of RULES.md (clasico, V1–V8): each changes only what it lists."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from tranque.engine.rules import (
+    Drawing,
+    FirstLead,
+    Mode,
+    NextStart,
+    Rules,
+    RulesError,
+    Scoring,
+    TieStart,
+    TranqueCount,
+    TranqueTie,
+    set_for_players,
+)
+
+IND = (Mode.INDIVIDUAL,)
+BOTH = (Mode.PAIRS, Mode.INDIVIDUAL)  # pairs first: C8's default where allowed
+PAIRS = (Mode.PAIRS,)
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    title: str  # Spanish, for players
+    summary: str  # one line, Spanish
+    seatings: dict[int, tuple[Mode, ...]]
+    default_target: Callable[[int], int]
+    changes: dict[str, Any] = field(default_factory=dict)
+    default_players: int = 4
+    set_maxes: tuple[int, ...] = ()
+
+    def describe_players(self) -> str:
+        counts = sorted(self.seatings)
+        return ", ".join(str(c) for c in counts[:-1]) + (" o " if len(counts) > 1 else "") + str(counts[-1])
+
+
+CLASICO_DEFAULTS: dict[str, Any] = {
+    "hand_size": 7,
+    "drawing": Drawing.UNTIL_PLAYABLE,
+    "first_round_lead": FirstLead.HIGHEST_DOUBLE,
+    "next_round_start": NextStart.ROTATE_RIGHT,
+    "tie_next_start": TieStart.SAME,
+    "scoring": Scoring.OTHERS,
+    "tranque_count": TranqueCount.TEAM,
+    "tranque_tie": TranqueTie.NOBODY,
+    "goals_to_win": None,
+    "pass_points": False,
+    "capicua_bonus": 0,
+    "turn_seconds": 30,
+    "absent_turns_before_bot": 3,
+}
+
+
+def _fixed(target: int) -> Callable[[int], int]:
+    return lambda players: target
+
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in [
+        Preset(
+            "clasico",
+            "Clásico",
+            "Con pozo, de 2 a 6, solo o por parejas; sale el doble más alto; a 100 (200 con 5 o 6).",
+            {2: IND, 3: IND, 4: BOTH, 5: IND, 6: BOTH},
+            lambda players: 200 if players >= 5 else 100,
+        ),
+        Preset(
+            "sin-pozo",
+            "Sin pozo",
+            "Nadie roba: las fichas que sobran quedan fuera; 1 contra 1 a 50, de a 4 a 100.",
+            {2: IND, 4: BOTH},
+            lambda players: 50 if players == 2 else 100,
+            {"drawing": Drawing.NONE},
+        ),
+        Preset(
+            "salon",
+            "Salón",
+            "Meta de 50 a 300; en un tranque empatado gana quien salió o el más cercano después.",
+            {2: IND, 3: IND, 4: BOTH},
+            _fixed(100),
+            {"tranque_tie": TranqueTie.NEAREST_STARTER},
+        ),
+        Preset(
+            "internacional",
+            "Internacional",
+            "Parejas de 4 a 200; la primera salida se sortea; la pareja ganadora cuenta todas las manos.",
+            {4: PAIRS},
+            _fixed(200),
+            {"first_round_lead": FirstLead.RANDOM_ANY, "tie_next_start": TieStart.ROTATE_RIGHT},
+        ),
+        Preset(
+            "latino",
+            "Latino",
+            "Parejas de 4 a 100; la pareja ganadora cuenta solo las fichas de los contrarios.",
+            {4: PAIRS},
+            _fixed(100),
+            {"scoring": Scoring.OPPONENTS_ONLY, "tie_next_start": TieStart.ROTATE_RIGHT},
+        ),
+        Preset(
+            "maracucho",
+            "Maracucho",
+            "Parejas de 4 a 100; el tranque es individual: gana el jugador con menos puntos.",
+            {4: PAIRS},
+            _fixed(100),
+            {"tranque_count": TranqueCount.INDIVIDUAL, "tranque_tie": TranqueTie.NEAREST_STARTER},
+        ),
+        Preset(
+            "ponce",
+            "Ponce",
+            "Parejas a 20 palitos; los pases puntúan y el tranque da 2 a quien trancó.",
+            {4: PAIRS},
+            _fixed(20),
+            {
+                "scoring": Scoring.PONCE,
+                "tranque_count": TranqueCount.INDIVIDUAL,
+                "tie_next_start": TieStart.ROTATE_RIGHT,
+                "pass_points": True,
+            },
+        ),
+        Preset(
+            "futbol",
+            "Fútbol",
+            "1 contra 1 con 12 fichas y sin pozo; menos de 10 puntos es gol; a 100 o 10 goles.",
+            {2: IND},
+            _fixed(100),
+            {
+                "hand_size": 12,
+                "drawing": Drawing.NONE,
+                "scoring": Scoring.FUTBOL,
+                "next_round_start": NextStart.PREVIOUS_WINNER,
+                "goals_to_win": 10,
+            },
+            default_players=2,
+        ),
+        Preset(
+            "en-contra",
+            "En contra",
+            "Individual de 2 a 4; cada uno suma lo que le queda; al llegar a 100 gana el que menos tiene.",
+            {2: IND, 3: IND, 4: IND},
+            _fixed(100),
+            {
+                "scoring": Scoring.PENALTY,
+                "next_round_start": NextStart.PREVIOUS_WINNER,
+                "tranque_tie": TranqueTie.DRAW,
+            },
+            set_maxes=(6,),
+        ),
+    ]
+}
+
+_RULE_FIELDS = {f.name for f in fields(Rules)} - {"preset_name"}
+
+
+def build_preset(name: str, overrides: dict[str, Any]) -> Rules:
+    preset = PRESETS.get(name)
+    if preset is None:
+        raise RulesError("preset", f"«{name}» no existe; hay: {', '.join(PRESETS)}")
+    unknown = sorted(set(overrides) - _RULE_FIELDS)
+    if unknown:
+        raise RulesError(unknown[0], "parámetro desconocido")
+    players = overrides.get("players", preset.default_players)
+    if not isinstance(players, int) or isinstance(players, bool) or players not in preset.seatings:
+        raise RulesError(
+            "players",
+            f"«{preset.name}» se juega con {preset.describe_players()} jugadores, no con {players!r}",
+        )
+    params: dict[str, Any] = {
+        **CLASICO_DEFAULTS,
+        **preset.changes,
+        "players": players,
+        "mode": preset.seatings[players][0],
+        "set_max": set_for_players(players),
+        "target": preset.default_target(players),
+    }
+    params.update(overrides)
+    return Rules(preset_name=name, **params)

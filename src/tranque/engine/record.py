@@ -1,0 +1,93 @@
+"""Game records: a whole game as JSON (rules, deals, every action) that replays exactly.
+
+A record holds each round's explicit deal, so it replays without trusting a shuffle; when
+the deal came from a seed, the seed is kept too so anyone can re-shuffle and compare.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tranque.engine.actions import action_from_json
+from tranque.engine.game import Game
+from tranque.engine.rules import Rules
+
+FORMAT = "tranque-record"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that is malformed or does not replay to what it says."""
+
+
+def to_record(game: Game) -> dict[str, Any]:
+    rounds = []
+    for number, round_ in enumerate(game.rounds):
+        seed = game.round_seeds[number]
+        rounds.append(
+            {
+                "hands": [[str(t) for t in hand] for hand in round_.dealt_hands],
+                "boneyard": [str(t) for t in round_.dealt_boneyard],
+                "starter": round_.starter,
+                "seed": None if seed is None else seed.hex(),
+                "actions": [
+                    {"seat": seat, **action.to_json()} for n, seat, action in game.actions if n == number
+                ],
+                "result": None if round_.result is None else round_.result.to_json(),
+            }
+        )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": game.rules.to_json(),
+        "first_starter": game.first_starter,
+        "rounds": rounds,
+        "scores": list(game.scores),
+        "goals": list(game.goals),
+        "winners": list(game.winners),
+    }
+
+
+def replay(record: dict[str, Any]) -> Game:
+    """Rebuild the game a record describes, checking every action and the final score."""
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise RecordError("no es un registro de partida de Tranque")
+    if record.get("version") != VERSION:
+        raise RecordError(f"versión de registro no soportada: {record.get('version')!r}")
+    try:
+        rules = Rules.from_json(record["rules"])
+        rounds = record["rounds"]
+        deals = [(r["hands"], r["boneyard"]) for r in rounds]
+        game = Game(rules, deals=deals, first_starter=record.get("first_starter"))
+        for number, round_data in enumerate(rounds):
+            if number:
+                game.start_next_round()
+            for action_data in round_data["actions"]:
+                if action_data.get("seat") != game.round.turn:
+                    raise RecordError(f"mano {number + 1}: la jugada {action_data} no es del turno")
+                game.apply(action_from_json(action_data))
+    except (KeyError, TypeError) as error:
+        raise RecordError(f"registro incompleto: falta {error}") from None
+    except ValueError as error:
+        if isinstance(error, RecordError):
+            raise
+        raise RecordError(f"el registro no se puede reproducir: {error}") from None
+    if game.scores != record.get("scores") or game.winners != record.get("winners"):
+        raise RecordError(
+            f"el registro dice {record.get('scores')} y al reproducirlo da {game.scores}"
+        )
+    return game
+
+
+def save(game: Game, path: str | Path) -> None:
+    Path(path).write_text(json.dumps(to_record(game), ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def load(path: str | Path) -> Game:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{path} no es JSON válido: {error}") from None
+    return replay(data)

@@ -1,0 +1,284 @@
+"""`Rules`: the frozen set of parameters a table plays by (RULES.md §4), and its validation.
+
+The presets themselves live in `presets.py`; this module says what each parameter means
+and which combinations make sense.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
+from typing import Any
+
+from tranque.engine.tiles import set_mask
+
+
+class Mode(StrEnum):
+    INDIVIDUAL = "individual"
+    PAIRS = "pairs"
+
+
+class Drawing(StrEnum):
+    UNTIL_PLAYABLE = "until-playable"
+    NONE = "none"
+
+
+class FirstLead(StrEnum):
+    HIGHEST_DOUBLE = "highest-double-must-lead"
+    RANDOM_ANY = "random-any"
+
+
+class NextStart(StrEnum):
+    ROTATE_RIGHT = "rotate-right"
+    PREVIOUS_WINNER = "previous-winner"
+
+
+class TieStart(StrEnum):
+    SAME = "same"
+    ROTATE_RIGHT = "rotate-right"
+
+
+class Scoring(StrEnum):
+    OTHERS = "others"
+    OPPONENTS_ONLY = "opponents-only"
+    PENALTY = "penalty"
+    PONCE = "ponce"
+    FUTBOL = "futbol"
+
+
+class TranqueCount(StrEnum):
+    TEAM = "team"
+    INDIVIDUAL = "individual"
+
+
+class TranqueTie(StrEnum):
+    NOBODY = "nobody"
+    NEAREST_STARTER = "nearest-starter"
+    DRAW = "draw"
+
+
+TURN_SECONDS_CHOICES = (20, 30, 45)
+
+_ENUM_FIELDS: dict[str, type[StrEnum]] = {
+    "mode": Mode,
+    "drawing": Drawing,
+    "first_round_lead": FirstLead,
+    "next_round_start": NextStart,
+    "tie_next_start": TieStart,
+    "scoring": Scoring,
+    "tranque_count": TranqueCount,
+    "tranque_tie": TranqueTie,
+}
+
+
+class RulesError(ValueError):
+    """An impossible combination of table options. `parameter` names the culprit."""
+
+    def __init__(self, parameter: str, message: str) -> None:
+        super().__init__(f"{parameter}: {message}")
+        self.parameter = parameter
+        self.message = message
+
+
+def set_for_players(players: int) -> int:
+    """R2: double-six for 2–4 players, double-nine for 5–6."""
+    return 6 if players <= 4 else 9
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every parameter of RULES.md §4. Build one with `Rules.preset(name, **overrides)`."""
+
+    preset_name: str
+    players: int
+    mode: Mode
+    set_max: int
+    hand_size: int
+    drawing: Drawing
+    first_round_lead: FirstLead
+    next_round_start: NextStart
+    tie_next_start: TieStart
+    scoring: Scoring
+    tranque_count: TranqueCount
+    tranque_tie: TranqueTie
+    target: int
+    goals_to_win: int | None
+    pass_points: bool
+    capicua_bonus: int
+    turn_seconds: int
+    absent_turns_before_bot: int
+
+    def __post_init__(self) -> None:
+        for name, enum in _ENUM_FIELDS.items():
+            value = getattr(self, name)
+            if not isinstance(value, enum):
+                try:
+                    object.__setattr__(self, name, enum(value))
+                except ValueError:
+                    allowed = ", ".join(e.value for e in enum)
+                    raise RulesError(name, f"«{value}» no es válido; opciones: {allowed}") from None
+        _validate(self)
+
+    @staticmethod
+    def preset(name: str, **overrides: Any) -> Rules:
+        """The named preset, with any parameter overridden (RULES.md C8).
+
+        >>> r = Rules.preset("clasico")
+        >>> (r.players, r.mode.value, r.set_max, r.target)
+        (4, 'pairs', 6, 100)
+        >>> Rules.preset("clasico", players=6, mode="individual").target
+        200
+        """
+        from tranque.engine.presets import build_preset
+
+        return build_preset(name, overrides)
+
+    @staticmethod
+    def presets() -> list[str]:
+        from tranque.engine.presets import PRESETS
+
+        return list(PRESETS)
+
+    def replace(self, **changes: Any) -> Rules:
+        return replace(self, **changes)
+
+    # Seats, sides and teams ---------------------------------------------------------
+
+    @property
+    def is_pairs(self) -> bool:
+        return self.mode is Mode.PAIRS
+
+    @property
+    def side_count(self) -> int:
+        """Teams in pairs, players in individual: who scores."""
+        return self.players // 2 if self.is_pairs else self.players
+
+    def side_of(self, seat: int) -> int:
+        """R3: team k = seats {k, k + n/2}; in individual a seat is its own side."""
+        return seat % (self.players // 2) if self.is_pairs else seat
+
+    def partner_of(self, seat: int) -> int | None:
+        return (seat + self.players // 2) % self.players if self.is_pairs else None
+
+    def seats_of(self, side: int) -> list[int]:
+        return [seat for seat in range(self.players) if self.side_of(seat) == side]
+
+    @property
+    def tile_count(self) -> int:
+        return (self.set_max + 1) * (self.set_max + 2) // 2
+
+    @property
+    def boneyard_size(self) -> int:
+        """Tiles left undealt (R4): the boneyard, or out of play where there is no drawing."""
+        return self.tile_count - self.players * self.hand_size
+
+    @property
+    def set_mask(self) -> int:
+        return set_mask(self.set_max)
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Rules:
+        known = {f.name for f in fields(Rules)}
+        unknown = set(data) - known
+        if unknown:
+            raise RulesError(sorted(unknown)[0], "parámetro desconocido")
+        return Rules(**data)
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, StrEnum) else value
+
+
+def _validate(rules: Rules) -> None:
+    from tranque.engine.presets import PRESETS
+
+    def require(ok: bool, parameter: str, message: str) -> None:
+        if not ok:
+            raise RulesError(parameter, message)
+
+    def whole(name: str, value: Any) -> None:
+        require(
+            isinstance(value, int) and not isinstance(value, bool),
+            name,
+            f"debe ser un número entero, no {value!r}",
+        )
+
+    for name in ("players", "set_max", "hand_size", "target", "capicua_bonus", "turn_seconds"):
+        whole(name, getattr(rules, name))
+    whole("absent_turns_before_bot", rules.absent_turns_before_bot)
+    n = rules.players
+    require(2 <= n <= 6, "players", f"se juega de 2 a 6 jugadores, no {n}")
+    if rules.is_pairs:
+        require(n in (4, 6), "players", f"por parejas se juega con 4 o 6 jugadores, no con {n}")
+    require(
+        rules.set_max in (6, 9), "set_max", f"el juego es doble seis o doble nueve, no doble {rules.set_max}"
+    )
+    require(rules.hand_size >= 1, "hand_size", "cada jugador recibe al menos una ficha")
+    require(
+        n * rules.hand_size <= rules.tile_count,
+        "hand_size",
+        f"{n} jugadores con {rules.hand_size} fichas necesitan {n * rules.hand_size}, "
+        f"y el doble {rules.set_max} tiene {rules.tile_count}",
+    )
+    require(rules.target > 0, "target", f"la meta debe ser positiva, no {rules.target}")
+    if rules.goals_to_win is not None:
+        whole("goals_to_win", rules.goals_to_win)
+        require(rules.goals_to_win > 0, "goals_to_win", "los goles para ganar deben ser positivos")
+    require(
+        rules.turn_seconds in TURN_SECONDS_CHOICES,
+        "turn_seconds",
+        f"el tiempo por turno es 20, 30 o 45 segundos, no {rules.turn_seconds}",
+    )
+    require(rules.absent_turns_before_bot >= 1, "absent_turns_before_bot", "debe ser al menos 1")
+    require(rules.capicua_bonus >= 0, "capicua_bonus", "el premio de capicúa no puede ser negativo")
+    if rules.capicua_bonus:
+        require(
+            rules.scoring not in (Scoring.PONCE, Scoring.FUTBOL, Scoring.PENALTY),
+            "capicua_bonus",
+            f"no hay premio de capicúa con la puntuación «{rules.scoring.value}»",
+        )
+    individual_only = {
+        "scoring": rules.scoring is Scoring.PENALTY,
+        "next_round_start": rules.next_round_start is NextStart.PREVIOUS_WINNER,
+    }
+    for parameter, needs_individual in individual_only.items():
+        if needs_individual:
+            require(not rules.is_pairs, parameter, "esta opción solo se juega individual")
+    if rules.scoring is Scoring.FUTBOL:
+        require(n == 2 and not rules.is_pairs, "scoring", "el fútbol se juega entre 2 jugadores")
+    if rules.scoring is Scoring.PONCE:
+        require(rules.is_pairs, "scoring", "la puntuación de Ponce se juega por parejas")
+    require(
+        not rules.pass_points or rules.scoring is Scoring.PONCE,
+        "pass_points",
+        "los pases solo puntúan con la puntuación de Ponce",
+    )
+    require(
+        rules.tranque_tie is not TranqueTie.DRAW or rules.scoring is Scoring.PENALTY,
+        "tranque_tie",
+        "el empate como tablas solo existe con la puntuación en contra",
+    )
+    preset = PRESETS.get(rules.preset_name)
+    if preset is not None:
+        modes = preset.seatings.get(n)
+        require(
+            modes is not None,
+            "players",
+            f"«{preset.name}» se juega con {preset.describe_players()} jugadores, no con {n}",
+        )
+        assert modes is not None
+        require(
+            rules.mode in modes,
+            "mode",
+            f"«{preset.name}» con {n} jugadores se juega "
+            + " o ".join("por parejas" if m is Mode.PAIRS else "individual" for m in modes),
+        )
+        if preset.set_maxes:
+            require(
+                rules.set_max in preset.set_maxes,
+                "set_max",
+                f"«{preset.name}» se juega solo con doble {preset.set_maxes[0]}",
+            )

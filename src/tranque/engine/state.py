@@ -1,0 +1,251 @@
+"""`RoundState`: one round as plain integers, with `push`/`pop` — the rules of play (R5–R11).
+
+This is the only implementation of how a round moves; the public `Round` wraps it with
+objects and a history, and the bots search with it directly. A move is a small int:
+
+* a play is ``tile_index * 4 + end`` with end 0 for the lead, 1 left, 2 right;
+* `DRAW_MOVE` and `PASS_MOVE` come after every play.
+
+`push` trusts its caller: it is meant for moves taken from `legal_moves()`. Validation with
+reasons a person can read happens in `Round.apply`.
+"""
+
+from __future__ import annotations
+
+from tranque.engine.tiles import BIT, HIGH, LOW, PIPS, TILE_COUNT, WITH_NUMBER, Mask, TileIndex
+
+LEAD, LEFT_END, RIGHT_END = 0, 1, 2
+MOVE_COUNT = TILE_COUNT * 4
+DRAW_MOVE = MOVE_COUNT
+PASS_MOVE = MOVE_COUNT + 1
+
+ONGOING, DOMINO, TRANQUE = 0, 1, 2
+
+Move = int
+
+
+def play_move(tile: TileIndex, end: int) -> Move:
+    return tile * 4 + end
+
+
+class RoundState:
+    """The whole state of a round (the referee's view), cheap to copy and to undo."""
+
+    __slots__ = (
+        "boneyard",
+        "capicua",
+        "closer",
+        "drawing",
+        "drawn",
+        "forced_lead",
+        "hands",
+        "history",
+        "in_hands",
+        "last_player",
+        "left",
+        "outcome",
+        "pass_bonus_pending",
+        "pass_points",
+        "players",
+        "right",
+        "starter",
+        "team_points",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        players: int,
+        hands: list[Mask],
+        boneyard: list[TileIndex],
+        starter: int,
+        *,
+        drawing: bool,
+        forced_lead: TileIndex = -1,
+        pass_points: bool = False,
+        pass_bonus_pending: bool = False,
+    ) -> None:
+        self.players = players
+        self.drawing = drawing
+        self.pass_points = pass_points
+        self.hands = hands
+        self.in_hands = 0
+        for hand in hands:
+            self.in_hands |= hand
+        # Without drawing the undealt tiles are out of play (C3): nothing to draw.
+        self.boneyard = boneyard if drawing else []
+        self.drawn = 0
+        self.left = -1
+        self.right = -1
+        self.turn = starter
+        self.starter = starter
+        self.forced_lead = forced_lead
+        self.last_player = -1
+        self.outcome = ONGOING
+        self.closer = -1
+        self.capicua = False
+        self.team_points: tuple[int, ...] = (0,) * (players // 2)
+        self.pass_bonus_pending = pass_bonus_pending
+        self.history: list[tuple[int, int, int, int, int, int, bool, tuple[int, ...]]] = []
+
+    def copy(self) -> RoundState:
+        """An independent copy (without the undo history), for search."""
+        other = RoundState.__new__(RoundState)
+        for name in RoundState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = self.hands.copy()
+        other.history = []
+        return other
+
+    @property
+    def boneyard_count(self) -> int:
+        return len(self.boneyard) - self.drawn
+
+    def open_ends_mask(self) -> Mask:
+        """Every tile that fits an open end."""
+        return WITH_NUMBER[self.left] | WITH_NUMBER[self.right]
+
+    def legal_moves(self) -> list[Move]:
+        """R8/R9: forced play; draw only with nothing playable; pass only with nothing else."""
+        if self.outcome:
+            return []
+        hand = self.hands[self.turn]
+        left = self.left
+        if left < 0:
+            if self.forced_lead >= 0:
+                return [self.forced_lead * 4]
+            moves = []
+            while hand:
+                low_bit = hand & -hand
+                moves.append((low_bit.bit_length() - 1) * 4)
+                hand ^= low_bit
+            return moves
+        right = self.right
+        fits_left = WITH_NUMBER[left]
+        fits_right = WITH_NUMBER[right]
+        playable = hand & (fits_left | fits_right)
+        if not playable:
+            return [DRAW_MOVE] if self.drawn < len(self.boneyard) else [PASS_MOVE]
+        moves = []
+        if left == right:
+            # Both ends show one number: the two placements are one move (R8).
+            while playable:
+                low_bit = playable & -playable
+                moves.append((low_bit.bit_length() - 1) * 4 + LEFT_END)
+                playable ^= low_bit
+            return moves
+        while playable:
+            low_bit = playable & -playable
+            tile4 = (low_bit.bit_length() - 1) * 4
+            if low_bit & fits_left:
+                moves.append(tile4 + LEFT_END)
+            if low_bit & fits_right:
+                moves.append(tile4 + RIGHT_END)
+            playable ^= low_bit
+        return moves
+
+    def push(self, move: Move) -> None:
+        seat = self.turn
+        self.history.append(
+            (
+                move,
+                seat,
+                self.left,
+                self.right,
+                self.last_player,
+                self.forced_lead,
+                self.pass_bonus_pending,
+                self.team_points,
+            )
+        )
+        if move < MOVE_COUNT:
+            tile = move >> 2
+            end = move & 3
+            bit = BIT[tile]
+            left = self.left
+            right = self.right
+            self.hands[seat] ^= bit
+            self.in_hands ^= bit
+            if end == LEAD:
+                left, right = HIGH[tile], LOW[tile]
+                self.forced_lead = -1
+            elif end == LEFT_END:
+                left = PIPS[tile] - left
+            else:
+                right = PIPS[tile] - right
+            self.left = left
+            self.right = right
+            self.last_player = seat
+            if not self.hands[seat]:
+                self.outcome = DOMINO
+                self.closer = seat
+                # V9: the last tile fitted both ends, and they showed different numbers.
+                before_left, before_right = self.history[-1][2], self.history[-1][3]
+                self.capicua = (
+                    end != LEAD
+                    and before_left != before_right
+                    and {HIGH[tile], LOW[tile]} == {before_left, before_right}
+                )
+            elif self.drawn == len(self.boneyard) and not (
+                self.in_hands & (WITH_NUMBER[left] | WITH_NUMBER[right])
+            ):
+                self.outcome = TRANQUE
+                self.closer = seat
+            else:
+                self.turn = (seat + 1) % self.players
+        elif move == DRAW_MOVE:
+            bit = BIT[self.boneyard[self.drawn]]
+            self.drawn += 1
+            self.hands[seat] |= bit
+            self.in_hands |= bit
+            # C1: a draw that empties the boneyard with nobody able to play is a tranque.
+            if self.drawn == len(self.boneyard) and not (self.in_hands & self.open_ends_mask()):
+                self.outcome = TRANQUE
+                self.closer = self.last_player
+        else:
+            if self.pass_points:
+                self._score_pass(seat)
+            self.turn = (seat + 1) % self.players
+
+    def _score_pass(self, passer: int) -> None:
+        """V6: a pass scores for the last player's team, unless the passer is their partner."""
+        last = self.last_player
+        half = self.players // 2
+        if last < 0 or last % half == passer % half:
+            return
+        points = list(self.team_points)
+        points[last % half] += 2 if self.pass_bonus_pending else 1
+        self.pass_bonus_pending = False
+        self.team_points = tuple(points)
+
+    def pop(self) -> Move:
+        """Undo the last `push`; returns the move undone."""
+        move, seat, left, right, last_player, forced_lead, bonus_pending, team_points = self.history.pop()
+        self.team_points = team_points
+        self.turn = seat
+        self.left = left
+        self.right = right
+        self.last_player = last_player
+        self.forced_lead = forced_lead
+        self.pass_bonus_pending = bonus_pending
+        self.outcome = ONGOING
+        self.closer = -1
+        self.capicua = False
+        if move < MOVE_COUNT:
+            bit = BIT[move >> 2]
+            self.hands[seat] ^= bit
+            self.in_hands ^= bit
+        elif move == DRAW_MOVE:
+            self.drawn -= 1
+            bit = BIT[self.boneyard[self.drawn]]
+            self.hands[seat] ^= bit
+            self.in_hands ^= bit
+        return move
+
+    def timeout_move(self) -> Move:
+        """R15/C10: the playable tile with most pips (ties: higher high half), left end first."""
+        moves = self.legal_moves()
+        plays = [m for m in moves if m < MOVE_COUNT]
+        if not plays:
+            return moves[0]
+        return max(plays, key=lambda m: (PIPS[m >> 2], HIGH[m >> 2], -(m & 3)))

@@ -1,0 +1,135 @@
+"""Tiles (fichas): the public `Tile` value and the integer tables the engine runs on.
+
+Inside the engine a tile is an index 0..54 and a hand is a bitmask of indices, the way
+python-chess uses squares and bitboards. The index is independent of the set: tile
+{high, low} has index ``high * (high + 1) // 2 + low``, so the 28 tiles of double-six
+are exactly indices 0..27 and double-nine adds 28..54.
+
+>>> Tile(4, 6) == Tile.parse("6-4") and str(Tile(4, 6)) == "6-4"
+True
+>>> Tile(6, 4).pips
+10
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+MAX_NUMBER = 9
+TILE_COUNT = (MAX_NUMBER + 1) * (MAX_NUMBER + 2) // 2
+
+TileIndex = int
+Mask = int
+
+
+def tile_index(a: int, b: int) -> TileIndex:
+    high, low = (a, b) if a >= b else (b, a)
+    return high * (high + 1) // 2 + low
+
+
+HIGH: list[int] = []
+LOW: list[int] = []
+for _high in range(MAX_NUMBER + 1):
+    for _low in range(_high + 1):
+        HIGH.append(_high)
+        LOW.append(_low)
+
+PIPS: list[int] = [h + lo for h, lo in zip(HIGH, LOW, strict=True)]
+BIT: list[Mask] = [1 << i for i in range(TILE_COUNT)]
+IS_DOUBLE: list[bool] = [h == lo for h, lo in zip(HIGH, LOW, strict=True)]
+# WITH_NUMBER[n]: every tile showing the number n on one of its halves.
+WITH_NUMBER: list[Mask] = [
+    sum(BIT[i] for i in range(TILE_COUNT) if n in (HIGH[i], LOW[i])) for n in range(MAX_NUMBER + 1)
+]
+
+
+def set_mask(set_max: int) -> Mask:
+    """Every tile of the double-`set_max` set."""
+    return (1 << ((set_max + 1) * (set_max + 2) // 2)) - 1
+
+
+def indices(mask: Mask) -> list[TileIndex]:
+    """The tile indices in a bitmask, lowest first."""
+    found = []
+    while mask:
+        low_bit = mask & -mask
+        found.append(low_bit.bit_length() - 1)
+        mask ^= low_bit
+    return found
+
+
+def mask_pips(mask: Mask) -> int:
+    total = 0
+    while mask:
+        low_bit = mask & -mask
+        total += PIPS[low_bit.bit_length() - 1]
+        mask ^= low_bit
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """A dominó tile. Equal regardless of the order of its halves; printed higher half first."""
+
+    high: int
+    low: int
+
+    _cache: ClassVar[list[Tile]]
+
+    def __init__(self, a: int, b: int) -> None:
+        if not (isinstance(a, int) and isinstance(b, int)) or isinstance(a, bool):
+            raise ValueError(f"una ficha se forma con dos números enteros, no {a!r} y {b!r}")
+        if not (0 <= a <= MAX_NUMBER and 0 <= b <= MAX_NUMBER):
+            raise ValueError(f"la ficha {a}-{b} no existe: cada mitad va de 0 a {MAX_NUMBER}")
+        object.__setattr__(self, "high", max(a, b))
+        object.__setattr__(self, "low", min(a, b))
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Read ``"6-4"`` (either order, spaces allowed)."""
+        parts = str(text).strip().split("-")
+        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+            raise ValueError(f"«{text}» no es una ficha: escribe dos números con guion, como 6-4")
+        return cls(int(parts[0]), int(parts[1]))
+
+    @classmethod
+    def from_index(cls, index: TileIndex) -> Tile:
+        return TILES[index]
+
+    @classmethod
+    def full_set(cls, set_max: int) -> list[Tile]:
+        """The tiles of the double-`set_max` set in canonical order: 0-0, 1-0, 1-1, 2-0, …"""
+        if set_max not in (6, 9):
+            raise ValueError(f"set_max debe ser 6 o 9, no {set_max!r}")
+        return TILES[: (set_max + 1) * (set_max + 2) // 2]
+
+    @property
+    def index(self) -> TileIndex:
+        return self.high * (self.high + 1) // 2 + self.low
+
+    @property
+    def pips(self) -> int:
+        return self.high + self.low
+
+    @property
+    def is_double(self) -> bool:
+        return self.high == self.low
+
+    def __str__(self) -> str:
+        return f"{self.high}-{self.low}"
+
+    def __repr__(self) -> str:
+        return f"Tile({self.high}, {self.low})"
+
+
+TILES: list[Tile] = [Tile(h, lo) for h, lo in zip(HIGH, LOW, strict=True)]
+
+
+def as_tile(value: Tile | str) -> Tile:
+    """Accept a `Tile` or its text form."""
+    if isinstance(value, Tile):
+        return value
+    if isinstance(value, str):
+        return Tile.parse(value)
+    raise ValueError(f"{value!r} no es una ficha")
