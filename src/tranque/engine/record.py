@@ -75,9 +75,7 @@ def replay(record: dict[str, Any]) -> Game:
             raise
         raise RecordError(f"el registro no se puede reproducir: {error}") from None
     if game.scores != record.get("scores") or game.winners != record.get("winners"):
-        raise RecordError(
-            f"el registro dice {record.get('scores')} y al reproducirlo da {game.scores}"
-        )
+        raise RecordError(f"el registro dice {record.get('scores')} y al reproducirlo da {game.scores}")
     return game
 
 

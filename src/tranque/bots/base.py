@@ -1,0 +1,21 @@
+"""The bot interface: a bot sees one `PlayerView` and returns one of its legal actions."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from tranque.engine import Action, PlayerView
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: PlayerView) -> Action:
+        """One of `view.legal_actions`."""
+        ...
+
+
+def bot_rng(seed: int | None) -> random.Random:
+    """A bot's own randomness: reproducible with a seed, else from the OS."""
+    return random.Random(seed) if seed is not None else random.Random()

@@ -1,0 +1,38 @@
+"""The two simplest levels: `random` and `greedy` ("bota gorda")."""
+
+from __future__ import annotations
+
+from tranque.bots.base import bot_rng
+from tranque.engine import Action, Play, PlayerView
+
+
+class RandomBot:
+    """Any legal action, uniformly."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = bot_rng(seed)
+
+    def choose(self, view: PlayerView) -> Action:
+        return self._rng.choice(view.legal_actions)
+
+
+def heaviest_first(action: Action) -> tuple[int, int]:
+    """Sort key for "bota gorda": most pips, then the higher high half."""
+    if isinstance(action, Play):
+        return (action.tile.pips, action.tile.high)
+    return (-1, -1)
+
+
+class GreedyBot:
+    """ "Bota gorda": the playable tile with the most pips; the end chosen at random."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = bot_rng(seed)
+
+    def choose(self, view: PlayerView) -> Action:
+        best = max(heaviest_first(a) for a in view.legal_actions)
+        return self._rng.choice([a for a in view.legal_actions if heaviest_first(a) == best])
