@@ -79,7 +79,7 @@ def action_from_json(data: Any) -> Action:
     if kind != "play":
         raise IllegalAction(f"tipo de jugada desconocido: {kind!r}; se espera play, draw o pass")
     try:
-        tile = as_tile(data.get("tile"))  # type: ignore[arg-type]
+        tile = as_tile(data.get("tile"))
     except ValueError as error:
         raise IllegalAction(str(error)) from None
     side = data.get("side")

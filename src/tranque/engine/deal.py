@@ -13,10 +13,10 @@ at or above the largest multiple of i+1 below 2³².
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from tranque.engine.rules import Rules
-from tranque.engine.tiles import BIT, HIGH, IS_DOUBLE, PIPS, Mask, Tile, TileIndex, as_tile, indices
+from tranque.engine.tiles import BIT, HIGH, IS_DOUBLE, PIPS, TILES, Mask, Tile, TileIndex, as_tile, indices
 
 
 class DealError(ValueError):
@@ -61,26 +61,48 @@ def deal_from_seed(rules: Rules, seed: bytes) -> tuple[list[Mask], list[TileInde
     return hands, order[rules.players * size :]
 
 
+def random_deal(rules: Rules, random: Callable[[], float]) -> tuple[list[Mask], list[TileIndex]]:
+    """A uniformly random deal from `random()` floats, for simulations and search. Real
+    tables deal with `deal_from_seed`, whose shuffle anyone can check."""
+    order = indices(rules.set_mask)
+    for i in range(len(order) - 1, 0, -1):
+        j = int(random() * (i + 1))
+        order[i], order[j] = order[j], order[i]
+    size = rules.hand_size
+    hands = []
+    for seat in range(rules.players):
+        mask = 0
+        for tile in order[seat * size : (seat + 1) * size]:
+            mask |= BIT[tile]
+        hands.append(mask)
+    return hands, order[rules.players * size :]
+
+
 def parse_deal(
     rules: Rules, hands: Sequence[Sequence[Tile | str]], boneyard: Sequence[Tile | str]
 ) -> tuple[list[Mask], list[TileIndex]]:
     """Check an explicit deal against the rules (C9) and turn it into masks."""
     if len(hands) != rules.players:
         raise DealError(f"el reparto tiene {len(hands)} manos y la mesa {rules.players} jugadores")
-    seen: set[Tile] = set()
-    in_set = set(Tile.full_set(rules.set_max))
+    full = rules.set_mask
+    seen = 0
 
-    def take(value: Tile | str) -> Tile:
-        try:
-            tile = as_tile(value)
-        except ValueError as error:
-            raise DealError(str(error)) from None
-        if tile not in in_set:
+    def take(value: Tile | str) -> TileIndex:
+        if isinstance(value, Tile):
+            tile = value
+        else:
+            try:
+                tile = as_tile(value)
+            except ValueError as error:
+                raise DealError(str(error)) from None
+        bit = BIT[tile.index]
+        if not bit & full:
             raise DealError(f"la ficha {tile} no está en el doble {rules.set_max}")
-        if tile in seen:
+        nonlocal seen
+        if bit & seen:
             raise DealError(f"la ficha {tile} aparece dos veces en el reparto")
-        seen.add(tile)
-        return tile
+        seen |= bit
+        return tile.index
 
     masks = []
     for seat, hand in enumerate(hands):
@@ -88,12 +110,12 @@ def parse_deal(
             raise DealError(f"la mano {seat} tiene {len(hand)} fichas y deben ser {rules.hand_size}")
         mask = 0
         for value in hand:
-            mask |= BIT[take(value).index]
+            mask |= BIT[take(value)]
         masks.append(mask)
-    rest = [take(value).index for value in boneyard]
-    missing = in_set - seen
+    rest = [take(value) for value in boneyard]
+    missing = full & ~seen
     if missing:
-        shown = ", ".join(str(t) for t in sorted(missing, key=lambda t: t.index)[:5])
+        shown = ", ".join(str(TILES[i]) for i in indices(missing)[:5])
         raise DealError(f"faltan fichas en el reparto: {shown}")
     return masks, rest
 

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from tranque.engine.actions import action_from_json
+from tranque.engine.deal import deal_from_seed
 from tranque.engine.game import Game
 from tranque.engine.rules import Rules
+from tranque.engine.tiles import TILES
 
 FORMAT = "tranque-record"
 VERSION = 1
@@ -51,7 +53,8 @@ def to_record(game: Game) -> dict[str, Any]:
 
 
 def replay(record: dict[str, Any]) -> Game:
-    """Rebuild the game a record describes, checking every action and the final score."""
+    """Rebuild the game a record describes, checking every action, each round's starter,
+    seed and result, and the final score."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError("no es un registro de partida de Tranque")
     if record.get("version") != VERSION:
@@ -64,19 +67,41 @@ def replay(record: dict[str, Any]) -> Game:
         for number, round_data in enumerate(rounds):
             if number:
                 game.start_next_round()
+            _check_round_start(game, number, round_data)
             for action_data in round_data["actions"]:
                 if action_data.get("seat") != game.round.turn:
                     raise RecordError(f"mano {number + 1}: la jugada {action_data} no es del turno")
                 game.apply(action_from_json(action_data))
+            replayed = game.round.result
+            if round_data.get("result") != (None if replayed is None else replayed.to_json()):
+                raise RecordError(f"mano {number + 1}: el registro dice un resultado que la partida no da")
     except (KeyError, TypeError) as error:
         raise RecordError(f"registro incompleto: falta {error}") from None
     except ValueError as error:
         if isinstance(error, RecordError):
             raise
         raise RecordError(f"el registro no se puede reproducir: {error}") from None
-    if game.scores != record.get("scores") or game.winners != record.get("winners"):
-        raise RecordError(f"el registro dice {record.get('scores')} y al reproducirlo da {game.scores}")
+    for name, replayed_value in (("scores", game.scores), ("goals", game.goals), ("winners", game.winners)):
+        if record.get(name) != replayed_value:
+            raise RecordError(
+                f"el registro dice {name}={record.get(name)} y al reproducirlo da {replayed_value}"
+            )
     return game
+
+
+def _check_round_start(game: Game, number: int, round_data: dict[str, Any]) -> None:
+    """The recorded starter must be the rules' one, and a recorded seed must give the deal."""
+    if round_data["starter"] != game.round.starter:
+        raise RecordError(f"mano {number + 1}: el registro dice que salió {round_data['starter']}")
+    seed_hex = round_data.get("seed")
+    if seed_hex is None:
+        return
+    seed = bytes.fromhex(seed_hex)
+    hands, boneyard = deal_from_seed(game.rules, seed)
+    dealt = game.round.fast_state()
+    if hands != dealt.hands or [TILES[i] for i in boneyard] != list(game.round.dealt_boneyard):
+        raise RecordError(f"mano {number + 1}: el reparto no es el que da su semilla")
+    game.round_seeds[number] = seed
 
 
 def save(game: Game, path: str | Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
 from tranque.engine.actions import DRAW, PASS, Action, Draw, IllegalAction, Pass, Play, Side
@@ -43,12 +44,15 @@ class Round:
     def __init__(self, rules: Rules, state: RoundState) -> None:
         self.rules = rules
         self._state = state
+        # (seat, move, tile drawn or -1): everything else is derived from it on demand.
+        self._log: list[tuple[int, Move, TileIndex]] = []
+        self._derived_at = -1
         self._layout: list[tuple[int, int]] = []
         self._line: list[Tile] = []
         self._events: list[Event] = []
-        self._legal: list[Move] | None = None
+        self._legal: tuple[Move, ...] | None = None
         self._result: RoundResult | None = None
-        self.dealt_hands: tuple[tuple[Tile, ...], ...] = tuple(tuple(_tiles(h)) for h in state.hands)
+        self._dealt = state.hands.copy()
         self.dealt_boneyard: tuple[Tile, ...] = ()
 
     @classmethod
@@ -120,12 +124,18 @@ class Round:
 
     @property
     def line(self) -> list[Tile]:
+        self._derive()
         return list(self._line)
 
     @property
     def layout(self) -> list[tuple[int, int]]:
         """The line as laid, left to right: each tile's halves in table order."""
+        self._derive()
         return list(self._layout)
+
+    @property
+    def dealt_hands(self) -> tuple[tuple[Tile, ...], ...]:
+        return tuple(tuple(_tiles(h)) for h in self._dealt)
 
     @property
     def boneyard_count(self) -> int:
@@ -138,6 +148,7 @@ class Round:
     @property
     def events(self) -> list[Event]:
         """The public history: draws without their tile (R17)."""
+        self._derive()
         return [public(e, None) for e in self._events]
 
     @property
@@ -179,6 +190,7 @@ class Round:
     @property
     def full_events(self) -> list[Event]:
         """The history with every drawn tile (referee only)."""
+        self._derive()
         return list(self._events)
 
     def fast_state(self) -> RoundState:
@@ -187,7 +199,7 @@ class Round:
 
     # Acting --------------------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> tuple[Move, ...]:
         if self._legal is None:
             self._legal = self._state.legal_moves()
         return self._legal
@@ -206,36 +218,54 @@ class Round:
         """Play `action` for the seat to act and return it as applied (a lead's or a single
         placement's side filled in). Raises `IllegalAction` and changes nothing if the rules
         do not allow it."""
-        move = MOVE_OF_ACTION.get(action) if isinstance(action, (Play, Draw, Pass)) else None
         legal = self.legal_moves()
-        if move is None or move not in legal:
-            move = self._interpret(action, legal)
-        self._push(move)
-        return ACTION_OF_MOVE[move]
-
-    def _push(self, move: Move) -> None:
-        state = self._state
-        seat = state.turn
-        if move < MOVE_COUNT:
-            tile, end = move >> 2, move & 3
-            if end == LEAD:
-                self._layout.append((HIGH[tile], LOW[tile]))
-                self._line.append(TILES[tile])
-            elif end == LEFT_END:
-                self._layout.insert(0, (PIPS[tile] - state.left, state.left))
-                self._line.insert(0, TILES[tile])
-            else:
-                self._layout.append((state.right, PIPS[tile] - state.right))
-                self._line.append(TILES[tile])
-            self._events.append(PlayEvent(seat, TILES[tile], _END_SIDE[end]))
-        elif move == DRAW_MOVE:
-            self._events.append(DrawEvent(seat, TILES[state.boneyard[state.drawn]]))
+        for move in legal:
+            if ACTION_OF_MOVE[move] is action:
+                break
         else:
-            self._events.append(PassEvent(seat))
+            move = MOVE_OF_ACTION.get(action, -1) if isinstance(action, (Play, Draw, Pass)) else -1
+            if move not in legal:
+                move = self._interpret(action, legal)
+        state = self._state
+        drawn = state.boneyard[state.drawn] if move == DRAW_MOVE else -1
+        self._log.append((state.turn, move, drawn))
         state.push(move)
         self._legal = None
+        return ACTION_OF_MOVE[move]
 
-    def _interpret(self, action: object, legal: list[Move]) -> Move:
+    def _derive(self) -> None:
+        """Bring the line, the layout and the events up to date with the log."""
+        if self._derived_at == len(self._log):
+            return
+        left = right = -1
+        layout: list[tuple[int, int]] = []
+        line: list[Tile] = []
+        events: list[Event] = []
+        for seat, move, drawn in self._log:
+            if move == DRAW_MOVE:
+                events.append(DrawEvent(seat, TILES[drawn]))
+                continue
+            if move == PASS_MOVE:
+                events.append(PassEvent(seat))
+                continue
+            tile, end = move >> 2, move & 3
+            if end == LEAD:
+                left, right = HIGH[tile], LOW[tile]
+                layout.append((left, right))
+                line.append(TILES[tile])
+            elif end == LEFT_END:
+                layout.insert(0, (PIPS[tile] - left, left))
+                line.insert(0, TILES[tile])
+                left = PIPS[tile] - left
+            else:
+                layout.append((right, PIPS[tile] - right))
+                line.append(TILES[tile])
+                right = PIPS[tile] - right
+            events.append(PlayEvent(seat, TILES[tile], _END_SIDE[end]))
+        self._layout, self._line, self._events = layout, line, events
+        self._derived_at = len(self._log)
+
+    def _interpret(self, action: object, legal: tuple[Move, ...]) -> Move:
         """The move a loosely given action means, or `IllegalAction` saying why not."""
         state = self._state
         if state.outcome:
@@ -267,7 +297,7 @@ class Round:
         end = state.left if action.side is Side.LEFT else state.right
         raise IllegalAction(f"La ficha {tile} no pega en la punta {_END_NAME[action.side]} ({end}).")
 
-    def _explain_draw(self, legal: list[Move]) -> Move:
+    def _explain_draw(self, legal: tuple[Move, ...]) -> Move:
         if self.rules.drawing is Drawing.NONE:
             raise IllegalAction("En esta modalidad no se roba: las fichas que sobran quedan fuera.")
         if PASS_MOVE in legal:
@@ -287,13 +317,14 @@ class Round:
         state = self._state
         over = bool(state.outcome)
         own = state.hands[seat] if seat is not None else 0
+        self._derive()
         sides = self.rules.side_count
         return PlayerView(
             seat=seat,
             rules=self.rules,
             hand=tuple(_tiles(own)),
-            line=tuple(self._line),
-            layout=tuple(self._layout),
+            line=tuple(self.line),
+            layout=tuple(self.layout),
             ends=self.ends,
             hand_counts=tuple(self.hand_counts),
             boneyard_count=state.boneyard_count,
@@ -307,7 +338,7 @@ class Round:
             round_pass_points=state.team_points,
             pass_bonus_pending=state.pass_bonus_pending,
             is_over=over,
-            result=self.result if over else None,
+            result=copy.deepcopy(self.result) if over else None,
             revealed_hands=tuple(tuple(_tiles(h)) for h in state.hands) if over else None,
         )
 

@@ -213,6 +213,28 @@ def _validate(rules: Rules) -> None:
     require(2 <= n <= 6, "players", f"se juega de 2 a 6 jugadores, no {n}")
     if rules.is_pairs:
         require(n in (4, 6), "players", f"por parejas se juega con 4 o 6 jugadores, no con {n}")
+    # The preset's own seatings first, so the error names what the table changed (C8).
+    preset = PRESETS.get(rules.preset_name)
+    if preset is not None:
+        modes = preset.seatings.get(n)
+        require(
+            modes is not None,
+            "players",
+            f"«{preset.name}» se juega con {preset.describe_players()} jugadores, no con {n}",
+        )
+        assert modes is not None
+        require(
+            rules.mode in modes,
+            "mode",
+            f"«{preset.name}» con {n} jugadores se juega "
+            + " o ".join("por parejas" if m is Mode.PAIRS else "individual" for m in modes),
+        )
+        if preset.set_maxes:
+            require(
+                rules.set_max in preset.set_maxes,
+                "set_max",
+                f"«{preset.name}» se juega solo con doble {preset.set_maxes[0]}",
+            )
     require(
         rules.set_max in (6, 9), "set_max", f"el juego es doble seis o doble nueve, no doble {rules.set_max}"
     )
@@ -261,24 +283,3 @@ def _validate(rules: Rules) -> None:
         "tranque_tie",
         "el empate como tablas solo existe con la puntuación en contra",
     )
-    preset = PRESETS.get(rules.preset_name)
-    if preset is not None:
-        modes = preset.seatings.get(n)
-        require(
-            modes is not None,
-            "players",
-            f"«{preset.name}» se juega con {preset.describe_players()} jugadores, no con {n}",
-        )
-        assert modes is not None
-        require(
-            rules.mode in modes,
-            "mode",
-            f"«{preset.name}» con {n} jugadores se juega "
-            + " o ".join("por parejas" if m is Mode.PAIRS else "individual" for m in modes),
-        )
-        if preset.set_maxes:
-            require(
-                rules.set_max in preset.set_maxes,
-                "set_max",
-                f"«{preset.name}» se juega solo con doble {preset.set_maxes[0]}",
-            )

@@ -12,14 +12,21 @@ reasons a person can read happens in `Round.apply`.
 
 from __future__ import annotations
 
-from tranque.engine.tiles import BIT, HIGH, LOW, PIPS, TILE_COUNT, WITH_NUMBER, Mask, TileIndex
+from collections.abc import Callable
+from typing import Final
 
-LEAD, LEFT_END, RIGHT_END = 0, 1, 2
-MOVE_COUNT = TILE_COUNT * 4
-DRAW_MOVE = MOVE_COUNT
-PASS_MOVE = MOVE_COUNT + 1
+from tranque.engine.tiles import BIT, HIGH, LOW, PIPS, TILE_COUNT, WITH_NUMBER, Mask, TileIndex, indices
 
-ONGOING, DOMINO, TRANQUE = 0, 1, 2
+LEAD: Final = 0
+LEFT_END: Final = 1
+RIGHT_END: Final = 2
+MOVE_COUNT: Final = TILE_COUNT * 4
+DRAW_MOVE: Final = MOVE_COUNT
+PASS_MOVE: Final = MOVE_COUNT + 1
+
+ONGOING: Final = 0
+DOMINO: Final = 1
+TRANQUE: Final = 2
 
 Move = int
 
@@ -28,30 +35,62 @@ def play_move(tile: TileIndex, end: int) -> Move:
     return tile * 4 + end
 
 
+_DRAW_ONLY: Final = (DRAW_MOVE,)
+_PASS_ONLY: Final = (PASS_MOVE,)
+# Plays by (playable tiles, left end, right end): positions repeat a lot in playouts.
+_PLAYS: Final[dict[int, tuple[Move, ...]]] = {}
+_PLAYS_LIMIT: Final = 1 << 18
+
+
+def _lead_moves(hand: Mask) -> tuple[Move, ...]:
+    return tuple(tile * 4 for tile in indices(hand))
+
+
+def _plays(playable: Mask, left: int, right: int) -> tuple[Move, ...]:
+    """The plays of the tiles in `playable` (each fits an end) onto ends `left`/`right`."""
+    moves = []
+    fits_left = WITH_NUMBER[left]
+    fits_right = WITH_NUMBER[right]
+    while playable:
+        low_bit = playable & -playable
+        tile4 = (low_bit.bit_length() - 1) * 4
+        if low_bit & fits_left:
+            moves.append(tile4 + LEFT_END)
+        # Both ends showing one number make the two placements one move (R8).
+        if low_bit & fits_right and (left != right or not low_bit & fits_left):
+            moves.append(tile4 + RIGHT_END)
+        playable ^= low_bit
+    return tuple(moves)
+
+
+# Every attribute of a RoundState (a compiled class exposes no `__slots__` to read).
+STATE_FIELDS: Final = (
+    "boneyard",
+    "capicua",
+    "closer",
+    "drawing",
+    "drawn",
+    "forced_lead",
+    "hands",
+    "history",
+    "in_hands",
+    "last_player",
+    "left",
+    "outcome",
+    "pass_bonus_pending",
+    "pass_points",
+    "players",
+    "right",
+    "starter",
+    "team_points",
+    "turn",
+)
+
+
 class RoundState:
     """The whole state of a round (the referee's view), cheap to copy and to undo."""
 
-    __slots__ = (
-        "boneyard",
-        "capicua",
-        "closer",
-        "drawing",
-        "drawn",
-        "forced_lead",
-        "hands",
-        "history",
-        "in_hands",
-        "last_player",
-        "left",
-        "outcome",
-        "pass_bonus_pending",
-        "pass_points",
-        "players",
-        "right",
-        "starter",
-        "team_points",
-        "turn",
-    )
+    __slots__ = STATE_FIELDS
 
     def __init__(
         self,
@@ -90,10 +129,22 @@ class RoundState:
 
     def copy(self) -> RoundState:
         """An independent copy (without the undo history), for search."""
-        other = RoundState.__new__(RoundState)
-        for name in RoundState.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.hands = self.hands.copy()
+        other = RoundState(self.players, self.hands.copy(), self.boneyard, self.starter, drawing=self.drawing)
+        other.pass_points = self.pass_points
+        other.in_hands = self.in_hands
+        other.boneyard = self.boneyard
+        other.drawn = self.drawn
+        other.left = self.left
+        other.right = self.right
+        other.turn = self.turn
+        other.starter = self.starter
+        other.forced_lead = self.forced_lead
+        other.last_player = self.last_player
+        other.outcome = self.outcome
+        other.closer = self.closer
+        other.capicua = self.capicua
+        other.team_points = self.team_points
+        other.pass_bonus_pending = self.pass_bonus_pending
         other.history = []
         return other
 
@@ -105,51 +156,34 @@ class RoundState:
         """Every tile that fits an open end."""
         return WITH_NUMBER[self.left] | WITH_NUMBER[self.right]
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> tuple[Move, ...]:
         """R8/R9: forced play; draw only with nothing playable; pass only with nothing else."""
         if self.outcome:
-            return []
-        hand = self.hands[self.turn]
+            return ()
         left = self.left
         if left < 0:
             if self.forced_lead >= 0:
-                return [self.forced_lead * 4]
-            moves = []
-            while hand:
-                low_bit = hand & -hand
-                moves.append((low_bit.bit_length() - 1) * 4)
-                hand ^= low_bit
-            return moves
+                return (self.forced_lead * 4,)
+            return _lead_moves(self.hands[self.turn])
         right = self.right
-        fits_left = WITH_NUMBER[left]
-        fits_right = WITH_NUMBER[right]
-        playable = hand & (fits_left | fits_right)
+        playable = self.hands[self.turn] & (WITH_NUMBER[left] | WITH_NUMBER[right])
         if not playable:
-            return [DRAW_MOVE] if self.drawn < len(self.boneyard) else [PASS_MOVE]
-        moves = []
-        if left == right:
-            # Both ends show one number: the two placements are one move (R8).
-            while playable:
-                low_bit = playable & -playable
-                moves.append((low_bit.bit_length() - 1) * 4 + LEFT_END)
-                playable ^= low_bit
-            return moves
-        while playable:
-            low_bit = playable & -playable
-            tile4 = (low_bit.bit_length() - 1) * 4
-            if low_bit & fits_left:
-                moves.append(tile4 + LEFT_END)
-            if low_bit & fits_right:
-                moves.append(tile4 + RIGHT_END)
-            playable ^= low_bit
+            return _DRAW_ONLY if self.drawn < len(self.boneyard) else _PASS_ONLY
+        key = (playable << 8) | (left << 4) | right
+        moves = _PLAYS.get(key)
+        if moves is None:
+            moves = _plays(playable, left, right)
+            if len(_PLAYS) >= _PLAYS_LIMIT:
+                _PLAYS.clear()
+            _PLAYS[key] = moves
         return moves
 
     def push(self, move: Move) -> None:
-        seat = self.turn
+        """Make `move`, remembering enough to `pop` it."""
         self.history.append(
             (
                 move,
-                seat,
+                self.turn,
                 self.left,
                 self.right,
                 self.last_player,
@@ -158,36 +192,43 @@ class RoundState:
                 self.team_points,
             )
         )
+        self.advance(move)
+
+    def advance(self, move: Move) -> None:
+        """Make `move` without remembering it: for playouts on a copy."""
+        seat = self.turn
         if move < MOVE_COUNT:
             tile = move >> 2
             end = move & 3
             bit = BIT[tile]
-            left = self.left
-            right = self.right
-            self.hands[seat] ^= bit
-            self.in_hands ^= bit
-            if end == LEAD:
-                left, right = HIGH[tile], LOW[tile]
-                self.forced_lead = -1
-            elif end == LEFT_END:
+            before_left = left = self.left
+            before_right = right = self.right
+            hand = self.hands[seat] ^ bit
+            self.hands[seat] = hand
+            in_hands = self.in_hands ^ bit
+            self.in_hands = in_hands
+            if end == LEFT_END:
                 left = PIPS[tile] - left
-            else:
+                self.left = left
+            elif end == RIGHT_END:
                 right = PIPS[tile] - right
-            self.left = left
-            self.right = right
+                self.right = right
+            else:
+                self.left = left = HIGH[tile]
+                self.right = right = LOW[tile]
+                self.forced_lead = -1
             self.last_player = seat
-            if not self.hands[seat]:
+            if not hand:
                 self.outcome = DOMINO
                 self.closer = seat
                 # V9: the last tile fitted both ends, and they showed different numbers.
-                before_left, before_right = self.history[-1][2], self.history[-1][3]
                 self.capicua = (
                     end != LEAD
                     and before_left != before_right
                     and {HIGH[tile], LOW[tile]} == {before_left, before_right}
                 )
             elif self.drawn == len(self.boneyard) and not (
-                self.in_hands & (WITH_NUMBER[left] | WITH_NUMBER[right])
+                in_hands & (WITH_NUMBER[left] | WITH_NUMBER[right])
             ):
                 self.outcome = TRANQUE
                 self.closer = seat
@@ -241,6 +282,12 @@ class RoundState:
             self.hands[seat] ^= bit
             self.in_hands ^= bit
         return move
+
+    def playout(self, random: Callable[[], float]) -> None:
+        """Play the round out with uniformly random legal moves (no undo), as a rollout does."""
+        while not self.outcome:
+            moves = self.legal_moves()
+            self.advance(moves[int(random() * len(moves))])
 
     def timeout_move(self) -> Move:
         """R15/C10: the playable tile with most pips (ties: higher high half), left end first."""

@@ -13,11 +13,11 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from dataclasses import dataclass, field
+from typing import Final
 
-MAX_NUMBER = 9
-TILE_COUNT = (MAX_NUMBER + 1) * (MAX_NUMBER + 2) // 2
+MAX_NUMBER: Final = 9
+TILE_COUNT: Final = (MAX_NUMBER + 1) * (MAX_NUMBER + 2) // 2
 
 TileIndex = int
 Mask = int
@@ -28,18 +28,18 @@ def tile_index(a: int, b: int) -> TileIndex:
     return high * (high + 1) // 2 + low
 
 
-HIGH: list[int] = []
-LOW: list[int] = []
+HIGH: Final[list[int]] = []
+LOW: Final[list[int]] = []
 for _high in range(MAX_NUMBER + 1):
     for _low in range(_high + 1):
         HIGH.append(_high)
         LOW.append(_low)
 
-PIPS: list[int] = [h + lo for h, lo in zip(HIGH, LOW, strict=True)]
-BIT: list[Mask] = [1 << i for i in range(TILE_COUNT)]
-IS_DOUBLE: list[bool] = [h == lo for h, lo in zip(HIGH, LOW, strict=True)]
+PIPS: Final[list[int]] = [h + lo for h, lo in zip(HIGH, LOW, strict=True)]
+BIT: Final[list[Mask]] = [1 << i for i in range(TILE_COUNT)]
+IS_DOUBLE: Final[list[bool]] = [h == lo for h, lo in zip(HIGH, LOW, strict=True)]
 # WITH_NUMBER[n]: every tile showing the number n on one of its halves.
-WITH_NUMBER: list[Mask] = [
+WITH_NUMBER: Final[list[Mask]] = [
     sum(BIT[i] for i in range(TILE_COUNT) if n in (HIGH[i], LOW[i])) for n in range(MAX_NUMBER + 1)
 ]
 
@@ -74,16 +74,24 @@ class Tile:
 
     high: int
     low: int
+    index: TileIndex = field(init=False, compare=False, repr=False)
 
-    _cache: ClassVar[list[Tile]]
-
-    def __init__(self, a: int, b: int) -> None:
-        if not (isinstance(a, int) and isinstance(b, int)) or isinstance(a, bool):
+    def __init__(self, a: object, b: object) -> None:
+        # `object`, not `int`: the checks must also hold where this module is compiled.
+        if not isinstance(a, int) or not isinstance(b, int) or isinstance(a, bool) or isinstance(b, bool):
             raise ValueError(f"una ficha se forma con dos números enteros, no {a!r} y {b!r}")
         if not (0 <= a <= MAX_NUMBER and 0 <= b <= MAX_NUMBER):
             raise ValueError(f"la ficha {a}-{b} no existe: cada mitad va de 0 a {MAX_NUMBER}")
-        object.__setattr__(self, "high", max(a, b))
-        object.__setattr__(self, "low", min(a, b))
+        high, low = (a, b) if a >= b else (b, a)
+        object.__setattr__(self, "high", high)
+        object.__setattr__(self, "low", low)
+        object.__setattr__(self, "index", high * (high + 1) // 2 + low)
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
+        return (Tile, (self.high, self.low))
 
     @classmethod
     def parse(cls, text: str) -> Tile:
@@ -105,10 +113,6 @@ class Tile:
         return TILES[: (set_max + 1) * (set_max + 2) // 2]
 
     @property
-    def index(self) -> TileIndex:
-        return self.high * (self.high + 1) // 2 + self.low
-
-    @property
     def pips(self) -> int:
         return self.high + self.low
 
@@ -123,10 +127,10 @@ class Tile:
         return f"Tile({self.high}, {self.low})"
 
 
-TILES: list[Tile] = [Tile(h, lo) for h, lo in zip(HIGH, LOW, strict=True)]
+TILES: Final[list[Tile]] = [Tile(h, lo) for h, lo in zip(HIGH, LOW, strict=True)]
 
 
-def as_tile(value: Tile | str) -> Tile:
+def as_tile(value: object) -> Tile:
     """Accept a `Tile` or its text form."""
     if isinstance(value, Tile):
         return value

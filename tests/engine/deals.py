@@ -1,0 +1,130 @@
+"""Helpers for engine tests: explicit deals, action scripts and state snapshots.
+
+A test writes only the tiles it cares about; `complete_deal` puts the rest of the set
+somewhere deterministic, so the deal is still the whole set (C9) and reads short:
+
+>>> from tranque import Rules
+>>> rules = Rules.preset("clasico", players=2, mode="individual")
+>>> deal = complete_deal(rules, ["6-6 6-5", ""], boneyard="4-4")
+>>> [len(hand) for hand in deal.hands], len(deal.boneyard), str(deal.boneyard[0])
+([7, 7], 14, '4-4')
+>>> " ".join(str(t) for t in deal.hands[1])
+'2-2 3-0 3-1 3-2 3-3 4-0 4-1'
+
+A deal unpacks into `Round.deal(rules, *deal, first=True)` and is an item of
+`Game(rules, deals=[...])`. Scripts name actions the way a person reads them:
+
+>>> from tranque import Round
+>>> rnd = Round.deal(rules, *deal, first=True)
+>>> [str(action) for action in run(rnd, "6-6 draw*2")]
+['jugar 6-6', 'robar del pozo', 'robar del pozo']
+>>> rnd.turn, rnd.boneyard_count
+(1, 12)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Any, NamedTuple
+
+from tranque import Draw, Game, Pass, Play, Round, Rules, Side, Tile
+from tranque.engine import Action
+
+TileList = Sequence[Tile | str] | str
+
+
+class Deal(NamedTuple):
+    """Every seat's hand and the boneyard in drawing order (`boneyard[0]` is drawn first)."""
+
+    hands: list[list[Tile]]
+    boneyard: list[Tile]
+
+    def rotated(self, steps: int) -> Deal:
+        """The same deal with seat s's hand given to seat (s + steps) mod n."""
+        n = len(self.hands)
+        return Deal([self.hands[(seat - steps) % n] for seat in range(n)], self.boneyard)
+
+
+def tiles(value: TileList) -> list[Tile]:
+    """Tiles from a space-separated string (``"6-6 6-5"``) or a sequence of tiles/strings."""
+    items = value.split() if isinstance(value, str) else value
+    return [item if isinstance(item, Tile) else Tile.parse(item) for item in items]
+
+
+def pips(value: TileList) -> int:
+    """The pips of some tiles."""
+    return sum(tile.pips for tile in tiles(value))
+
+
+def complete_deal(
+    rules: Rules,
+    hands: Sequence[TileList | None],
+    boneyard: TileList = (),
+    *,
+    avoid: Collection[int] = (),
+) -> Deal:
+    """A whole deal from the tiles a test cares about.
+
+    `hands` has an entry per seat, from seat 0: the tiles that seat must hold (fewer than
+    `hand_size`, or None, is fine; seats past the end of `hands` start empty). `boneyard`
+    gives the first tiles to be drawn, in order. Short hands are then filled seat by seat
+    with the lowest unused tiles in canonical order (0-0, 1-0, 1-1, 2-0, …), skipping tiles
+    that show a number in `avoid`; every tile left over goes to the end of the boneyard in
+    canonical order. Raises ValueError if the hands cannot be filled that way. The result
+    is not validated: hand it to the engine for that.
+    """
+    if len(hands) > rules.players:
+        raise ValueError(f"{len(hands)} hands for {rules.players} players")
+    chosen = [tiles(hand or ()) for hand in hands] + [[] for _ in range(rules.players - len(hands))]
+    head = tiles(boneyard)
+    used = {tile for hand in chosen for tile in hand} | set(head)
+    spare = [tile for tile in Tile.full_set(rules.set_max) if tile not in used]
+    for seat, hand in enumerate(chosen):
+        fillers = [t for t in spare if t.high not in avoid and t.low not in avoid]
+        missing = rules.hand_size - len(hand)
+        if missing > len(fillers):
+            raise ValueError(f"not enough tiles to fill hand {seat} avoiding {sorted(avoid)}")
+        for tile in fillers[: max(missing, 0)]:
+            hand.append(tile)
+            spare.remove(tile)
+    return Deal(chosen, head + spare)
+
+
+def parse_action(token: str) -> Action:
+    """``"6-4"`` (lead, or the only way it fits), ``"6-4L"`` / ``"6-4R"``, ``"draw"``, ``"pass"``."""
+    word = token.strip().lower()
+    if word == "draw":
+        return Draw()
+    if word == "pass":
+        return Pass()
+    if word[-1] in "lr":
+        return Play(Tile.parse(word[:-1]), Side.LEFT if word[-1] == "l" else Side.RIGHT)
+    return Play(Tile.parse(word), None)
+
+
+def run(target: Round | Game, script: str) -> list[Action]:
+    """Apply a space-separated script of actions (see `parse_action`; ``"draw*3"`` repeats)
+    to a round or a game and return the actions as applied."""
+    applied = []
+    for token in script.split():
+        word, _, times = token.partition("*")
+        for _ in range(int(times or 1)):
+            applied.append(target.apply(parse_action(word)))
+    return applied
+
+
+def snapshot(rnd: Round) -> dict[str, Any]:
+    """Everything observable about a round, referee's view included, to show that a refused
+    action changed nothing."""
+    return {
+        "hands": rnd.hands,
+        "boneyard": rnd.boneyard,
+        "line": rnd.line,
+        "layout": rnd.layout,
+        "ends": rnd.ends,
+        "turn": rnd.turn,
+        "events": rnd.full_events,
+        "legal_actions": rnd.legal_actions(),
+        "is_over": rnd.is_over,
+        "views": [rnd.view(seat) for seat in [*range(rnd.rules.players), None]],
+    }
