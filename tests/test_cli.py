@@ -325,7 +325,7 @@ def bad_records(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         "missing": "no existe el archivo",
         "not json": "no es JSON válido",
         "not a record": "no es un registro de partida de Tranque",
-        "tampered": "el registro dice [50, 0]",
+        "tampered": "el registro dice puntos [50, 0]",
         "directory": "no se puede leer",
     }
     for path, text in files.values():

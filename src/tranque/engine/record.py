@@ -81,10 +81,15 @@ def replay(record: dict[str, Any]) -> Game:
         if isinstance(error, RecordError):
             raise
         raise RecordError(f"el registro no se puede reproducir: {error}") from None
-    for name, replayed_value in (("scores", game.scores), ("goals", game.goals), ("winners", game.winners)):
-        if record.get(name) != replayed_value:
+    totals = (
+        ("scores", "puntos", game.scores),
+        ("goals", "goles", game.goals),
+        ("winners", "ganadores", game.winners),
+    )
+    for key, label, replayed_value in totals:
+        if record.get(key) != replayed_value:
             raise RecordError(
-                f"el registro dice {name}={record.get(name)} y al reproducirlo da {replayed_value}"
+                f"el registro dice {label} {record.get(key)} y al reproducirlo da {replayed_value}"
             )
     return game
 
