@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tranque.engine.actions import Action, IllegalAction
 from tranque.engine.deal import DealError, deal_from_seed, parse_deal
@@ -28,7 +28,9 @@ def round_seed(game_seed: Seed, round_number: int) -> bytes:
 
 
 class Game:
-    """A game (partida). Deals come from `deals`, else from `seed`, else from the OS's CSPRNG."""
+    """A game (partida). Round k is dealt from `deals[k]` while there are explicit deals; then
+    from `seed_for_round(k)` if given (the server's committed seeds), else from `seed`, else
+    from the OS's CSPRNG. With `deals` alone, running out of them is an error."""
 
     def __init__(
         self,
@@ -36,9 +38,11 @@ class Game:
         seed: Seed | None = None,
         deals: Sequence[ExplicitDeal] | None = None,
         first_starter: int | None = None,
+        seed_for_round: Callable[[int], bytes] | None = None,
     ) -> None:
         self.rules = rules
         self.seed = seed
+        self._seed_for_round = seed_for_round
         sides = rules.side_count
         self._deals = [parse_deal(rules, hands, boneyard) for hands, boneyard in deals or ()]
         self._explicit = deals is not None
@@ -65,12 +69,17 @@ class Game:
 
     def _next_deal(self) -> tuple[list[Mask], list[TileIndex], bytes | None]:
         number = len(self.rounds)
-        if self._explicit:
-            if number >= len(self._deals):
-                raise DealError(f"no hay reparto para la mano {number + 1}")
+        if number < len(self._deals):
             hands, boneyard = self._deals[number]
             return list(hands), list(boneyard), None
-        seed = secrets.token_bytes(32) if self.seed is None else round_seed(self.seed, number)
+        if self._explicit and self._seed_for_round is None:
+            raise DealError(f"no hay reparto para la mano {number + 1}")
+        if self._seed_for_round is not None:
+            seed = self._seed_for_round(number)
+        elif self.seed is None:
+            seed = secrets.token_bytes(32)
+        else:
+            seed = round_seed(self.seed, number)
         hands, boneyard = deal_from_seed(self.rules, seed)
         return hands, boneyard, seed
 

@@ -1,0 +1,1 @@
+"""The real-time server: HTTP API, WebSocket protocol, tables, accounts and persistence."""

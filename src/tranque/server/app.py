@@ -1,0 +1,113 @@
+"""The ASGI app: `create_app(settings)` wires the store, the tables, the HTTP API and /ws."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from tranque.server.bot_runner import BotRunner
+from tranque.server.clock import Clock, RealClock
+from tranque.server.quickmatch import QuickMatch
+from tranque.server.registry import Registry
+from tranque.server.store import Store
+from tranque.server.store.factory import make_store
+from tranque.server.table import TableError
+
+log = logging.getLogger(__name__)
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+@dataclass
+class Settings:
+    database_url: str | None = "sqlite+aiosqlite:///./tranque.db"
+    clock: Clock = field(default_factory=RealClock)
+    bot_processes: int = 1
+    between_rounds_seconds: float = 8.0
+    auto_move_seconds: float = 1.0
+    bot_min_seconds: float = 0.6
+    quick_match_wait_seconds: float = 10.0
+    default_bot_level: str = "heuristic"
+    secure_cookies: bool = False
+    login_attempts_per_minute: int = 10
+
+    def table_defaults(self) -> dict[str, Any]:
+        return {
+            "between_rounds_seconds": self.between_rounds_seconds,
+            "auto_move_seconds": self.auto_move_seconds,
+            "bot_min_seconds": self.bot_min_seconds,
+        }
+
+
+@dataclass
+class ServerState:
+    settings: Settings
+    store: Store
+    registry: Registry
+    quick: QuickMatch
+    bots: BotRunner
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = make_store(settings.database_url)
+        await store.start()
+        bots = BotRunner(settings.bot_processes)
+        registry = Registry(store, settings.clock, bots, settings.table_defaults())
+        quick = QuickMatch(
+            registry, settings.clock, settings.quick_match_wait_seconds, settings.default_bot_level
+        )
+        app.state.tranque = ServerState(settings, store, registry, quick, bots)
+        await registry.recover()
+        try:
+            yield
+        finally:
+            await registry.close()
+            bots.close()
+            await store.close()
+
+    app = FastAPI(
+        title="Tranque",
+        summary="Dominó en línea como se juega en Colombia y el Caribe.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(TableError)
+    async def table_error(request: Request, error: TableError) -> JSONResponse:
+        status = 404 if error.code in ("no_such_table", "bad_invite") else 409
+        return JSONResponse({"code": error.code, "message": error.message}, status_code=status)
+
+    from tranque.server.http_api import router as api_router
+    from tranque.server.ws import router as ws_router
+
+    app.include_router(api_router)
+    app.include_router(ws_router)
+    from tranque.server import accounts, http_tables
+
+    app.include_router(accounts.router)
+    app.include_router(http_tables.router)
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    return app
+
+
+def server_state(request: Request) -> ServerState:
+    state: ServerState = request.app.state.tranque
+    return state

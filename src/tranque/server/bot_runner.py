@@ -1,0 +1,39 @@
+"""Bots think off the event loop (DESIGN.md 8): cheap levels in a thread, search in a process."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+
+from tranque.bots import make_bot
+from tranque.engine import Action, PlayerView
+
+SEARCHING_LEVELS = frozenset({"expert"})
+
+
+def choose_in_worker(level: str, view: PlayerView) -> Action:
+    """Run in a worker: a fresh bot of `level` looks at `view` and nothing else."""
+    return make_bot(level).choose(view)
+
+
+class BotRunner:
+    def __init__(self, processes: int = 1) -> None:
+        self._threads: Executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
+        self._processes: Executor | None = None
+        self._process_count = processes
+
+    def _executor_for(self, level: str) -> Executor:
+        if level not in SEARCHING_LEVELS or self._process_count == 0:
+            return self._threads
+        if self._processes is None:
+            self._processes = ProcessPoolExecutor(max_workers=self._process_count)
+        return self._processes
+
+    async def choose(self, level: str, view: PlayerView) -> Action:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor_for(level), choose_in_worker, level, view)
+
+    def close(self) -> None:
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,143 @@
+"""Tables with other people (an account required): create one, and look one up.
+
+A table is created empty; its host (and everybody else) then takes a seat with the WebSocket
+`sit` message. A private table is reached only through its invite code, an unguessable
+`secrets.token_urlsafe(16)`; it never shows in the lobby, and asking for it without the code
+answers exactly as for a table that does not exist.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, Query, Request
+from pydantic import BaseModel, Field
+
+from tranque.server.accounts import ApiError, SpanishErrors, require_user, same_origin_json
+from tranque.server.app import server_state
+from tranque.server.http_api import TableRequest
+from tranque.server.seats import SeatKind
+from tranque.server.store import UserRow
+from tranque.server.table import Table
+
+TABLE_TARGETS = (100, 150, 200)  # RULES.md, table options (R14); left out: the preset's own
+
+router = APIRouter(prefix="/api", tags=["mesas"], route_class=SpanishErrors)
+
+
+class CreateTable(TableRequest):
+    """The table options of RULES.md; `bot_level` is the level of the bots the host may seat."""
+
+    private: bool = Field(False, description="Solo se entra con la invitación; no sale en el vestíbulo.")
+
+
+class Created(BaseModel):
+    table: str
+    kind: str = Field(examples=["private"])
+    invite: str | None = Field(None, description="El código de invitación (mesas privadas).")
+    invite_url: str | None = Field(None, examples=["/mesa?invite=CODE"])
+
+
+class SeatSummary(BaseModel):
+    seat: int
+    name: str | None
+    kind: str
+
+
+class TableSummary(BaseModel):
+    table: str
+    kind: str
+    phase: str
+    preset: str
+    players: int
+    mode: str
+    target: int
+    turn_seconds: int
+    capicua_bonus: int
+    seats: list[SeatSummary]
+
+
+def no_table() -> ApiError:
+    return ApiError(404, "no_such_table", "Esa mesa no existe o ya terminó.")
+
+
+def summary(table: Table) -> TableSummary:
+    rules = table.rules
+    return TableSummary(
+        table=table.table_id,
+        kind=table.options.kind,
+        phase=table.state.phase.value,
+        preset=rules.preset_name,
+        players=rules.players,
+        mode=rules.mode.value,
+        target=rules.target,
+        turn_seconds=rules.turn_seconds,
+        capicua_bonus=rules.capicua_bonus,
+        seats=[
+            SeatSummary(
+                seat=seat.index, name=seat.name if seat.kind is not SeatKind.EMPTY else None, kind=seat.kind
+            )
+            for seat in table.seats
+        ],
+    )
+
+
+@router.post(
+    "/tables",
+    response_model=Created,
+    status_code=201,
+    dependencies=[Depends(same_origin_json)],
+    summary="Crear una mesa (pública o privada)",
+)
+async def create_table(
+    body: CreateTable, request: Request, user: Annotated[UserRow, Depends(require_user)]
+) -> Created:
+    if body.target is not None and body.target not in TABLE_TARGETS:
+        raise ApiError(
+            422,
+            "bad_rules",
+            f"Una mesa se juega a 100, 150 o 200 puntos, no a {body.target}.",
+            "target",
+        )
+    rules = body.rules()
+    registry = server_state(request).registry
+    kind = "private" if body.private else "public"
+    table = await registry.create(
+        rules, registry._options(kind=kind, bot_level=body.bot_level, host_user_id=user.user_id)
+    )
+    code = table.options.invite_code
+    if kind == "private" and code is not None:
+        return Created(table=table.table_id, kind=kind, invite=code, invite_url=f"/mesa?invite={quote(code)}")
+    return Created(table=table.table_id, kind=kind, invite=None, invite_url=None)
+
+
+@router.get("/tables/{table_id}", response_model=TableSummary, summary="Una mesa: reglas, puestos y fase")
+async def get_table(
+    table_id: str,
+    request: Request,
+    invite: Annotated[str | None, Query(max_length=64, description="El código de una mesa privada.")] = None,
+) -> TableSummary:
+    table = server_state(request).registry.tables.get(table_id)
+    if table is None:
+        raise no_table()
+    if table.options.kind == "public":
+        return summary(table)
+    if invite is not None and _invited(table, invite):
+        return summary(table)
+    raise no_table()  # private, practice or quick-match tables: as if there were none
+
+
+@router.get("/invites/{code}", response_model=TableSummary, summary="La mesa de una invitación")
+async def get_invite(code: str, request: Request) -> TableSummary:
+    registry = server_state(request).registry
+    for table in registry.tables.values():
+        if _invited(table, code):
+            return summary(table)
+    raise ApiError(404, "bad_invite", "Esa invitación no es válida o la mesa ya terminó.")
+
+
+def _invited(table: Table, code: str) -> bool:
+    expected = table.options.invite_code
+    return expected is not None and secrets.compare_digest(expected.encode(), code.encode())

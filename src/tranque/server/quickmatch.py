@@ -1,0 +1,88 @@
+""" "Jugar ahora": pair waiting players into individual tables of 2 or 4 to 100 (seed 000).
+
+Four waiting players make a table of 4 at once; otherwise two make a table of 2 once the
+first of them has waited `wait_seconds`. Nobody is seated with bots unless they asked to be:
+such a player, still alone after the wait, gets a table of 2 against a bot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tranque.engine import Rules
+from tranque.server.clock import Clock, Timer
+from tranque.server.registry import Registry
+from tranque.server.table import TableOptions
+
+Notify = Callable[[dict[str, Any]], None]
+
+
+@dataclass
+class Waiting:
+    user_id: int
+    name: str
+    notify: Notify
+    with_bots: bool
+    since: float
+
+
+class QuickMatch:
+    def __init__(self, registry: Registry, clock: Clock, wait_seconds: float, bot_level: str) -> None:
+        self.registry = registry
+        self.clock = clock
+        self.wait_seconds = wait_seconds
+        self.bot_level = bot_level
+        self.waiting: list[Waiting] = []
+        self._timer: Timer | None = None
+
+    async def join(self, user_id: int, name: str, notify: Notify, with_bots: bool) -> None:
+        self.cancel(user_id)
+        self.waiting.append(Waiting(user_id, name, notify, with_bots, self.clock.now()))
+        await self.match()
+
+    def cancel(self, user_id: int) -> bool:
+        before = len(self.waiting)
+        self.waiting = [w for w in self.waiting if w.user_id != user_id]
+        return len(self.waiting) < before
+
+    async def match(self) -> None:
+        now = self.clock.now()
+        while len(self.waiting) >= 4:
+            await self._seat(self.waiting[:4], bots=0)
+            self.waiting = self.waiting[4:]
+        if len(self.waiting) >= 2 and now - self.waiting[0].since >= self.wait_seconds:
+            await self._seat(self.waiting[:2], bots=0)
+            self.waiting = self.waiting[2:]
+        if (
+            len(self.waiting) == 1
+            and self.waiting[0].with_bots
+            and now - self.waiting[0].since >= self.wait_seconds
+        ):
+            await self._seat(self.waiting[:1], bots=1)
+            self.waiting = []
+        self._arm(now)
+
+    def _arm(self, now: float) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.waiting:
+            when = max(now, self.waiting[0].since + self.wait_seconds)
+            self._timer = self.clock.call_at(when, self._due)
+
+    def _due(self) -> None:
+        import asyncio
+
+        asyncio.get_running_loop().create_task(self.match())
+
+    async def _seat(self, group: list[Waiting], bots: int) -> None:
+        rules = Rules.preset("clasico", players=len(group) + bots, mode="individual", target=100)
+        table = await self.registry.create(rules, TableOptions(kind="quick", bot_level=self.bot_level))
+        for waiting, seat in zip(group, table.seats, strict=False):
+            token = await table.take_seat(seat, waiting.name, waiting.user_id)
+            waiting.notify({"type": "matched", "table": table.table_id, "seat": seat.index, "token": token})
+        for seat in table.seats[len(group) :]:
+            await table.give_to_bot(seat, self.bot_level)
+        await table.start_game()

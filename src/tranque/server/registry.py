@@ -1,0 +1,123 @@
+"""Every live table of this process: create, find, list for the lobby, recover after a restart."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from tranque.engine import Rules
+from tranque.server.bot_runner import BotRunner
+from tranque.server.clock import Clock
+from tranque.server.restore import replay_log, resume
+from tranque.server.seats import SeatKind
+from tranque.server.store import Store
+from tranque.server.table import Phase, Table, TableError, TableOptions
+
+log = logging.getLogger(__name__)
+
+OPEN_STATUSES = ("waiting", "playing")
+
+
+class Registry:
+    def __init__(
+        self, store: Store, clock: Clock, bots: BotRunner, defaults: dict[str, Any] | None = None
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.bots = bots
+        self.defaults = defaults or {}
+        self.tables: dict[str, Table] = {}
+        self.lobby_listeners: set[Callable[[], None]] = set()
+
+    def _options(self, **changes: Any) -> TableOptions:
+        return TableOptions(**{**self.defaults, **changes})
+
+    async def create(self, rules: Rules, options: TableOptions) -> Table:
+        table_id = secrets.token_urlsafe(9)
+        if options.kind == "private" and options.invite_code is None:
+            options.invite_code = secrets.token_urlsafe(16)
+        config = {"rules": rules.to_json(), "options": options.to_json()}
+        await self.store.create_table(table_id, config, self.clock.now())
+        table = self._open(table_id, rules, options)
+        await table.emit(
+            "table_created", {"rules": rules.to_json(), "kind": options.kind, "bot_level": options.bot_level}
+        )
+        for seat in table.seats:
+            await table.emit("seat", seat.event_data())
+        return table
+
+    def _open(self, table_id: str, rules: Rules, options: TableOptions) -> Table:
+        table = Table(table_id, rules, options, self.store, self.clock, self.bots, on_change=self._changed)
+        self.tables[table_id] = table
+        table.start()
+        return table
+
+    async def practice(self, rules: Rules, name: str, bot_level: str) -> tuple[Table, str]:
+        """A table against the machine, no account: seat 0 is the guest, bots everywhere else."""
+        table = await self.create(rules, self._options(kind="practice", bot_level=bot_level))
+        token = await table.take_seat(table.seats[0], name, None)
+        for seat in table.seats[1:]:
+            await table.give_to_bot(seat, bot_level)
+        await table.start_game()
+        return table, token
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError("no_such_table", "Esa mesa no existe o ya terminó.")
+        return table
+
+    def by_invite(self, code: str) -> Table:
+        for table in self.tables.values():
+            if table.options.invite_code is not None and secrets.compare_digest(
+                table.options.invite_code, code
+            ):
+                return table
+        raise TableError("bad_invite", "Esa invitación no es válida.")
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Public tables still waiting for players."""
+        return [
+            {
+                "table": table.table_id,
+                "preset": table.rules.preset_name,
+                "players": table.rules.players,
+                "mode": table.rules.mode.value,
+                "target": table.rules.target,
+                "turn_seconds": table.rules.turn_seconds,
+                "seats": [seat.name if seat.kind is not SeatKind.EMPTY else None for seat in table.seats],
+            }
+            for table in self.tables.values()
+            if table.options.kind == "public" and table.state.phase is Phase.WAITING
+        ]
+
+    def _changed(self, table: Table) -> None:
+        if table.options.kind == "public":
+            for listener in list(self.lobby_listeners):
+                listener()
+        if table.state.phase in (Phase.FINISHED, Phase.ANNULLED) and not table.subscribers:
+            self.tables.pop(table.table_id, None)
+
+    async def recover(self) -> int:
+        """Rebuild every unfinished table from its log; returns how many."""
+        count = 0
+        for row in await self.store.tables(OPEN_STATUSES):
+            rules = Rules.from_json(row.config["rules"])
+            options = TableOptions(**row.config["options"])
+            table = Table(
+                row.table_id, rules, options, self.store, self.clock, self.bots, on_change=self._changed
+            )
+            replay_log(table, await self.store.load_events(row.table_id))
+            self.tables[row.table_id] = table
+            table.start()
+            await resume(table)
+            count += 1
+        log.info("recovered %d tables", count)
+        return count
+
+    async def close(self) -> None:
+        for table in list(self.tables.values()):
+            await table.stop()
+        self.tables.clear()

@@ -1,0 +1,83 @@
+"""The `Store` interface every persistence backend implements."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class DuplicateEvent(Exception):
+    """An event with this (table_id, seq) is already stored: two owners for one table."""
+
+
+class NameTaken(Exception):
+    """A user with this name already exists."""
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One numbered table event as persisted: the referee's data, before any filtering."""
+
+    seq: int
+    kind: str
+    data: dict[str, Any]
+    at: float  # seconds since the epoch
+
+
+@dataclass(frozen=True)
+class TableRow:
+    table_id: str
+    config: dict[str, Any]
+    status: str  # waiting | playing | finished | annulled
+    created_at: float
+
+
+@dataclass(frozen=True)
+class UserRow:
+    user_id: int
+    name: str
+    password_hash: str
+
+
+class Store(Protocol):
+    async def start(self) -> None:
+        """Connect, and create or migrate the schema."""
+        ...
+
+    async def close(self) -> None: ...
+
+    # Tables and their event logs ------------------------------------------------------
+
+    async def create_table(self, table_id: str, config: dict[str, Any], created_at: float) -> None: ...
+
+    async def set_table_status(self, table_id: str, status: str) -> None: ...
+
+    async def append_event(self, table_id: str, event: StoredEvent) -> None:
+        """Persist one event; `DuplicateEvent` if its seq is taken (UNIQUE(table_id, seq))."""
+        ...
+
+    async def load_events(self, table_id: str, after_seq: int = 0) -> list[StoredEvent]:
+        """The table's events with seq > after_seq, in order."""
+        ...
+
+    async def tables(self, statuses: tuple[str, ...]) -> list[TableRow]: ...
+
+    async def save_record(self, table_id: str, record: dict[str, Any]) -> None: ...
+
+    async def load_record(self, table_id: str) -> dict[str, Any] | None: ...
+
+    # Accounts -------------------------------------------------------------------------
+
+    async def create_user(self, name: str, password_hash: str, created_at: float) -> UserRow:
+        """`NameTaken` if the name (case-insensitive) exists."""
+        ...
+
+    async def find_user(self, name: str) -> UserRow | None: ...
+
+    async def user_by_id(self, user_id: int) -> UserRow | None: ...
+
+    async def create_session(self, token_hash: str, user_id: int, expires_at: float) -> None: ...
+
+    async def session_user(self, token_hash: str, now: float) -> UserRow | None: ...
+
+    async def delete_session(self, token_hash: str) -> None: ...

@@ -1,0 +1,75 @@
+"""An in-memory `Store`: the same behaviour as the SQL one, nothing kept after the process."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from tranque.server.store.base import DuplicateEvent, NameTaken, StoredEvent, TableRow, UserRow
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self._tables: dict[str, TableRow] = {}
+        self._events: dict[str, list[StoredEvent]] = {}
+        self._records: dict[str, dict[str, Any]] = {}
+        self._users: dict[int, UserRow] = {}
+        self._sessions: dict[str, tuple[int, float]] = {}
+
+    async def start(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    async def create_table(self, table_id: str, config: dict[str, Any], created_at: float) -> None:
+        self._tables[table_id] = TableRow(table_id, copy.deepcopy(config), "waiting", created_at)
+        self._events[table_id] = []
+
+    async def set_table_status(self, table_id: str, status: str) -> None:
+        row = self._tables[table_id]
+        self._tables[table_id] = TableRow(row.table_id, row.config, status, row.created_at)
+
+    async def append_event(self, table_id: str, event: StoredEvent) -> None:
+        log = self._events[table_id]
+        if log and log[-1].seq >= event.seq:
+            raise DuplicateEvent(f"{table_id}#{event.seq}")
+        log.append(StoredEvent(event.seq, event.kind, copy.deepcopy(event.data), event.at))
+
+    async def load_events(self, table_id: str, after_seq: int = 0) -> list[StoredEvent]:
+        return [copy.deepcopy(e) for e in self._events.get(table_id, []) if e.seq > after_seq]
+
+    async def tables(self, statuses: tuple[str, ...]) -> list[TableRow]:
+        return [row for row in self._tables.values() if row.status in statuses]
+
+    async def save_record(self, table_id: str, record: dict[str, Any]) -> None:
+        self._records[table_id] = copy.deepcopy(record)
+
+    async def load_record(self, table_id: str) -> dict[str, Any] | None:
+        record = self._records.get(table_id)
+        return copy.deepcopy(record) if record is not None else None
+
+    async def create_user(self, name: str, password_hash: str, created_at: float) -> UserRow:
+        if any(u.name.casefold() == name.casefold() for u in self._users.values()):
+            raise NameTaken(name)
+        user = UserRow(len(self._users) + 1, name, password_hash)
+        self._users[user.user_id] = user
+        return user
+
+    async def find_user(self, name: str) -> UserRow | None:
+        return next((u for u in self._users.values() if u.name.casefold() == name.casefold()), None)
+
+    async def user_by_id(self, user_id: int) -> UserRow | None:
+        return self._users.get(user_id)
+
+    async def create_session(self, token_hash: str, user_id: int, expires_at: float) -> None:
+        self._sessions[token_hash] = (user_id, expires_at)
+
+    async def session_user(self, token_hash: str, now: float) -> UserRow | None:
+        found = self._sessions.get(token_hash)
+        if found is None or found[1] <= now:
+            return None
+        return self._users.get(found[0])
+
+    async def delete_session(self, token_hash: str) -> None:
+        self._sessions.pop(token_hash, None)

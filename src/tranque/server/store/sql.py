@@ -1,0 +1,251 @@
+"""`SqlStore`: the `Store` on SQLAlchemy 2 (async), SQLite by default and PostgreSQL by URL.
+
+Every method is one short transaction. The schema lives in `schema.py` and is created and
+upgraded by the Alembic revisions in `tranque.server.migrations`, which `start()` runs to head.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from tranque.server import migrations
+from tranque.server.store.base import DuplicateEvent, NameTaken, StoredEvent, TableRow, UserRow
+from tranque.server.store.schema import records, sessions, table_events, tables, users
+
+ASYNC_DRIVERS = {
+    "sqlite": "sqlite+aiosqlite",
+    "postgresql": "postgresql+asyncpg",
+    "postgres": "postgresql+asyncpg",
+}
+
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+
+def async_url(url: str | sa.URL) -> sa.URL:
+    """The URL with its async driver: `sqlite:///f.db` → `sqlite+aiosqlite:///f.db`, likewise asyncpg.
+
+    >>> async_url("postgresql://postgres@127.0.0.1:5432/tranque").drivername
+    'postgresql+asyncpg'
+    >>> async_url("sqlite+aiosqlite:///./tranque.db").database
+    './tranque.db'
+    """
+    parsed = sa.make_url(url)
+    driver = ASYNC_DRIVERS.get(parsed.drivername)
+    return parsed.set(drivername=driver) if driver else parsed
+
+
+def create_engine(url: str | sa.URL) -> AsyncEngine:
+    """An async engine for `url`; for a SQLite file, its directory is created and WAL is on."""
+    target = async_url(url)
+    if target.get_backend_name() != "sqlite":
+        return create_async_engine(target, pool_pre_ping=True)
+    if target.database and target.database != ":memory:" and not target.database.startswith("file:"):
+        Path(target.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_async_engine(target)
+    sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL lets readers run beside the writer; the busy timeout makes a second writer wait, not fail.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def alembic_config(url: str | sa.URL | None = None) -> Config:
+    """An Alembic config for the packaged migrations (no alembic.ini), optionally with a database URL."""
+    config = Config()
+    config.set_main_option("script_location", str(Path(migrations.__file__).parent).replace("%", "%%"))
+    if url is not None:
+        rendered = async_url(url).render_as_string(hide_password=False)
+        config.set_main_option("sqlalchemy.url", rendered.replace("%", "%%"))
+    return config
+
+
+def upgrade_connection(connection: sa.Connection) -> None:
+    """Run the migrations to head on an open connection, inside its transaction."""
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+async def upgrade_to_head(url: str) -> None:
+    """Create or upgrade the schema of the database at `url` (idempotent)."""
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(upgrade_connection)
+    finally:
+        await engine.dispose()
+
+
+def _event_row(table_id: str, event: StoredEvent) -> sa.Select[Any]:
+    """The event as a one-row SELECT, empty when the table is unknown or a seq >= this one is stored."""
+    known_table = sa.select(tables.c.table_id).where(tables.c.table_id == table_id).exists()
+    later = (
+        sa.select(table_events.c.seq)
+        .where(table_events.c.table_id == table_id, table_events.c.seq >= event.seq)
+        .exists()
+    )
+    return sa.select(
+        sa.literal(table_id, sa.String),
+        sa.literal(event.seq, sa.Integer),
+        sa.literal(event.kind, sa.String),
+        sa.literal(event.data, sa.JSON),
+        sa.literal(event.at, sa.Double),
+    ).where(known_table, ~later)
+
+
+class SqlStore:
+    """The persistent `Store`. `SqlStore("sqlite+aiosqlite:///./tranque.db")`, or a PostgreSQL URL."""
+
+    def __init__(self, url: str) -> None:
+        self.url = async_url(url)
+        self._engine: AsyncEngine | None = None
+
+    @property
+    def engine(self) -> AsyncEngine:
+        if self._engine is None:
+            raise RuntimeError("SqlStore.start() has not been awaited")
+        return self._engine
+
+    async def start(self) -> None:
+        if self._engine is None:
+            self._engine = create_engine(self.url)
+        async with self._engine.begin() as connection:
+            await connection.run_sync(upgrade_connection)
+
+    async def close(self) -> None:
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            await engine.dispose()
+
+    def _upsert(self, table: sa.Table, values: dict[str, Any]) -> sa.Executable:
+        insert = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
+        statement = insert(table).values(values)
+        key = [column.name for column in table.primary_key]
+        return statement.on_conflict_do_update(
+            index_elements=key, set_={name: statement.excluded[name] for name in values if name not in key}
+        )
+
+    # Tables and their event logs ------------------------------------------------------
+
+    async def create_table(self, table_id: str, config: dict[str, Any], created_at: float) -> None:
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                tables.insert().values(
+                    table_id=table_id, config=config, status="waiting", created_at=created_at
+                )
+            )
+
+    async def set_table_status(self, table_id: str, status: str) -> None:
+        async with self.engine.begin() as connection:
+            result = await connection.execute(
+                tables.update().where(tables.c.table_id == table_id).values(status=status)
+            )
+        if result.rowcount != 1:
+            raise KeyError(table_id)
+
+    async def append_event(self, table_id: str, event: StoredEvent) -> None:
+        columns = ["table_id", "seq", "kind", "data", "at"]
+        try:
+            async with self.engine.begin() as connection:
+                result = await connection.execute(
+                    table_events.insert().from_select(columns, _event_row(table_id, event))
+                )
+                if result.rowcount == 1:
+                    return
+                known = await connection.scalar(
+                    sa.select(tables.c.table_id).where(tables.c.table_id == table_id)
+                )
+        except sa.exc.IntegrityError as error:
+            # Another writer stored this seq between our check and our insert.
+            raise DuplicateEvent(f"{table_id}#{event.seq}") from error
+        if known is None:
+            raise KeyError(table_id)
+        raise DuplicateEvent(f"{table_id}#{event.seq}")
+
+    async def load_events(self, table_id: str, after_seq: int = 0) -> list[StoredEvent]:
+        query = (
+            sa.select(table_events.c.seq, table_events.c.kind, table_events.c.data, table_events.c.at)
+            .where(table_events.c.table_id == table_id, table_events.c.seq > after_seq)
+            .order_by(table_events.c.seq)
+        )
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [StoredEvent(row.seq, row.kind, row.data, row.at) for row in rows]
+
+    async def tables(self, statuses: tuple[str, ...]) -> list[TableRow]:
+        query = (
+            sa.select(tables.c.table_id, tables.c.config, tables.c.status, tables.c.created_at)
+            .where(tables.c.status.in_(statuses))
+            .order_by(tables.c.created_at, tables.c.table_id)
+        )
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [TableRow(row.table_id, row.config, row.status, row.created_at) for row in rows]
+
+    async def save_record(self, table_id: str, record: dict[str, Any]) -> None:
+        async with self.engine.begin() as connection:
+            await connection.execute(self._upsert(records, {"table_id": table_id, "record": record}))
+
+    async def load_record(self, table_id: str) -> dict[str, Any] | None:
+        async with self.engine.connect() as connection:
+            record: dict[str, Any] | None = await connection.scalar(
+                sa.select(records.c.record).where(records.c.table_id == table_id)
+            )
+        return record
+
+    # Accounts -------------------------------------------------------------------------
+
+    async def create_user(self, name: str, password_hash: str, created_at: float) -> UserRow:
+        values = {
+            "name": name,
+            "name_key": name.casefold(),
+            "password_hash": password_hash,
+            "created_at": created_at,
+        }
+        try:
+            async with self.engine.begin() as connection:
+                user_id = await connection.scalar(users.insert().values(values).returning(users.c.id))
+        except sa.exc.IntegrityError as error:
+            raise NameTaken(name) from error
+        return UserRow(int(user_id), name, password_hash)
+
+    async def _user(self, condition: sa.ColumnElement[bool]) -> UserRow | None:
+        query = sa.select(users.c.id, users.c.name, users.c.password_hash).where(condition)
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(query)).first()
+        return UserRow(row.id, row.name, row.password_hash) if row is not None else None
+
+    async def find_user(self, name: str) -> UserRow | None:
+        return await self._user(users.c.name_key == name.casefold())
+
+    async def user_by_id(self, user_id: int) -> UserRow | None:
+        return await self._user(users.c.id == user_id)
+
+    async def create_session(self, token_hash: str, user_id: int, expires_at: float) -> None:
+        values = {"token_hash": token_hash, "user_id": user_id, "expires_at": expires_at}
+        async with self.engine.begin() as connection:
+            await connection.execute(self._upsert(sessions, values))
+
+    async def session_user(self, token_hash: str, now: float) -> UserRow | None:
+        live = sa.select(sessions.c.user_id).where(
+            sessions.c.token_hash == token_hash, sessions.c.expires_at > now
+        )
+        return await self._user(users.c.id == live.scalar_subquery())
+
+    async def delete_session(self, token_hash: str) -> None:
+        async with self.engine.begin() as connection:
+            await connection.execute(sessions.delete().where(sessions.c.token_hash == token_hash))

@@ -1,0 +1,27 @@
+"""Check every revealed deal of a game record (DESIGN.md 4): `tranque verify` and /api/verify."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tranque.engine import Rules, RulesError
+from tranque.server.fairness import verify_round
+
+
+def verify_record(record: dict[str, Any]) -> dict[str, Any]:
+    """{"ok": bool, "rounds": [{"round": k, "ok": bool, "problems": [...]}, ...]}"""
+    try:
+        rules = Rules.from_json(record["rules"])
+        rounds = record["rounds"]
+    except (KeyError, TypeError, RulesError) as error:
+        return {"ok": False, "rounds": [], "problems": [f"no es un registro de partida: {error}"]}
+    checked = []
+    for number, round_data in enumerate(rounds):
+        if round_data.get("seed") is None:
+            checked.append(
+                {"round": number, "ok": False, "problems": ["la semilla de esta mano no se ha revelado"]}
+            )
+            continue
+        problems = verify_round(rules, round_data, str(round_data.get("commitment", "")))
+        checked.append({"round": number, "ok": not problems, "problems": problems})
+    return {"ok": bool(checked) and all(r["ok"] for r in checked), "rounds": checked}

@@ -1,0 +1,159 @@
+"""The WebSocket endpoint: one socket per client, messages as in docs/protocol.md.
+
+Bad input never costs the connection: a malformed or refused message gets an `error`
+answer naming what is wrong (in Spanish), and nothing at the table changes.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from tranque.server import commands, protocol
+from tranque.server.connection import Connection
+from tranque.server.sessions import SESSION_COOKIE, user_from_session
+from tranque.server.store import UserRow
+from tranque.server.table import Table, TableError
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+
+class Client:
+    """What the server knows of one socket: its connection, its account, its table."""
+
+    def __init__(self, websocket: WebSocket, user: UserRow | None) -> None:
+        self.connection = Connection(websocket)
+        self.user = user
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.lobby_listener: Any = None
+
+
+@router.websocket("/ws")
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    state = websocket.app.state.tranque
+    await websocket.accept()
+    user = await user_from_session(
+        state.store, websocket.cookies.get(SESSION_COOKIE), state.settings.clock.now()
+    )
+    client = Client(websocket, user)
+    client.connection.start()
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                client.connection.send(
+                    protocol.error("bad_json", "Envía mensajes de texto JSON, no binarios.")
+                )
+                continue
+            await _answer(state, client, text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await _leave(state, client)
+
+
+async def _answer(state: Any, client: Client, text: str) -> None:
+    message_id: protocol.MessageId = None
+    try:
+        message = protocol.parse(text)
+        message_id = message.id
+        result = await _handle(state, client, message)
+        client.connection.send(protocol.ack(message_id, **(result or {})))
+    except protocol.ProtocolError as error:
+        client.connection.send(protocol.error(error.code, error.message, error.message_id))
+    except TableError as error:
+        client.connection.send(protocol.error(error.code, error.message, message_id))
+
+
+def _table(client: Client) -> Table:
+    if client.table is None:
+        raise TableError("no_table", "Primero entra a una mesa (mensaje «hello»).")
+    return client.table
+
+
+def _account(client: Client) -> UserRow:
+    if client.user is None:
+        raise TableError("login_required", "Para jugar con otras personas entra con tu cuenta.")
+    return client.user
+
+
+async def _handle(state: Any, client: Client, message: Any) -> dict[str, Any] | None:
+    registry = state.registry
+    match message:
+        case protocol.Hello():
+            table = registry.get(message.table)
+            if client.table is not None:
+                await client.table.call(commands.Unsubscribe(client.connection))
+            client.table = None
+            seat = await table.call(commands.Subscribe(client.connection, message.token, message.last_seq))
+            client.table, client.seat = table, seat
+            return {"seat": seat, "seq": table.seq}
+        case protocol.Act():
+            result: dict[str, Any] = await _table(client).call(
+                commands.Act(client.seat, message.action, message.turn_id)
+            )
+            return result
+        case protocol.Ready():
+            await _table(client).call(commands.Ready(client.seat))
+        case protocol.Phrase():
+            await _table(client).call(commands.Phrase(client.seat, message.phrase))
+        case protocol.Vote():
+            await _table(client).call(commands.Vote(client.seat, message.agree))
+        case protocol.Return():
+            await _table(client).call(commands.ReturnToSeat(client.seat))
+        case protocol.Sit():
+            user = _account(client)
+            if message.invite is not None:
+                table = registry.by_invite(message.invite)
+            elif message.table is not None:
+                table = registry.get(message.table)
+                if table.options.kind != "public":
+                    raise TableError("bad_invite", "A esta mesa solo se entra con su invitación.")
+            else:
+                raise TableError("bad_message", "Indica la mesa («table») o la invitación («invite»).")
+            seated: dict[str, Any] = await table.call(commands.Sit(user.user_id, user.name, message.seat))
+            return {"table": table.table_id, **seated}
+        case protocol.Stand():
+            await _table(client).call(commands.Stand(_account(client).user_id))
+        case protocol.FillBots():
+            await _table(client).call(commands.FillWithBots(_account(client).user_id, message.level))
+        case protocol.Lobby():
+            _follow_lobby(registry, client)
+        case protocol.QuickMatch():
+            user = _account(client)
+            await state.quick.join(user.user_id, user.name, client.connection.send, message.with_bots)
+        case protocol.CancelQuickMatch():
+            return {"cancelled": state.quick.cancel(_account(client).user_id)}
+        case protocol.Ping():
+            return {"pong": True}
+    return None
+
+
+def _follow_lobby(registry: Any, client: Client) -> None:
+    def send_lobby() -> None:
+        client.connection.send({"type": "lobby", "tables": registry.lobby()})
+
+    if client.lobby_listener is None:
+        client.lobby_listener = send_lobby
+        registry.lobby_listeners.add(send_lobby)
+    send_lobby()
+
+
+async def _leave(state: Any, client: Client) -> None:
+    if client.lobby_listener is not None:
+        state.registry.lobby_listeners.discard(client.lobby_listener)
+    if client.user is not None:
+        state.quick.cancel(client.user.user_id)
+    if client.table is not None:
+        try:
+            await client.table.call(commands.Unsubscribe(client.connection))
+        except TableError:
+            log.debug("table %s gone before its subscriber left", client.table.table_id)
+    await client.connection.stop()
