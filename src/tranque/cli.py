@@ -17,13 +17,15 @@ from typing import Any, NoReturn
 from rich.console import Console
 
 from tranque.i18n import LANGS, t
-from tranque.terminal import play, replay, simulate
+from tranque.terminal import play, replay, serve, simulate, verify
 from tranque.terminal.command import CliError, Command, Context
 
 COMMANDS: dict[str, Command] = {
     "play": play.COMMAND,
     "simulate": simulate.COMMAND,
     "replay": replay.COMMAND,
+    "serve": serve.COMMAND,
+    "verify": verify.COMMAND,
 }
 
 # argparse's own messages (Python 3.11+), and the i18n key that says each in the player's language.

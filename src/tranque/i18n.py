@@ -37,6 +37,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "cuenta una partida guardada mano por mano",
         "en": "tell a saved game round by round",
     },
+    "help_serve": {
+        "es": "pone en marcha el sitio para jugar en línea",
+        "en": "start the site to play online",
+    },
+    "help_verify": {
+        "es": "comprueba que los repartos de una partida del sitio fueron justos",
+        "en": "check that the deals of a game played on the site were fair",
+    },
+    "opt_host": {"es": "dirección donde escuchar", "en": "address to listen on"},
+    "opt_port": {"es": "puerto donde escuchar", "en": "port to listen on"},
+    "opt_db": {
+        "es": "URL de la base de datos (si no: $TRANQUE_DATABASE_URL, o {default})",
+        "en": "database URL (else $TRANQUE_DATABASE_URL, or {default})",
+    },
+    "opt_verify_file": {
+        "es": "el registro de la partida (JSON, descargado del sitio)",
+        "en": "the game's record (JSON, downloaded from the site)",
+    },
     "opt_preset": {"es": "modalidad: {presets}", "en": "preset: {presets}"},
     "opt_players": {"es": "número de jugadores (2 a 6)", "en": "number of players (2 to 6)"},
     "opt_mode": {"es": "por parejas (pairs) o individual", "en": "pairs or individual"},
@@ -89,6 +107,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "bad_bot": {
         "es": "opción --bot no válida: no hay un bot «{bot}»; hay: {bots}",
         "en": "invalid --bot: there is no bot '{bot}'; there are: {bots}",
+    },
+    "bad_bot_level": {
+        "es": "opción --bot-level no válida: no hay un bot «{bot}»; hay: {bots}",
+        "en": "invalid --bot-level: there is no bot '{bot}'; there are: {bots}",
+    },
+    "bad_port": {
+        "es": "opción --port no válida: el puerto va de 1 a 65535, no {port}",
+        "en": "invalid --port: ports go from 1 to 65535, not {port}",
     },
     "no_such_file": {"es": "no existe el archivo {file}", "en": "no such file: {file}"},
     "cannot_read": {"es": "no se puede leer {file}: {reason}", "en": "cannot read {file}: {reason}"},
@@ -252,6 +278,30 @@ MESSAGES: dict[str, dict[str, str]] = {
     "you_won_team": {"es": "¡Tu pareja ganó la partida!", "en": "Your team won the game!"},
     "game_won": {"es": "Gana la partida {who}.", "en": "The game goes to {who}."},
     "game_shared": {"es": "Empate: ganan la partida {who}.", "en": "A tie: the game is shared by {who}."},
+    # The site and its fair deals
+    "serve_open": {
+        "es": "Tranque está en marcha: abre {url} en el navegador. Ctrl+C para pararlo.",
+        "en": "Tranque is running: open {url} in your browser. Ctrl+C stops it.",
+    },
+    "serve_database": {"es": "Base de datos: {url}", "en": "Database: {url}"},
+    "serve_stopped": {"es": "Tranque se detuvo.", "en": "Tranque stopped."},
+    "verify_round_ok": {"es": "Mano {number}: verificado", "en": "Round {number}: verified"},
+    "verify_round_failed": {
+        "es": "Mano {number}: NO verificado: {problems}",
+        "en": "Round {number}: NOT verified: {problems}",
+    },
+    "verify_no_rounds": {
+        "es": "El registro no tiene manos que verificar.",
+        "en": "The record has no rounds to verify.",
+    },
+    "verify_all_ok": {
+        "es": "Todos los repartos son los que daban las semillas publicadas.",
+        "en": "Every deal is the one its published seed gives.",
+    },
+    "verify_failed": {
+        "es": "Hay repartos que no se pudieron verificar.",
+        "en": "Some deals could not be verified.",
+    },
     # Replays and simulations
     "replay_title": {"es": "Partida guardada · {rules}", "en": "Saved game · {rules}"},
     "boneyard_dealt": {"es": "Pozo: {tiles}", "en": "Boneyard: {tiles}"},

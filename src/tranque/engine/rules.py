@@ -210,9 +210,6 @@ def _validate(rules: Rules) -> None:
         whole(name, getattr(rules, name))
     whole("absent_turns_before_bot", rules.absent_turns_before_bot)
     n = rules.players
-    require(2 <= n <= 6, "players", f"se juega de 2 a 6 jugadores, no {n}")
-    if rules.is_pairs:
-        require(n in (4, 6), "players", f"por parejas se juega con 4 o 6 jugadores, no con {n}")
     # The preset's own seatings first, so the error names what the table changed (C8).
     preset = PRESETS.get(rules.preset_name)
     if preset is not None:
@@ -235,6 +232,9 @@ def _validate(rules: Rules) -> None:
                 "set_max",
                 f"«{preset.name}» se juega solo con doble {preset.set_maxes[0]}",
             )
+    require(2 <= n <= 6, "players", f"se juega de 2 a 6 jugadores, no {n}")
+    if rules.is_pairs:
+        require(n in (4, 6), "players", f"por parejas se juega con 4 o 6 jugadores, no con {n}")
     require(
         rules.set_max in (6, 9), "set_max", f"el juego es doble seis o doble nueve, no doble {rules.set_max}"
     )

@@ -102,7 +102,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     @app.get("/", include_in_schema=False)
+    @app.get("/mesa", include_in_schema=False)
     async def home() -> FileResponse:
+        """The browser client; /mesa?invite=CODE is an invitation link."""
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     return app

@@ -32,6 +32,8 @@ class Subscribe:
             viewer = seat.index
         elif table.options.kind != "public":
             raise TableError("private", "Esta mesa no admite espectadores.")
+        if self.subscriber in table.subscribers:  # a second hello on the same socket
+            await Unsubscribe(self.subscriber).run(table)
         table.subscribers[self.subscriber] = viewer
         if self.last_seq is None or not 0 <= self.last_seq <= table.seq:
             self.subscriber.send(table.snapshot(viewer))

@@ -32,8 +32,14 @@ class Connection:
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
             return
+        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        if not text.isascii():
+            try:
+                text.encode()
+            except UnicodeEncodeError:  # a lone surrogate echoed from a client: send it escaped
+                text = json.dumps(message, separators=(",", ":"))
         try:
-            self._queue.put_nowait(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+            self._queue.put_nowait(text)
         except asyncio.QueueFull:
             self.closed = True
             asyncio.get_running_loop().create_task(self._close(SLOW_CLIENT_CLOSE))

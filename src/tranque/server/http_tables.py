@@ -131,11 +131,7 @@ async def get_table(
 
 @router.get("/invites/{code}", response_model=TableSummary, summary="La mesa de una invitación")
 async def get_invite(code: str, request: Request) -> TableSummary:
-    registry = server_state(request).registry
-    for table in registry.tables.values():
-        if _invited(table, code):
-            return summary(table)
-    raise ApiError(404, "bad_invite", "Esa invitación no es válida o la mesa ya terminó.")
+    return summary(server_state(request).registry.by_invite(code))  # TableError: 404 bad_invite
 
 
 def _invited(table: Table, code: str) -> bool:

@@ -143,16 +143,34 @@ def parse(text: str) -> Inbound:
         raise ProtocolError("bad_message", "El mensaje debe ser un objeto JSON con «type».")
     message_id = data.get("id") if isinstance(data.get("id"), int | str) else None
     kind = data.get("type")
-    if kind not in TYPES:
+    if not isinstance(kind, str) or kind not in TYPES:
         raise ProtocolError("unknown_type", f"Tipo de mensaje desconocido: {kind!r}.", message_id)
     try:
         return INBOUND.validate_python(data)
     except ValidationError as error:
         first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"][1:]) or "mensaje"
-        raise ProtocolError(
-            "bad_message", f"Campo «{where}» no válido: {first['msg']}.", message_id
-        ) from None
+        where = str(first["loc"][1]) if len(first["loc"]) > 1 else "mensaje"
+        # A field of several types (like `id`) reports per type: say only that it is wrong.
+        reason = REASONS.get(first["type"], "no es válido") if len(first["loc"]) <= 2 else "no es válido"
+        raise ProtocolError("bad_message", f"Campo «{where}»: {reason}.", message_id) from None
+
+
+# pydantic's error types, said in Spanish (its own messages are English).
+REASONS = {
+    "missing": "falta",
+    "extra_forbidden": "no existe en este mensaje",
+    "string_type": "debe ser texto",
+    "string_unicode": "debe ser texto",
+    "string_too_long": "es demasiado largo",
+    "int_type": "debe ser un número entero",
+    "int_parsing": "debe ser un número entero",
+    "int_from_float": "debe ser un número entero",
+    "greater_than_equal": "es demasiado pequeño",
+    "less_than_equal": "es demasiado grande",
+    "bool_type": "debe ser true o false",
+    "bool_parsing": "debe ser true o false",
+    "dict_type": "debe ser un objeto JSON",
+}
 
 
 def error(code: str, message: str, message_id: MessageId = None) -> dict[str, Any]:

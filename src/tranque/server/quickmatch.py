@@ -14,7 +14,6 @@ from typing import Any
 from tranque.engine import Rules
 from tranque.server.clock import Clock, Timer
 from tranque.server.registry import Registry
-from tranque.server.table import TableOptions
 
 Notify = Callable[[dict[str, Any]], None]
 
@@ -48,29 +47,36 @@ class QuickMatch:
         return len(self.waiting) < before
 
     async def match(self) -> None:
+        """Seat every group that is due now, then arm the timer for the next one that may be."""
         now = self.clock.now()
+        groups: list[tuple[list[Waiting], int]] = []
+        # Groups leave the queue before any await: a concurrent match() never seats them twice.
         while len(self.waiting) >= 4:
-            await self._seat(self.waiting[:4], bots=0)
+            groups.append((self.waiting[:4], 0))
             self.waiting = self.waiting[4:]
         if len(self.waiting) >= 2 and now - self.waiting[0].since >= self.wait_seconds:
-            await self._seat(self.waiting[:2], bots=0)
+            groups.append((self.waiting[:2], 0))
             self.waiting = self.waiting[2:]
         if (
             len(self.waiting) == 1
             and self.waiting[0].with_bots
             and now - self.waiting[0].since >= self.wait_seconds
         ):
-            await self._seat(self.waiting[:1], bots=1)
+            groups.append((self.waiting[:1], 1))
             self.waiting = []
         self._arm(now)
+        for group, bots in groups:
+            await self._seat(group, bots)
 
     def _arm(self, now: float) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self.waiting:
-            when = max(now, self.waiting[0].since + self.wait_seconds)
-            self._timer = self.clock.call_at(when, self._due)
+        # Only what a later time can change: a lone player without bots waits for a join.
+        if self.waiting and (len(self.waiting) >= 2 or self.waiting[0].with_bots):
+            when = self.waiting[0].since + self.wait_seconds
+            if when > now:
+                self._timer = self.clock.call_at(when, self._due)
 
     def _due(self) -> None:
         import asyncio
@@ -79,7 +85,8 @@ class QuickMatch:
 
     async def _seat(self, group: list[Waiting], bots: int) -> None:
         rules = Rules.preset("clasico", players=len(group) + bots, mode="individual", target=100)
-        table = await self.registry.create(rules, TableOptions(kind="quick", bot_level=self.bot_level))
+        options = self.registry._options(kind="quick", bot_level=self.bot_level)
+        table = await self.registry.create(rules, options)
         for waiting, seat in zip(group, table.seats, strict=False):
             token = await table.take_seat(seat, waiting.name, waiting.user_id)
             waiting.notify({"type": "matched", "table": table.table_id, "seat": seat.index, "token": token})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from tranque.server.table import Phase, Table, TableError, TableOptions
 log = logging.getLogger(__name__)
 
 OPEN_STATUSES = ("waiting", "playing")
+RETIRE_AFTER_SECONDS = 600.0
 
 
 class Registry:
@@ -30,6 +32,9 @@ class Registry:
         self.defaults = defaults or {}
         self.tables: dict[str, Table] = {}
         self.lobby_listeners: set[Callable[[], None]] = set()
+        self._last_lobby: list[dict[str, Any]] | None = None
+        self._retiring: set[str] = set()
+        self._stopping: set[asyncio.Task[None]] = set()
 
     def _options(self, **changes: Any) -> TableOptions:
         return TableOptions(**{**self.defaults, **changes})
@@ -71,8 +76,9 @@ class Registry:
 
     def by_invite(self, code: str) -> Table:
         for table in self.tables.values():
+            # Bytes: compare_digest refuses str with non-ASCII characters (TypeError).
             if table.options.invite_code is not None and secrets.compare_digest(
-                table.options.invite_code, code
+                table.options.invite_code.encode(), code.encode()
             ):
                 return table
         raise TableError("bad_invite", "Esa invitación no es válida.")
@@ -95,10 +101,24 @@ class Registry:
 
     def _changed(self, table: Table) -> None:
         if table.options.kind == "public":
-            for listener in list(self.lobby_listeners):
-                listener()
-        if table.state.phase in (Phase.FINISHED, Phase.ANNULLED) and not table.subscribers:
-            self.tables.pop(table.table_id, None)
+            lobby = self.lobby()
+            if lobby != self._last_lobby:
+                self._last_lobby = lobby
+                for listener in list(self.lobby_listeners):
+                    listener()
+        if table.state.phase in (Phase.FINISHED, Phase.ANNULLED) and table.table_id not in self._retiring:
+            # Players may still read the result, chat or download the record for a while.
+            self._retiring.add(table.table_id)
+            self.clock.call_at(self.clock.now() + RETIRE_AFTER_SECONDS, lambda: self._retire(table.table_id))
+
+    def _retire(self, table_id: str) -> None:
+        table = self.tables.pop(table_id, None)
+        self._retiring.discard(table_id)
+        if table is not None:
+            task = asyncio.get_running_loop().create_task(table.stop())
+            self._stopping.add(task)
+            task.add_done_callback(self._stopping.discard)
+            table.retire()  # else its actor task would wait on its queue forever
 
     async def recover(self) -> int:
         """Rebuild every unfinished table from its log; returns how many."""
@@ -121,3 +141,5 @@ class Registry:
         for table in list(self.tables.values()):
             await table.stop()
         self.tables.clear()
+        for task in list(self._stopping):
+            await task

@@ -125,6 +125,7 @@ class Table:
         self._queue: asyncio.Queue[tuple[Command, asyncio.Future[Any] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._thinking: set[asyncio.Task[None]] = set()
+        self.retired = False
 
     # The actor's loop ------------------------------------------------------------------
 
@@ -142,16 +143,26 @@ class Table:
 
     async def call(self, command: Command) -> Any:
         """Run `command` on the table and return its answer, or raise its `TableError`."""
+        if self.retired:
+            raise TableError("no_such_table", "Esa mesa no existe o ya terminó.")
+        if self._task is None or self._task.done():
+            raise TableError("no_such_table", "Esa mesa no existe o ya terminó.")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((command, future))
         return await future
 
     def post(self, command: Command) -> None:
         """Queue `command` without waiting for it (timers and bots)."""
+        if self.retired:
+            return
         self._queue.put_nowait((command, None))
 
+    def retire(self) -> None:
+        """The game is over and nobody watches: the actor ends after what is already queued."""
+        self.retired = True
+
     async def _run(self) -> None:
-        while True:
+        while not (self.retired and self._queue.empty()):
             command, future = await self._queue.get()
             try:
                 answer = await command.run(self)

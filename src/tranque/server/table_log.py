@@ -38,7 +38,7 @@ def _action(data: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
 
 
 FILTERS: dict[str, Callable[[dict[str, Any], Viewer], dict[str, Any]]] = {
-    "table_created": _public_keys("rules", "kind", "bot_level", "seat_names"),
+    "table_created": _public_keys("rules", "kind", "bot_level"),
     "seat": _public_keys("seat", "name", "kind", "state", "bot_level"),
     "game_started": _public_keys("first_starter"),
     "round_started": _round_started,

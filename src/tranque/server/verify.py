@@ -15,6 +15,12 @@ def verify_record(record: dict[str, Any]) -> dict[str, Any]:
         rounds = record["rounds"]
     except (KeyError, TypeError, RulesError) as error:
         return {"ok": False, "rounds": [], "problems": [f"no es un registro de partida: {error}"]}
+    if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
+        return {
+            "ok": False,
+            "rounds": [],
+            "problems": ["no es un registro de partida: las manos no tienen forma"],
+        }
     checked = []
     for number, round_data in enumerate(rounds):
         if round_data.get("seed") is None:
@@ -22,6 +28,9 @@ def verify_record(record: dict[str, Any]) -> dict[str, Any]:
                 {"round": number, "ok": False, "problems": ["la semilla de esta mano no se ha revelado"]}
             )
             continue
-        problems = verify_round(rules, round_data, str(round_data.get("commitment", "")))
+        try:
+            problems = verify_round(rules, round_data, str(round_data.get("commitment", "")))
+        except (TypeError, ValueError, AttributeError):
+            problems = ["la mano registrada está mal formada"]
         checked.append({"round": number, "ok": not problems, "problems": problems})
     return {"ok": bool(checked) and all(r["ok"] for r in checked), "rounds": checked}

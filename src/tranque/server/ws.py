@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -19,6 +20,15 @@ from tranque.server.table import Table, TableError
 
 log = logging.getLogger(__name__)
 router = APIRouter()
+FOREIGN_ORIGIN_CLOSE = 4003
+
+
+def _same_origin(websocket: WebSocket) -> bool:
+    """No Origin (a non-browser client) or one naming this very host."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc == websocket.headers.get("host")
 
 
 class Client:
@@ -35,6 +45,10 @@ class Client:
 @router.websocket("/ws")
 async def websocket_endpoint(websocket: WebSocket) -> None:
     state = websocket.app.state.tranque
+    if not _same_origin(websocket):
+        # The session cookie goes with any page's socket: only our own pages may use it.
+        await websocket.close(code=FOREIGN_ORIGIN_CLOSE)
+        return
     await websocket.accept()
     user = await user_from_session(
         state.store, websocket.cookies.get(SESSION_COOKIE), state.settings.clock.now()
@@ -89,11 +103,15 @@ async def _handle(state: Any, client: Client, message: Any) -> dict[str, Any] | 
     match message:
         case protocol.Hello():
             table = registry.get(message.table)
-            if client.table is not None:
-                await client.table.call(commands.Unsubscribe(client.connection))
-            client.table = None
+            # A refused hello (bad token, private table) must leave the socket where it was.
+            previous = client.table
             seat = await table.call(commands.Subscribe(client.connection, message.token, message.last_seq))
             client.table, client.seat = table, seat
+            if previous is not None and previous is not table:
+                try:
+                    await previous.call(commands.Unsubscribe(client.connection))
+                except TableError:
+                    log.debug("table %s gone before its subscriber left", previous.table_id)
             return {"seat": seat, "seq": table.seq}
         case protocol.Act():
             result: dict[str, Any] = await _table(client).call(

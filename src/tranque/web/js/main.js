@@ -28,6 +28,7 @@ class App {
     window.addEventListener("resize", () => this.table && this.table.render());
     const invite = new URLSearchParams(location.search).get("invite");
     if (invite) history.replaceState(null, "", `/#/unirse/${encodeURIComponent(invite)}`);
+    else if (location.pathname !== "/") history.replaceState(null, "", `/${location.hash}`);
     await this.refreshUser();
     this.socket.connect();
     this.route();
@@ -44,10 +45,14 @@ class App {
   }
 
   async refreshUser() {
-    try {
-      this.user = await api("/api/me");
-    } catch {
-      this.user = null;
+    // Only ask when this browser logged in: a guest's 401 would be noise in the console.
+    this.user = null;
+    if (localStorage.getItem("tranque.session") === "1") {
+      try {
+        this.user = await api("/api/me");
+      } catch {
+        localStorage.removeItem("tranque.session");
+      }
     }
     const account = document.getElementById("account");
     account.replaceChildren();
@@ -59,8 +64,8 @@ class App {
       out.textContent = t("logout");
       out.addEventListener("click", async () => {
         await api("/api/logout", {}).catch(() => {});
-        this.socket.close();
-        this.socket.connect();
+        localStorage.removeItem("tranque.session");
+        this.reconnect();
         await this.refreshUser();
         this.go("#/");
       });
@@ -69,6 +74,12 @@ class App {
       this.user = null;
     }
     document.getElementById("lang").textContent = t("language");
+  }
+
+  // The server reads the session cookie when a socket opens: log in or out, open a new one.
+  reconnect() {
+    this.socket.close();
+    this.socket.connect();
   }
 
   leaveTable() {
@@ -122,7 +133,7 @@ class App {
   async createTable(options) {
     try {
       const created = await api("/api/tables", options);
-      if (created.invite) this.invite = created.invite;
+      this.hosting = { invite: created.invite_url ? `${location.origin}${created.invite_url}` : null };
       await this.sit({ table: created.table, invite: created.invite });
     } catch (error) {
       this.toast(error.message);
@@ -151,23 +162,10 @@ class App {
       token: saved ? saved.token : null,
       toast: (text) => this.toast(text),
       onLeave: (next) => this.afterTable(next),
+      hosting: this.hosting,
     });
+    this.hosting = null;
     this.table.start();
-    if (this.invite) this.showInvite();
-  }
-
-  showInvite() {
-    const link = `${location.origin}/?invite=${encodeURIComponent(this.invite)}`;
-    const box = document.createElement("div");
-    box.className = "invite card";
-    box.innerHTML = `<p>${t("invite_link")}</p><input readonly value="${link}" aria-label="${t("invite_link")}">`;
-    const fill = document.createElement("button");
-    fill.type = "button";
-    fill.textContent = t("fill_bots");
-    fill.addEventListener("click", () => this.socket.request({ type: "fill_bots", level: "heuristic" }).catch((e) => this.toast(e.message)));
-    box.append(fill);
-    this.root.prepend(box);
-    this.invite = null;
   }
 
   afterTable(next) {

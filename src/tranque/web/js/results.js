@@ -26,8 +26,15 @@ function why(view, result) {
   if (!result) return "";
   const winner = result.winner_seat;
   if (result.tie) return t("tie");
-  if (result.kind === "domino") return t("domino_by", { name: view.nameOf(winner) });
-  return t("tranque_won", { name: view.nameOf(winner) });
+  const mine = winner === view.seat;
+  if (result.kind === "domino") return mine ? t("domino_you") : t("domino_by", { name: view.nameOf(winner) });
+  return mine ? t("tranque_you") : t("tranque_won", { name: view.nameOf(winner) });
+}
+
+// "Anotas 12" for the player alone; "Pareja A (Tú + Bot 2) anota 12" or "Bot 1 anota 12" otherwise.
+function scoreLine(view, side, n) {
+  if (view.state.rules.mode !== "pairs" && side === view.seat) return t("you_score", { n });
+  return t("scores_points", { name: view.sideName(side), n });
 }
 
 export function showRoundEnd(view, data) {
@@ -36,9 +43,10 @@ export function showRoundEnd(view, data) {
   box.innerHTML = `<h2>${t("round_over")}</h2><p class="why">${why(view, result)}</p>`;
   if (result) {
     const lines = Object.entries(result.points).filter(([, n]) => n > 0)
-      .map(([side, n]) => `<li>${t("scores_points", { name: view.sideName(Number(side)), n })}</li>`);
+      .map(([side, n]) => `<li>${scoreLine(view, Number(side), n)}</li>`);
     for (const [side, n] of Object.entries(result.goals || {})) {
-      if (n) lines.push(`<li>${t("goal_for", { name: view.sideName(Number(side)) })}</li>`);
+      const mine = view.state.rules.mode !== "pairs" && Number(side) === view.seat;
+      if (n) lines.push(`<li>${mine ? t("goal_you") : t("goal_for", { name: view.sideName(Number(side)) })}</li>`);
     }
     if (result.capicua) lines.push(`<li>${t("capicua_won")}</li>`);
     box.insertAdjacentHTML("beforeend", `<ul class="points">${lines.join("")}</ul>`);
@@ -49,7 +57,7 @@ export function showRoundEnd(view, data) {
     const row = document.createElement("div");
     row.className = "revealed-hand";
     const pips = hand.reduce((sum, tile) => sum + tile.split("-").map(Number).reduce((x, y) => x + y, 0), 0);
-    row.innerHTML = `<span class="who">${view.nameOf(seat)}</span><span class="pips">${t("pips_left", { n: pips })}</span>`;
+    row.innerHTML = `<span class="who">${view.nameOf(seat)}</span><span class="pips">${pips === 1 ? t("pips_left_one") : t("pips_left", { n: pips })}</span>`;
     const tiles = document.createElement("span");
     tiles.className = "tiles";
     for (const tile of hand) {
@@ -100,7 +108,9 @@ export function showGameEnd(view, data) {
   let headline = t("annulled");
   if (data.reason !== "annulled") {
     const names = data.winners.map((side) => view.sideName(side));
-    headline = names.length > 1 ? t("winners_are", { name: names.join(", ") }) : t("winner_is", { name: names[0] });
+    const alone = view.state.rules.mode !== "pairs" && data.winners.length === 1 && data.winners[0] === view.seat;
+    if (alone) headline = t("you_win");
+    else headline = names.length > 1 ? t("winners_are", { name: names.join(", ") }) : t("winner_is", { name: names[0] });
   }
   box.innerHTML = `<h2>${t("game_over")}</h2><p class="why">${headline}</p>
     <p class="final">${data.scores.map((n, side) => `${view.sideName(side)}: <b>${n}</b>`).join(" · ")}</p>

@@ -169,6 +169,8 @@ export function loginScreen(app) {
     const body = { name: form.elements.namedItem("name").value, password: form.elements.namedItem("password").value };
     try {
       await api(path, body);
+      localStorage.setItem("tranque.session", "1");
+      app.reconnect();
       await app.refreshUser();
       app.go(app.afterLogin || "#/");
       app.afterLogin = null;

@@ -43,6 +43,11 @@ export class Socket {
       for (const { reject } of this.pending.values()) reject({ code: "offline", message: "" });
       this.pending.clear();
       if (this.closedByUs) return;
+      if (!navigator.onLine) {
+        // No network at all: retrying now would only fail; come back when it returns.
+        window.addEventListener("online", () => this.connect(), { once: true });
+        return;
+      }
       const delay = Math.min(8000, 300 * 2 ** this.retry) + Math.random() * 250;
       this.retry += 1;
       setTimeout(() => this.connect(), delay);

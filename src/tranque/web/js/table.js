@@ -15,7 +15,8 @@ function parseTile(text) {
 }
 
 export class TableView {
-  constructor({ root, socket, tableId, seat, token, toast, onLeave }) {
+  constructor({ root, socket, tableId, seat, token, toast, onLeave, hosting = null }) {
+    this.hosting = hosting; // {invite: link or null} for whoever created the table
     this.root = root;
     this.socket = socket;
     this.tableId = tableId;
@@ -307,6 +308,7 @@ export class TableView {
   nameOf(seat) {
     if (seat === this.seat) return t("you");
     const info = this.state.seats[seat];
+    if (info && info.kind === "empty") return t("empty_seat");
     return (info && info.name) || t("seat_n", { n: seat + 1 });
   }
 
@@ -341,7 +343,9 @@ export class TableView {
     if (!s) return;
     const screen = document.createElement("div");
     screen.className = `table-screen players-${s.rules.players}`;
-    screen.append(this.renderHeader(), this.renderSeats(), this.renderFooter());
+    screen.append(this.renderHeader());
+    if (s.phase === "waiting") screen.append(this.renderWaiting());
+    screen.append(this.renderSeats(), this.renderFooter());
     this.root.replaceChildren(screen);
     this.renderLine();
   }
@@ -355,10 +359,26 @@ export class TableView {
       return `<span class="score side-${side}">${escapeHtml(this.sideName(side))}: <b>${score}</b>${goals}</span>`;
     });
     header.innerHTML = `
-      <div class="round-info">${s.round !== null && s.round !== undefined ? t("round", { n: s.round + 1 }) : ""}
-        · ${t("to_target", { n: s.rules.target })}</div>
+      <div class="round-info">${[s.round !== null && s.round !== undefined ? t("round", { n: s.round + 1 }) : "",
+        t("to_target", { n: s.rules.target })].filter(Boolean).join(" · ")}</div>
       <div class="scores" aria-label="${t("target")}">${sides.join("")}</div>`;
     return header;
+  }
+
+  // Before the game: the invitation to share and, for the host, bots for the empty seats.
+  renderWaiting() {
+    const box = document.createElement("section");
+    box.className = "invite card";
+    const taken = this.state.seats.filter((seat) => seat.kind !== "empty").length;
+    box.innerHTML = `<p>${t("waiting_players")} ${taken}/${this.state.rules.players}</p>`;
+    if (this.hosting && this.hosting.invite) {
+      box.insertAdjacentHTML("beforeend", `<label>${t("invite_link")}
+        <input readonly class="invite-link" value="${escapeHtml(this.hosting.invite)}"></label>`);
+    }
+    if (this.hosting) {
+      box.append(button(t("fill_bots"), () => this.send({ type: "fill_bots", level: "heuristic" }), "primary"));
+    }
+    return box;
   }
 
   renderSeats() {
@@ -383,7 +403,9 @@ export class TableView {
     const bar = document.createElement("div");
     bar.className = "ends-bar";
     if (!s.ends) {
-      bar.textContent = s.phase === "waiting" ? t("waiting_players") : "";
+      const note = document.createElement("span");
+      note.textContent = s.phase === "waiting" ? t("waiting_players") : "";
+      bar.append(note, this.renderPozo(), document.createElement("span"));
       return bar;
     }
     for (const side of ["left", "right"]) {
@@ -436,7 +458,9 @@ export class TableView {
     const active = s.turn && s.turn.seat === seat;
     if (active) badge.classList.add("active");
     const partner = s.rules.mode === "pairs" && this.seat !== null && seat === (this.seat + s.rules.players / 2) % s.rules.players;
-    const state = info.kind === "bot" ? t("bot") : info.state === "away" ? t("away") : info.state === "covered" ? t("bot") : "";
+    let state = "";
+    if (info.kind === "bot" || info.state === "covered") state = t("bot");
+    else if (info.kind === "human" && info.state === "away") state = t("away");
     badge.innerHTML = `
       <svg class="clock" viewBox="0 0 36 36" aria-hidden="true"><circle class="clock-track" cx="18" cy="18" r="15"/>
         <circle class="clock-ring" cx="18" cy="18" r="15" data-seat="${seat}"/></svg>
@@ -459,6 +483,7 @@ export class TableView {
     const box = document.createElement("section");
     box.className = `opponent pos-${this.position(seat)}`;
     box.append(this.seatBadge(seat));
+    if (s.phase === "waiting") return box;
     const backs = document.createElement("div");
     backs.className = "backs";
     const count = s.handCounts[seat] || 0;

@@ -1,0 +1,64 @@
+"""`tranque serve`: the site on http://127.0.0.1:8000 (uvicorn, SQLite by default)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+
+from tranque.bots import bot_names
+from tranque.i18n import t
+from tranque.terminal.command import CliError, Command, Context
+from tranque.terminal.options import whole_number
+
+DEFAULT_DATABASE = "sqlite+aiosqlite:///./tranque.db"
+WS_MAX_SIZE = 1 << 20  # 1 MiB: a client message is at most 16 KiB (protocol.MAX_MESSAGE_CHARS)
+
+
+def configure(parser: argparse.ArgumentParser, lang: str) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help=t("opt_host", lang))
+    parser.add_argument("--port", type=whole_number(lang), default=8000, help=t("opt_port", lang))
+    parser.add_argument("--db", metavar="URL", help=t("opt_db", lang, default=DEFAULT_DATABASE))
+    parser.add_argument(
+        "--bot-level", default="heuristic", help=t("opt_bot", lang, bots=", ".join(bot_names()))
+    )
+
+
+def database_url(args: argparse.Namespace) -> str:
+    """--db, else $TRANQUE_DATABASE_URL, else a SQLite file in the current directory."""
+    url: str = args.db or os.environ.get("TRANQUE_DATABASE_URL") or DEFAULT_DATABASE
+    return url
+
+
+def site_url(host: str, port: int) -> str:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else host  # listening everywhere: show loopback
+    if ":" in shown:  # an IPv6 address
+        shown = f"[{shown}]" if shown != "::" else "[::1]"
+    return f"http://{shown}:{port}"
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    lang = ctx.lang
+    if args.bot_level not in bot_names():
+        raise CliError(t("bad_bot_level", lang, bot=args.bot_level, bots=", ".join(bot_names())))
+    if not 0 < args.port < 65536:
+        raise CliError(t("bad_port", lang, port=args.port))
+    import uvicorn
+
+    from tranque.server.app import Settings, create_app
+
+    url = database_url(args)
+    settings = Settings(database_url=url, default_bot_level=args.bot_level)
+    ctx.out.print(t("serve_open", lang, url=site_url(args.host, args.port)))
+    ctx.out.print(t("serve_database", lang, url=url))
+    # uvicorn shuts down gracefully on Ctrl+C, then re-raises SIGINT; whether that reaches us
+    # as KeyboardInterrupt depends on timing inside asyncio.run. Either way it has stopped.
+    with contextlib.suppress(KeyboardInterrupt):
+        uvicorn.run(
+            create_app(settings), host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE, log_level="warning"
+        )
+    ctx.out.print(t("serve_stopped", lang))
+    return 0
+
+
+COMMAND = Command("help_serve", configure, run)

@@ -1,0 +1,31 @@
+"""Run the server in a process of its own, for tests that kill it (tests/server/test_restart.py).
+
+    python tests/server/serve_subprocess.py DATABASE_URL PORT
+
+Real clock; bots answer at once (in threads); forced moves and the pause between rounds are
+long, so the scripted client is always the one that acts.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import uvicorn
+
+from tranque.server.app import Settings, create_app
+
+
+def main() -> None:
+    database_url, port = sys.argv[1], int(sys.argv[2])
+    settings = Settings(
+        database_url=database_url,
+        bot_processes=0,
+        bot_min_seconds=0,
+        between_rounds_seconds=60,
+        auto_move_seconds=60,
+    )
+    uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,291 @@
+"""docs/protocol.md against the code: every message, event kind, error code and endpoint the
+server has is documented, and every example in the document is valid.
+
+The document's conventions, which these tests read:
+- `## Client → server messages`, `## Server → client messages`, `## Table events`: one
+  `### \\`name\\`` heading per client message type, server message type, event kind;
+- `## Error codes`: one table row `| \\`code\\` | message | meaning |` per WebSocket error code;
+  `### HTTP errors` (in `## HTTP API`): one row per HTTP error code;
+- fenced blocks: ```json client (a client message), ```json server (a server frame),
+  ```json (an HTTP body), ```python (the deal-verification code).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tranque.engine import Rules
+from tranque.engine.deal import deal_from_seed
+from tranque.engine.tiles import TILES
+from tranque.server import protocol
+from tranque.server.app import Settings, create_app
+from tranque.server.connection import OUTBOUND_LIMIT, SLOW_CLIENT_CLOSE
+from tranque.server.fairness import commitment_of
+from tranque.server.table import PHRASES
+from tranque.server.table_log import FILTERS
+from tranque.terminal.serve import WS_MAX_SIZE
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+SERVER_SOURCE = {
+    path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
+    for path in sorted((ROOT / "src" / "tranque" / "server").rglob("*.py"))
+}
+
+WS_ERROR = re.compile(r"""(?:TableError|ProtocolError|protocol\.error)\(\s*["'](\w+)["']""")
+WS_ERROR_MESSAGE = re.compile(
+    r"""(?:TableError|ProtocolError|protocol\.error)\(\s*"(\w+)",\s*"([^"]*)"\s*[,)]"""
+)
+HTTP_ERROR = re.compile(r"""ApiError\(\s*\d+,\s*"(\w+)"|"code":\s*"(\w+)\"""")
+HTTP_ERROR_MESSAGE = re.compile(
+    r"""ApiError\(\s*\d+,\s*"(\w+)",\s*"([^"]*)"\s*[,)]|"code":\s*"(\w+)",\s*"message":\s*"([^"]*)\""""
+)
+OUTBOUND_TYPE = re.compile(r"""["']type["']:\s*["'](\w+)["']""")
+
+
+def section(title: str) -> str:
+    """The text of the `## title` section, up to the next `## ` heading."""
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", DOC, re.M | re.S)
+    assert match is not None, f"docs/protocol.md has no section «## {title}»"
+    return match.group(1)
+
+
+def headings(text: str) -> set[str]:
+    return set(re.findall(r"^### `(\w+)`", text, re.M))
+
+
+def table_rows(text: str) -> dict[str, str]:
+    """First-column code → the whole row, for rows that start with a `code`."""
+    return {m.group(1): m.group(0) for m in re.finditer(r"^\| `(\w+)` \|.*$", text, re.M)}
+
+
+def blocks(info: str) -> list[str]:
+    """The bodies of the fenced blocks whose info string is exactly `info`."""
+    return [
+        m.group(2) for m in re.finditer(r"^```([^\n]*)\n(.*?)^```", DOC, re.M | re.S) if m.group(1) == info
+    ]
+
+
+def source_matches(pattern: re.Pattern[str]) -> set[tuple[str, ...]]:
+    return {m.groups() for text in SERVER_SOURCE.values() for m in pattern.finditer(text)}
+
+
+def ws_error_codes() -> set[str]:
+    return {groups[0] for groups in source_matches(WS_ERROR)}
+
+
+def http_error_codes() -> set[str]:
+    return {code for groups in source_matches(HTTP_ERROR) for code in groups if code}
+
+
+def outbound_types() -> set[str]:
+    return {groups[0] for groups in source_matches(OUTBOUND_TYPE)}
+
+
+def examples(direction: str) -> list[dict[str, Any]]:
+    """The parsed examples of one direction (`client` or `server`)."""
+    return [json.loads(text) for text in blocks(f"json {direction}")]
+
+
+# (a) every client message type has a section and a valid example ---------------------------
+
+
+def test_every_client_message_type_has_a_section() -> None:
+    documented = headings(section("Client → server messages"))
+    assert protocol.TYPES - documented == set(), "client messages without a section"
+    assert documented - protocol.TYPES == set(), "sections for client messages the server does not know"
+
+
+def test_every_client_message_type_has_an_example() -> None:
+    assert protocol.TYPES - {example["type"] for example in examples("client")} == set()
+
+
+@pytest.mark.parametrize("text", blocks("json client"))
+def test_each_client_example_is_accepted_by_the_server_parser(text: str) -> None:
+    message = protocol.parse(text)
+    assert message.type == json.loads(text)["type"]
+
+
+# (b) every event kind has a section and an example that the viewer filter could produce --------
+
+
+def test_every_event_kind_has_a_section() -> None:
+    documented = headings(section("Table events"))
+    assert set(FILTERS) - documented == set(), "event kinds without a section"
+    assert documented - set(FILTERS) == set(), "sections for event kinds the server does not have"
+
+
+def test_every_event_kind_has_an_example() -> None:
+    shown = {example["kind"] for example in examples("server") if example["type"] == "event"}
+    assert set(FILTERS) - shown == set()
+
+
+def _keys_a_viewer_may_get(kind: str) -> set[str]:
+    """The keys `table_log.FILTERS[kind]` can let through (R17's whitelist)."""
+    keep = FILTERS[kind]
+    names = set(re.findall(r"\"(\w+)\"", inspect.getsource(keep)))
+    for cell in keep.__closure__ or ():
+        if isinstance(cell.cell_contents, tuple):
+            names |= {str(name) for name in cell.cell_contents}
+    return names
+
+
+def test_R17_event_examples_carry_only_keys_the_viewer_filter_lets_through() -> None:
+    for example in examples("server"):
+        if example["type"] != "event":
+            continue
+        assert set(example) == {"type", "seq", "kind", "at", "data"}
+        extra = set(example["data"]) - _keys_a_viewer_may_get(example["kind"])
+        assert extra == set(), f"{example['kind']} example shows keys no viewer gets: {sorted(extra)}"
+
+
+# Server → client messages ------------------------------------------------------------------
+
+
+def test_every_server_message_type_has_a_section_and_an_example() -> None:
+    sent = outbound_types()
+    assert {"ack", "error", "sync", "event", "options", "lobby", "matched"} <= sent  # the scan works
+    documented = headings(section("Server → client messages"))
+    assert sent - documented == set(), "server messages without a section"
+    shown = {example["type"] for example in examples("server")}
+    assert sent - shown == set(), "server messages without an example"
+
+
+def test_server_examples_have_a_known_type() -> None:
+    sent = outbound_types()
+    for example in examples("server"):
+        assert example["type"] in sent
+
+
+def test_error_examples_use_documented_codes() -> None:
+    rows = table_rows(section("Error codes"))
+    for example in examples("server"):
+        if example["type"] == "error":
+            assert set(example) == {"type", "id", "code", "message"}
+            assert example["code"] in rows
+
+
+# (c) every error code raised in the server is in the error tables -----------------------------
+
+
+def test_every_websocket_error_code_is_in_the_error_table() -> None:
+    codes = ws_error_codes()
+    assert {"too_big", "bad_json", "not_your_turn", "illegal"} <= codes  # the scan works
+    rows = table_rows(section("Error codes"))
+    assert codes - set(rows) == set(), "error codes missing from «## Error codes»"
+    assert set(rows) - codes == set(), "documented error codes the server never sends"
+
+
+def test_websocket_error_messages_are_the_ones_the_server_sends() -> None:
+    rows = table_rows(section("Error codes"))
+    for code, message in source_matches(WS_ERROR_MESSAGE):
+        assert message in rows[code], f"{code}: the table does not show «{message}»"
+
+
+def test_every_http_error_code_is_in_the_http_error_table() -> None:
+    codes = http_error_codes()
+    assert {"login_required", "no_record", "bad_rules"} <= codes  # the scan works
+    http_errors = section("HTTP API").split("### HTTP errors", 1)[1]
+    rows = table_rows(http_errors)
+    assert codes - set(rows) == set(), "HTTP error codes missing from «### HTTP errors»"
+    # a TableError raised under an HTTP route reaches the client too (app.py's handler)
+    assert set(rows) - codes - ws_error_codes() == set(), "documented HTTP error codes nobody sends"
+    for groups in source_matches(HTTP_ERROR_MESSAGE):
+        code, message = (groups[0], groups[1]) if groups[0] else (groups[2], groups[3])
+        assert message in rows[code], f"{code}: the HTTP error table does not show «{message}»"
+
+
+# (d) every JSON block parses ---------------------------------------------------------------
+
+
+def test_every_json_block_parses() -> None:
+    found = 0
+    for match in re.finditer(r"^```(json[^\n]*)\n(.*?)^```", DOC, re.M | re.S):
+        info, text = match.group(1), match.group(2)
+        assert info in ("json", "json client", "json server"), f"unknown block kind «{info}»"
+        json.loads(text)
+        found += 1
+    assert found >= 40
+
+
+# Endpoints, phrases, limits ----------------------------------------------------------------
+
+
+def _shape(path: str) -> str:
+    return re.sub(r"\{\w+\}", "{}", path)
+
+
+def test_every_http_endpoint_is_documented() -> None:
+    schema = create_app(Settings(database_url="memory://")).openapi()
+    paths = {_shape(path) for path in schema["paths"] if path.startswith("/api/")}
+    assert "/api/practice" in paths
+    mentioned = re.findall(r"`(?:GET|POST|PUT|PATCH|DELETE) (/api/[^`\s?]*)", section("HTTP API"))
+    documented = {_shape(path) for path in mentioned}
+    assert paths - documented == set()
+
+
+def test_the_quick_phrases_are_the_servers() -> None:
+    rows = table_rows(section("Quick phrases"))
+    assert set(rows) == set(PHRASES)
+    for key, text in PHRASES.items():
+        assert f"| `{key}` | {text} |" in rows[key]
+
+
+def test_the_limits_are_the_servers() -> None:
+    limits = section("Limits and slow clients")
+    assert f"{protocol.MAX_MESSAGE_CHARS} characters" in limits
+    assert f"{WS_MAX_SIZE} bytes" in limits
+    assert f"queue of {OUTBOUND_LIMIT} messages" in limits
+    assert f"**{SLOW_CLIENT_CLOSE}**" in limits
+
+
+# Fair deals: the document's verification code is the engine's shuffle ------------------------
+
+
+def _doc_verifier() -> dict[str, Any]:
+    (code,) = [text for text in blocks("python") if "def deal(" in text]
+    namespace: dict[str, Any] = {}
+    exec(compile(code, "docs/protocol.md", "exec"), namespace)
+    return namespace
+
+
+@pytest.mark.parametrize("preset", Rules.presets())
+def test_the_documented_deal_is_the_engines(preset: str) -> None:
+    verifier = _doc_verifier()
+    rules = Rules.preset(preset)
+    for number in range(20):
+        seed = hashlib.sha256(f"{preset}-{number}".encode()).digest()
+        masks, boneyard = deal_from_seed(rules, seed)
+        hands, rest = verifier["deal"](seed.hex(), rules.set_max, rules.players, rules.hand_size)
+        assert [sorted(hand) for hand in hands] == [
+            sorted(str(TILES[i]) for i in range(len(TILES)) if mask >> i & 1) for mask in masks
+        ]
+        assert rest == [str(TILES[i]) for i in boneyard]
+
+
+def test_the_documented_commitment_is_the_servers() -> None:
+    verifier = _doc_verifier()
+    seed, salt = bytes(range(32)), bytes(range(100, 116))
+    assert verifier["commitment"](seed.hex(), salt.hex()) == commitment_of(seed, salt)
+
+
+def test_the_round_examples_verify_with_the_documented_code() -> None:
+    verifier = _doc_verifier()
+    events = [example for example in examples("server") if example["type"] == "event"]
+    started = next(e["data"] for e in events if e["kind"] == "round_started" and e["data"]["hand"])
+    ended = next(e["data"] for e in events if e["kind"] == "round_ended")
+    assert started["round"] == ended["round"]
+    assert (
+        verifier["commitment"](ended["seed"], ended["salt"]) == started["commitment"] == ended["commitment"]
+    )
+    hands, boneyard = verifier["deal"](ended["seed"], 6, 2, 7)
+    assert sorted(hands[0]) == started["hand"]
+    own_draw = next(e["data"] for e in events if e["kind"] == "action" and e["data"].get("drawn") is not None)
+    assert own_draw["drawn"] in boneyard

@@ -1,0 +1,186 @@
+"""`tranque verify` on a record from a real server game, and `tranque serve` starting the site."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.server.harness import LiveServer, Player, free_port
+from tranque.cli import main
+from tranque.server.app import Settings
+from tranque.server.clock import FakeClock
+
+
+def finished_practice_record() -> dict[str, Any]:
+    """A practice game to 1 point, its guest timing out until a bot covers the seat (R15, R16)."""
+    settings = Settings(database_url="memory://", clock=FakeClock(), bot_min_seconds=0, bot_processes=0)
+    with LiveServer(settings) as server:
+        seated = server.post("/api/practice", {"preset": "clasico", "bot_level": "greedy", "target": 1})
+
+        async def play_out() -> None:
+            async with Player(server) as guest:
+                await guest.request({"type": "hello", "table": seated["table"], "token": seated["token"]})
+                for _ in range(60):
+                    server.advance(60)
+                    try:
+                        await guest.expect(
+                            lambda m: m.get("type") == "event" and m["kind"] == "game_ended", timeout=2
+                        )
+                        return
+                    except TimeoutError:
+                        continue
+                raise AssertionError("the practice game did not end")
+
+        asyncio.run(play_out())
+        answer = httpx.get(f"{server.http}/api/tables/{seated['table']}/record", timeout=20)
+        assert answer.status_code == 200
+        record: dict[str, Any] = answer.json()
+        return record
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    return finished_practice_record()
+
+
+def write(path: Path, data: Any) -> str:
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+class TestVerify:
+    def test_every_round_of_a_server_game_is_verified(
+        self, record: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        rounds = len(record["rounds"])
+        assert rounds >= 1 and all(r["seed"] for r in record["rounds"])
+        assert main(["verify", write(tmp_path / "partida.json", record)]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines == [f"Mano {n}: verificado" for n in range(1, rounds + 1)] + [
+            "Todos los repartos son los que daban las semillas publicadas."
+        ]
+
+    def test_a_tampered_seed_fails_its_round(
+        self, record: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        tampered = json.loads(json.dumps(record))
+        seed = tampered["rounds"][0]["seed"]
+        tampered["rounds"][0]["seed"] = ("1" if seed[0] != "1" else "2") + seed[1:]
+        assert main(["verify", write(tmp_path / "trampa.json", tampered)]) == 1
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0] == (
+            "Mano 1: NO verificado: la semilla y la sal no dan el compromiso publicado al repartir; "
+            "la semilla no da el reparto registrado"
+        )
+        assert lines[1:-1] == [f"Mano {n}: verificado" for n in range(2, len(record["rounds"]) + 1)]
+        assert lines[-1] == "Hay repartos que no se pudieron verificar."
+
+    def test_a_tampered_deal_fails_even_with_the_right_seed(
+        self, record: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        tampered = json.loads(json.dumps(record))
+        hands = tampered["rounds"][0]["hands"]
+        hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+        assert main(["--lang", "en", "verify", write(tmp_path / "trampa.json", tampered)]) == 1
+        out = capsys.readouterr().out
+        assert "Round 1: NOT verified: la semilla no da el reparto registrado" in out
+
+    def test_unreadable_files_exit_2(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        missing = str(tmp_path / "no-existe.json")
+        assert main(["verify", missing]) == 2
+        assert capsys.readouterr().err.strip() == f"tranque: error: no existe el archivo {missing}"
+        for name, text in [("roto.json", "{no es json"), ("lista.json", "[1, 2]"), ("otro.json", '{"a": 1}')]:
+            path = tmp_path / name
+            path.write_text(text, encoding="utf-8")
+            assert main(["verify", str(path)]) == 2
+            assert capsys.readouterr().err.strip() == (
+                f"tranque: error: {path} no es un registro de partida de Tranque"
+            )
+
+    def test_a_record_of_the_wrong_shape_exits_2(
+        self, record: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        broken = {**record, "rounds": ["no es una mano"]}
+        assert main(["verify", write(tmp_path / "raro.json", broken)]) == 2
+        assert "no es un registro de partida" in capsys.readouterr().err
+
+
+SERVE = "import sys; from tranque.cli import main; sys.exit(main())"
+
+
+class TestServe:
+    def test_help_lists_the_options(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert main(["serve", "--help"]) == 0
+        out = capsys.readouterr().out
+        for option in ("--host", "--port", "--db URL", "--bot-level"):
+            assert option in out
+        assert "TRANQUE_DATABASE_URL" in out
+
+    def test_bad_options_exit_2_without_starting(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert main(["serve", "--bot-level", "tramposo"]) == 2
+        assert "--bot-level" in capsys.readouterr().err
+        assert main(["serve", "--port", "70000"]) == 2
+        assert capsys.readouterr().err.strip() == (
+            "tranque: error: opción --port no válida: el puerto va de 1 a 65535, no 70000"
+        )
+
+    @pytest.fixture
+    def serving(self, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int, Path]]:
+        port = free_port()
+        database = tmp_path / "sitio.db"
+        env = {**os.environ, "TRANQUE_DATABASE_URL": f"sqlite+aiosqlite:///{database}"}
+        process = subprocess.Popen(
+            [sys.executable, "-c", SERVE, "serve", "--port", str(port), "--bot-level", "greedy"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+        )
+        try:
+            yield process, port, database
+        finally:
+            if process.poll() is None:
+                process.terminate()
+                process.wait(timeout=30)
+            assert process.stdout is not None
+            process.stdout.close()
+
+    def test_serve_starts_the_site_on_the_database_of_the_environment(
+        self, serving: tuple[subprocess.Popen[str], int, Path]
+    ) -> None:
+        process, port, database = serving
+        deadline = time.monotonic() + 60
+        while True:  # wait for the site to come up (not a timed assertion: only a bound)
+            assert process.poll() is None, "tranque serve exited"
+            try:
+                home = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "tranque serve did not come up"
+                time.sleep(0.1)
+        assert home.status_code == 200
+        bots = httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=5).json()
+        assert "greedy" in [bot["name"] for bot in bots]
+        assert database.exists()
+        process.send_signal(signal.SIGINT)  # Ctrl+C: a graceful stop, exit code 0
+        assert process.wait(timeout=30) == 0
+        assert process.stdout is not None
+        out = process.stdout.read()
+        assert out.rstrip().endswith("Tranque se detuvo.")
+        assert (
+            f"Tranque está en marcha: abre http://127.0.0.1:{port} en el navegador. Ctrl+C para pararlo."
+            in out
+        )
+        assert f"Base de datos: sqlite+aiosqlite:///{database}" in out

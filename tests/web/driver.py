@@ -1,0 +1,83 @@
+"""Play in the browser the way a person does: by clicking tiles, ends, the pozo and buttons.
+
+The test reads the page (which tiles are lit, what the ends show) to decide; every move
+is a click on what a player would click.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import Any
+
+CLICK_MS = 2000
+
+
+def _ends(page: Any) -> tuple[int, int] | None:
+    left = page.locator(".end-left")
+    right = page.locator(".end-right")
+    if not left.count() or not right.count():
+        return None
+    return int(left.inner_text().strip("◀ ").strip()), int(right.inner_text().strip("▶ ").strip())
+
+
+def fits_both(tile: str, ends: tuple[int, int] | None) -> bool:
+    """The test's own reading of R8: a tile that fits two different ends gives a choice."""
+    if ends is None or ends[0] == ends[1]:
+        return False
+    halves = {int(n) for n in tile.split("-")}
+    return halves == {ends[0], ends[1]}
+
+
+def act_once(page: Any, seen: Counter[str]) -> bool:
+    """Make one move if this page's player can; True when something was clicked. The game
+    moves on by itself (a lone pass is played for you), so a click that finds its target
+    gone is simply tried again on the next look."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        return _act_once(page, seen)
+    except PlaywrightError:
+        return False
+
+
+def _act_once(page: Any, seen: Counter[str]) -> bool:
+    if page.locator(".overlay.game-end").count():
+        return False
+    ready = page.locator(".overlay.round-end button.primary:not([disabled])")
+    if ready.count():
+        ready.first.click(timeout=CLICK_MS)
+        seen["ready"] += 1
+        return True
+    if page.locator(".pozo.lit").count():
+        page.locator(".pozo.lit").click(timeout=CLICK_MS)
+        seen["draw"] += 1
+        return True
+    tiles = page.locator(".hand-tile.playable")
+    if tiles.count():
+        ends = _ends(page)
+        names = [tiles.nth(i).get_attribute("data-tile") for i in range(tiles.count())]
+        choice = next((name for name in names if name and fits_both(name, ends)), names[0])
+        page.locator(f'.hand-tile.playable[data-tile="{choice}"]').click(timeout=CLICK_MS)
+        if page.locator(".end.choose").count():
+            page.locator(".end-right.choose").click(timeout=CLICK_MS)
+            seen["both_ends"] += 1
+        else:
+            seen["play"] += 1
+        return True
+    passing = page.locator(".status-row button.primary", has_text="Pasar")
+    if passing.count():
+        passing.click(timeout=CLICK_MS)
+        seen["pass"] += 1
+        return True
+    return False
+
+
+def play_until(page: Any, done: str, seen: Counter[str], timeout: float = 240) -> None:
+    """Keep playing until the selector `done` is visible."""
+    deadline = time.monotonic() + timeout
+    while not page.locator(done).count():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{done} did not appear within {timeout} s; moves so far: {dict(seen)}")
+        if not act_once(page, seen):
+            page.wait_for_timeout(40)
