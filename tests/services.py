@@ -16,7 +16,6 @@ Environment:
 from __future__ import annotations
 
 import asyncio
-import atexit
 import concurrent.futures
 import os
 import secrets
@@ -80,32 +79,33 @@ async def _execute_on_server(admin: sa.URL, statement: str) -> None:
 def postgres_url() -> str:
     """`postgresql+asyncpg://` URL of this session's own empty database (skips when unreachable)."""
     global _database_url
-    if "postgresql" in _unavailable:
-        unavailable(_unavailable["postgresql"])
     if _database_url is None:
-        admin = _admin_url()
-        name = unique_name()
-        try:
-            _run(_execute_on_server(admin, f'CREATE DATABASE "{name}"'))
-        except Exception as error:  # refused, timed out, bad credentials: all mean "not usable"
-            where = f"{admin.host or '127.0.0.1'}:{admin.port or 5432}"
-            _unavailable["postgresql"] = (
-                f"PostgreSQL is not usable on {where} ({type(error).__name__}: {error}): start it "
-                "(pg_ctlcluster 15 main start) or set TRANQUE_TEST_POSTGRES_URL to a server where "
-                "this user may CREATE DATABASE"
-            )
-        if "postgresql" in _unavailable:
-            unavailable(_unavailable["postgresql"])
-        if not _created:
-            atexit.register(drop_databases)
-        _created.append(name)
-        url = admin.set(drivername="postgresql+asyncpg", database=name)
-        _database_url = url.render_as_string(hide_password=False)
+        _database_url = fresh_postgres_url()
     return _database_url
 
 
+def fresh_postgres_url() -> str:
+    """A new, empty database of its own (dropped at the end of the session), e.g. for one server."""
+    if "postgresql" in _unavailable:
+        unavailable(_unavailable["postgresql"])
+    admin = _admin_url()
+    name = unique_name()
+    try:
+        _run(_execute_on_server(admin, f'CREATE DATABASE "{name}"'))
+    except Exception as error:  # refused, timed out, bad credentials: all mean "not usable"
+        where = f"{admin.host or '127.0.0.1'}:{admin.port or 5432}"
+        _unavailable["postgresql"] = (
+            f"PostgreSQL is not usable on {where} ({type(error).__name__}: {error}): start it "
+            "(pg_ctlcluster 15 main start) or set TRANQUE_TEST_POSTGRES_URL to a server where "
+            "this user may CREATE DATABASE"
+        )
+        unavailable(_unavailable["postgresql"])
+    _created.append(name)
+    return admin.set(drivername="postgresql+asyncpg", database=name).render_as_string(hide_password=False)
+
+
 def drop_databases() -> None:
-    """Drop every database `postgres_url()` created (the session fixture calls this at the end)."""
+    """Drop every database this session created (tests/conftest.py calls this at the end)."""
     global _database_url
     admin = _admin_url()
     while _created:

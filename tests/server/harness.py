@@ -11,16 +11,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
 import uvicorn
 import websockets
 
+from tests import services
 from tranque.server.app import Settings, create_app
 from tranque.server.clock import FakeClock
 
@@ -35,8 +40,25 @@ def free_port() -> int:
         return port
 
 
+def test_database(url: str | None) -> tuple[str | None, Path | None]:
+    """Where a test server keeps its data. Servers that ask for the in-memory store get a
+    fresh SQLite file or PostgreSQL database instead when TRANQUE_TEST_DB says so, so the
+    same server tests run on every backend (CI runs them on both)."""
+    kind = os.environ.get("TRANQUE_TEST_DB", "memory")
+    if url != "memory://" or kind == "memory":
+        return url, None
+    if kind == "sqlite":
+        folder = Path(tempfile.mkdtemp(prefix="tranque-test-"))
+        return f"sqlite+aiosqlite:///{folder / 'tranque.db'}", folder
+    if kind == "postgresql":
+        return services.fresh_postgres_url(), None
+    raise ValueError(f"TRANQUE_TEST_DB must be memory, sqlite or postgresql, not {kind!r}")
+
+
 class LiveServer:
     def __init__(self, settings: Settings, port: int | None = None) -> None:
+        url, self._scratch = test_database(settings.database_url)
+        settings.database_url = url
         self.settings = settings
         self.port = port or free_port()
         self.app = create_app(settings)
@@ -67,6 +89,8 @@ class LiveServer:
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=20)
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
 
     @property
     def http(self) -> str:

@@ -50,15 +50,7 @@ def shuffled(items: Sequence[TileIndex], seed: bytes) -> list[TileIndex]:
 def deal_from_seed(rules: Rules, seed: bytes) -> tuple[list[Mask], list[TileIndex]]:
     """Shuffle the set with `seed` and deal it: seat k takes the k-th run of `hand_size`
     tiles of the shuffled order, and the rest, in order, is the boneyard."""
-    order = shuffled(indices(rules.set_mask), seed)
-    size = rules.hand_size
-    hands = []
-    for seat in range(rules.players):
-        mask = 0
-        for tile in order[seat * size : (seat + 1) * size]:
-            mask |= BIT[tile]
-        hands.append(mask)
-    return hands, order[rules.players * size :]
+    return deal_in_order(rules, shuffled(indices(rules.set_mask), seed))
 
 
 def random_deal(rules: Rules, random: Callable[[], float]) -> tuple[list[Mask], list[TileIndex]]:
@@ -68,6 +60,11 @@ def random_deal(rules: Rules, random: Callable[[], float]) -> tuple[list[Mask], 
     for i in range(len(order) - 1, 0, -1):
         j = int(random() * (i + 1))
         order[i], order[j] = order[j], order[i]
+    return deal_in_order(rules, order)
+
+
+def deal_in_order(rules: Rules, order: list[TileIndex]) -> tuple[list[Mask], list[TileIndex]]:
+    """Seat k takes the k-th run of `hand_size` tiles of `order`; the rest is the boneyard."""
     size = rules.hand_size
     hands = []
     for seat in range(rules.players):

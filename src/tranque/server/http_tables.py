@@ -105,7 +105,7 @@ async def create_table(
     registry = server_state(request).registry
     kind = "private" if body.private else "public"
     table = await registry.create(
-        rules, registry._options(kind=kind, bot_level=body.bot_level, host_user_id=user.user_id)
+        rules, registry.options(kind=kind, bot_level=body.bot_level, host_user_id=user.user_id)
     )
     code = table.options.invite_code
     if kind == "private" and code is not None:

@@ -85,11 +85,16 @@ class QuickMatch:
 
     async def _seat(self, group: list[Waiting], bots: int) -> None:
         rules = Rules.preset("clasico", players=len(group) + bots, mode="individual", target=100)
-        options = self.registry._options(kind="quick", bot_level=self.bot_level)
+        options = self.registry.options(kind="quick", bot_level=self.bot_level)
         table = await self.registry.create(rules, options)
-        for waiting, seat in zip(group, table.seats, strict=False):
-            token = await table.take_seat(seat, waiting.name, waiting.user_id)
-            waiting.notify({"type": "matched", "table": table.table_id, "seat": seat.index, "token": token})
+        tokens = [
+            await table.take_seat(seat, w.name, w.user_id)
+            for w, seat in zip(group, table.seats, strict=False)
+        ]
         for seat in table.seats[len(group) :]:
             await table.give_to_bot(seat, self.bot_level)
         await table.start_game()
+        # Only now does anybody know the table: until here it was set up by us alone, and
+        # from here on everything reaches it through its actor.
+        for waiting, seat, token in zip(group, table.seats, tokens, strict=False):
+            waiting.notify({"type": "matched", "table": table.table_id, "seat": seat.index, "token": token})

@@ -36,7 +36,7 @@ class Registry:
         self._retiring: set[str] = set()
         self._stopping: set[asyncio.Task[None]] = set()
 
-    def _options(self, **changes: Any) -> TableOptions:
+    def options(self, **changes: Any) -> TableOptions:
         return TableOptions(**{**self.defaults, **changes})
 
     async def create(self, rules: Rules, options: TableOptions) -> Table:
@@ -61,7 +61,7 @@ class Registry:
 
     async def practice(self, rules: Rules, name: str, bot_level: str) -> tuple[Table, str]:
         """A table against the machine, no account: seat 0 is the guest, bots everywhere else."""
-        table = await self.create(rules, self._options(kind="practice", bot_level=bot_level))
+        table = await self.create(rules, self.options(kind="practice", bot_level=bot_level))
         token = await table.take_seat(table.seats[0], name, None)
         for seat in table.seats[1:]:
             await table.give_to_bot(seat, bot_level)

@@ -125,6 +125,7 @@ class Table:
         self._queue: asyncio.Queue[tuple[Command, asyncio.Future[Any] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._thinking: set[asyncio.Task[None]] = set()
+        self._emitting = False
         self.retired = False
 
     # The actor's loop ------------------------------------------------------------------
@@ -182,8 +183,15 @@ class Table:
 
     async def emit(self, kind: str, data: dict[str, Any]) -> StoredEvent:
         """Number, persist, then send one event to every subscriber as it may see it."""
-        event = StoredEvent(self.seq + 1, kind, data, self.clock.now())
-        await self.store.append_event(self.table_id, event)
+        # Only the table's actor (or whoever sets up a table nobody knows yet) may change it;
+        # two changes at once would number two events alike.
+        assert not self._emitting, f"table {self.table_id} changed outside its actor"
+        self._emitting = True
+        try:
+            event = StoredEvent(self.seq + 1, kind, data, self.clock.now())
+            await self.store.append_event(self.table_id, event)
+        finally:
+            self._emitting = False
         self.seq = event.seq
         for subscriber, viewer in list(self.subscribers.items()):
             subscriber.send(visible(event, viewer))
@@ -467,13 +475,22 @@ class Command(Protocol):
     async def run(self, table: Table) -> Any: ...
 
 
+def current_turn(table: Table, turn_id: int) -> Turn | None:
+    """The turn a timer or bot was started for, if it is still the one being played: a
+    stale timeout or bot move does nothing (DESIGN.md 5)."""
+    turn = table.state.turn
+    if table.state.phase is not Phase.PLAYING or turn is None or turn.turn_id != turn_id:
+        return None
+    return turn
+
+
 @dataclass
 class Timeout:
     turn_id: int
 
     async def run(self, table: Table) -> None:
-        turn = table.state.turn
-        if table.state.phase is not Phase.PLAYING or turn is None or turn.turn_id != self.turn_id:
+        turn = current_turn(table, self.turn_id)
+        if turn is None:
             return
         seat = table.seats[turn.seat]
         action = table.game.round.timeout_action()
@@ -490,8 +507,8 @@ class BotMove:
     action: Action
 
     async def run(self, table: Table) -> None:
-        turn = table.state.turn
-        if table.state.phase is not Phase.PLAYING or turn is None or turn.turn_id != self.turn_id:
+        turn = current_turn(table, self.turn_id)
+        if turn is None:
             return
         seat = table.seats[turn.seat]
         if not seat.played_by_bot:
@@ -507,8 +524,8 @@ class AutoMove:
     turn_id: int
 
     async def run(self, table: Table) -> None:
-        turn = table.state.turn
-        if table.state.phase is not Phase.PLAYING or turn is None or turn.turn_id != self.turn_id:
+        turn = current_turn(table, self.turn_id)
+        if turn is None:
             return
         (action,) = table.game.round.legal_actions()
         await table.play(table.seats[turn.seat], action, "auto")
