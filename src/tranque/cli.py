@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 from rich.console import Console
 
 from tranque.i18n import LANGS, t
-from tranque.terminal import play, replay, serve, simulate, verify
+from tranque.terminal import arena, play, replay, serve, simulate, verify
 from tranque.terminal.command import CliError, Command, Context
 
 COMMANDS: dict[str, Command] = {
@@ -26,6 +26,7 @@ COMMANDS: dict[str, Command] = {
     "replay": replay.COMMAND,
     "serve": serve.COMMAND,
     "verify": verify.COMMAND,
+    "arena": arena.COMMAND,
 }
 
 # argparse's own messages (Python 3.11+), and the i18n key that says each in the player's language.

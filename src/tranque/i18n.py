@@ -41,6 +41,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "pone en marcha el sitio para jugar en línea",
         "en": "start the site to play online",
     },
+    "help_arena": {
+        "es": "enfrenta niveles de bot en repartos duplicados",
+        "en": "pit bot levels against each other on duplicate deals",
+    },
     "help_verify": {
         "es": "comprueba que los repartos de una partida del sitio fueron justos",
         "en": "check that the deals of a game played on the site were fair",
