@@ -357,7 +357,10 @@ def test_saved_record_replays_after_a_good_save(tmp_path: Path, capsys: pytest.C
     ("argv", "message"),
     [
         (["simulate", "--preset", "nada"], "opción --preset no válida: «nada» no existe"),
-        (["simulate", "--players", "3", "--mode", "pairs"], "opción --mode no válida: «clasico» con 3 jugadores"),
+        (
+            ["simulate", "--players", "3", "--mode", "pairs"],
+            "opción --mode no válida: «clasico» con 3 jugadores",
+        ),
         (
             ["play", "--preset", "futbol", "--players", "4"],
             "opción --players no válida: «futbol» se juega con 2",
