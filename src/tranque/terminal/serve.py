@@ -45,6 +45,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError(t("bad_port", lang, port=args.port))
     import uvicorn
 
+    from tranque.server import runtime
     from tranque.server.app import Settings, create_app
 
     url = database_url(args)
@@ -53,9 +54,16 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     ctx.out.print(t("serve_database", lang, url=url))
     # uvicorn shuts down gracefully on Ctrl+C, then re-raises SIGINT; whether that reaches us
     # as KeyboardInterrupt depends on timing inside asyncio.run. Either way it has stopped.
+    app = create_app(settings)
+    runtime.tune_garbage_collector()
     with contextlib.suppress(KeyboardInterrupt):
         uvicorn.run(
-            create_app(settings), host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE, log_level="warning"
+            app,
+            host=args.host,
+            port=args.port,
+            ws_max_size=WS_MAX_SIZE,
+            ws_per_message_deflate=runtime.WS_PER_MESSAGE_DEFLATE,
+            log_level="warning",
         )
     ctx.out.print(t("serve_stopped", lang))
     return 0
