@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tranque.bots.base import Bot
+from tranque.bots.expert import ExpertBot
+from tranque.bots.heuristic import HeuristicBot
 from tranque.bots.simple import GreedyBot, RandomBot
 
 
@@ -27,6 +29,18 @@ LEVELS: dict[str, BotLevel] = {
     for level in [
         BotLevel("random", "Novato", "Juega cualquier ficha que pegue, al azar.", RandomBot),
         BotLevel("greedy", "Bota gorda", "Suelta siempre la ficha que pega con más puntos.", GreedyBot),
+        BotLevel(
+            "heuristic",
+            "Jugador de patio",
+            "Sigue los consejos: suelta lo pesado, recuerda los pases y ayuda a su compañero.",
+            HeuristicBot,
+        ),
+        BotLevel(
+            "expert",
+            "Maestro",
+            "Reparte mil veces las fichas que no ve, juega cada mano hasta el final y elige la mejor.",
+            ExpertBot,
+        ),
     ]
 }
 

@@ -1,0 +1,163 @@
+"""How strong and how fast the bots are, next to the PyPI `dominoes` 6.1.0 library's AIs.
+
+    python benchmarks/bots.py                       # the default run (~10 minutes on 2 cores)
+    python benchmarks/bots.py --deals-pa 400 --deals-gorda 1000 --jobs 2   # a bigger run
+
+1. Strength, under their rules (= our `sin-pozo`, 4 players in pairs, the first round of a
+   game: 6-6 leads): each deal is played twice, our bot's team on one side and then on the
+   other, against their `bota_gorda` and against their `probabilistic_alphabeta` (10 sampled
+   deals from the 8th move, `bota_gorda` before). Rounds won (a tie counts half) with the 95%
+   Wilson interval, and the mean points per round of each side. Every round is replayed in
+   their engine, which must score it exactly as ours does.
+2. Speed of `expert` per decision, alone on one core: median and 99th percentile over every
+   decision of whole games of `clasico` 4 players in pairs (double-six) and 6 players in
+   pairs (double-nine), also over the decisions with more than one legal action.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import dominoes_adapter as adapter
+from tranque import Game, Rules
+from tranque.bots import make_bot
+from tranque.bots.arena import percentile, wilson
+
+
+@dataclass
+class RoundOutcome:
+    won: float  # 1 won, 0.5 tie, 0 lost, for our bot's team
+    ours: int
+    theirs: int
+    times: list[float]
+
+
+def play_round(bot_name: str, their_name: str, deal_seed: int, our_team: int) -> RoundOutcome:
+    rnd = adapter.deal(deal_seed)
+    bots = {seat: make_bot(bot_name, seed=deal_seed * 8 + seat) for seat in (our_team, our_team + 2)}
+    player = adapter.opponent(their_name)
+    adapter.seed_their_randomness(deal_seed * 2 + our_team)
+    times: list[float] = []
+    while not rnd.is_over:
+        seat = rnd.turn
+        if seat in bots:
+            view = rnd.view(seat)
+            start = time.thread_time()
+            action = bots[seat].choose(view)
+            times.append(time.thread_time() - start)
+        else:
+            action = adapter.their_choice(player, rnd)
+        rnd.apply(action)
+    adapter.check_same_result(rnd)
+    result = rnd.result
+    assert result is not None
+    won = 0.5 if result.winner is None else float(result.winner == our_team)
+    return RoundOutcome(won, result.points[our_team], result.points[1 - our_team], times)
+
+
+def play_deal(bot_name: str, their_name: str, deal_seed: int) -> list[RoundOutcome]:
+    return [play_round(bot_name, their_name, deal_seed, team) for team in (0, 1)]
+
+
+def strength(bot_name: str, their_name: str, deals: int, seed: int, jobs: int) -> list[RoundOutcome]:
+    seeds = [seed * 1_000_003 + k for k in range(deals)]
+    outcomes: list[RoundOutcome] = []
+    started = time.perf_counter()
+    if jobs <= 1:
+        for deal_seed in seeds:
+            outcomes += play_deal(bot_name, their_name, deal_seed)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for result in pool.map(play_deal, [bot_name] * deals, [their_name] * deals, seeds, chunksize=4):
+                outcomes += result
+    report_strength(bot_name, their_name, outcomes, time.perf_counter() - started)
+    return outcomes
+
+
+def report_strength(bot_name: str, their_name: str, outcomes: list[RoundOutcome], seconds: float) -> None:
+    n = len(outcomes)
+    wins = sum(o.won for o in outcomes)
+    low, high = wilson(wins, n)
+    ties = sum(1 for o in outcomes if o.won == 0.5)
+    ours = sum(o.ours for o in outcomes) / n
+    theirs = sum(o.theirs for o in outcomes) / n
+    print(
+        f"{bot_name} vs dominoes.{their_name}: {n} rounds ({n // 2} deals x 2 seatings), "
+        f"won {wins / n:.1%} [95% CI {low:.1%}-{high:.1%}] (ties {ties}), "
+        f"points/round {ours:.1f} vs {theirs:.1f}  ({seconds:.0f} s)",
+        flush=True,
+    )
+
+
+def speed(bot_name: str, preset: str, players: int, games: int, seed: int) -> None:
+    """Decision times of `bot_name` over whole games against `heuristic`, on this process."""
+    rules = Rules.preset(preset, players=players, mode="pairs")
+    times: list[float] = []
+    choice_times: list[float] = []
+    for g in range(games):
+        game = Game(rules, seed=seed * 7919 + g)
+        lineup = [
+            make_bot(bot_name if seat % 2 == g % 2 else "heuristic", seed=g * 8 + seat)
+            for seat in range(players)
+        ]
+        mine = [seat % 2 == g % 2 for seat in range(players)]
+        while not game.is_over:
+            rnd = game.round
+            while not rnd.is_over:
+                seat = rnd.turn
+                view = game.view(seat)
+                start = time.thread_time()
+                action = lineup[seat].choose(view)
+                elapsed = time.thread_time() - start
+                if mine[seat]:
+                    times.append(elapsed)
+                    if len(view.legal_actions) > 1:
+                        choice_times.append(elapsed)
+                game.apply(action)
+            if not game.is_over:
+                game.start_next_round()
+    print(
+        f"{bot_name} decision time, {preset} {players} players pairs (double-{rules.set_max}), "
+        f"{games} games: all {len(times)} decisions p50 {percentile(times, 0.5) * 1000:.1f} ms, "
+        f"p99 {percentile(times, 0.99) * 1000:.1f} ms, max {max(times) * 1000:.0f} ms; "
+        f"{len(choice_times)} with a choice p50 {percentile(choice_times, 0.5) * 1000:.1f} ms, "
+        f"p99 {percentile(choice_times, 0.99) * 1000:.1f} ms",
+        flush=True,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--bot", default="expert")
+    parser.add_argument("--deals-gorda", type=int, default=300, help="deals against bota_gorda (x2 rounds)")
+    parser.add_argument(
+        "--deals-pa", type=int, default=150, help="deals against probabilistic_alphabeta (x2)"
+    )
+    parser.add_argument("--games-4", type=int, default=20, help="games timed in 4-player double-six")
+    parser.add_argument("--games-6", type=int, default=6, help="games timed in 6-player double-nine")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2, help="processes for the strength runs")
+    parser.add_argument("--only", choices=["gorda", "pa", "speed"], action="append")
+    args = parser.parse_args(argv)
+    parts = args.only or ["gorda", "pa", "speed"]
+    if "gorda" in parts and args.deals_gorda:
+        strength(args.bot, "bota_gorda", args.deals_gorda, args.seed, args.jobs)
+    if "pa" in parts and args.deals_pa:
+        strength(args.bot, "probabilistic_alphabeta", args.deals_pa, args.seed, args.jobs)
+    if "speed" in parts:
+        speed(args.bot, "clasico", 4, args.games_4, args.seed)
+        speed(args.bot, "clasico", 6, args.games_6, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,285 @@
+"""`tranque arena`: two bot levels face each other on duplicate deals.
+
+Every deal (a game seed: the same shuffles, round after round) is played once per seating:
+with two sides, twice, the bots swapping sides, so the luck of the cards cancels out. With
+more sides the first bot sits on one side against copies of the second, once on each side.
+
+It prints the share of rounds and of games each bot wins with a 95% Wilson interval, the
+points per round and the time each bot takes per decision (median and 99th percentile).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from tranque.bots import bot_names, make_bot
+from tranque.bots.base import Bot
+from tranque.engine import Game, Rules
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+MAX_ROUNDS = 500  # a game that long is a bug, not a game
+
+
+def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default).
+
+    >>> low, high = wilson(60, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.502, 0.691)
+    """
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def seatings(rules: Rules) -> list[list[int]]:
+    """For each seating, which bot (0 or 1) sits on each seat.
+
+    >>> seatings(Rules.preset("clasico"))
+    [[0, 1, 0, 1], [1, 0, 1, 0]]
+    """
+    sides = rules.side_count
+    if sides % 2 == 0:
+        patterns = [[side % 2 for side in range(sides)], [1 - side % 2 for side in range(sides)]]
+    else:
+        patterns = [[0 if side == first else 1 for side in range(sides)] for first in range(sides)]
+    return [[pattern[rules.side_of(seat)] for seat in range(rules.players)] for pattern in patterns]
+
+
+@dataclass
+class GameRecord:
+    """One game from the point of view of the two bots (index 0 and 1)."""
+
+    round_wins: list[float] = field(default_factory=lambda: [0.0, 0.0])  # ties count half
+    rounds: int = 0
+    game_win: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    points: list[list[int]] = field(default_factory=lambda: [[], []])  # per round, summed per bot
+    times: list[list[float]] = field(default_factory=lambda: [[], []])  # seconds per decision
+
+
+def play_game(
+    rules: Rules, seed: int, seating: Sequence[int], names: Sequence[str], bot_seed: int
+) -> GameRecord:
+    """Play one game to its end: `seating[seat]` says which of `names` plays each seat."""
+    bots: list[Bot] = [
+        make_bot(names[seating[seat]], seed=bot_seed * 16 + seat) for seat in range(rules.players)
+    ]
+    owner = {rules.side_of(seat): seating[seat] for seat in range(rules.players)}
+    record = GameRecord()
+    game = Game(rules, seed=seed)
+    while True:
+        rnd = game.round
+        while not rnd.is_over and not game.is_over:
+            seat = rnd.turn
+            view = game.view(seat)
+            start = time.thread_time()
+            action = bots[seat].choose(view)
+            record.times[seating[seat]].append(time.thread_time() - start)
+            game.apply(action)
+        result = rnd.result
+        if result is not None:
+            record.rounds += 1
+            if result.winner is None:
+                record.round_wins[0] += 0.5
+                record.round_wins[1] += 0.5
+            else:
+                record.round_wins[owner[result.winner]] += 1
+            per_bot = [0, 0]
+            for side, points in result.points.items():
+                per_bot[owner[side]] += points
+            for bot in (0, 1):
+                record.points[bot].append(per_bot[bot])
+        if game.is_over or len(game.rounds) >= MAX_ROUNDS:
+            break
+        game.start_next_round()
+    winners = game.winners
+    for side in winners:
+        record.game_win[owner[side]] += 1 / len(winners)
+    return record
+
+
+def _play_deal(rules: Rules, names: tuple[str, str], seed: int) -> list[GameRecord]:
+    return [play_game(rules, seed, seating, names, bot_seed=seed) for seating in seatings(rules)]
+
+
+@dataclass
+class MatchSummary:
+    names: tuple[str, str]
+    games: int
+    rounds: int
+    round_wins: list[float]
+    game_wins: list[float]
+    points_per_round: list[float]
+    times: list[list[float]]
+
+    def round_rate(self, bot: int) -> tuple[float, float, float]:
+        return _rate(self.round_wins[bot], self.rounds)
+
+    def game_rate(self, bot: int) -> tuple[float, float, float]:
+        return _rate(self.game_wins[bot], self.games)
+
+    def time_ms(self, bot: int, quantile: float) -> float:
+        return percentile(self.times[bot], quantile) * 1000
+
+
+def _rate(wins: float, trials: int) -> tuple[float, float, float]:
+    low, high = wilson(wins, trials)
+    return (wins / trials if trials else 0.0), low, high
+
+
+def percentile(values: Sequence[float], quantile: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    position = min(len(ordered) - 1, max(0, math.ceil(quantile * len(ordered)) - 1))
+    return ordered[position]
+
+
+def summarize(names: tuple[str, str], records: Sequence[GameRecord]) -> MatchSummary:
+    rounds = sum(r.rounds for r in records)
+    return MatchSummary(
+        names=names,
+        games=len(records),
+        rounds=rounds,
+        round_wins=[sum(r.round_wins[b] for r in records) for b in (0, 1)],
+        game_wins=[sum(r.game_win[b] for r in records) for b in (0, 1)],
+        points_per_round=[sum(sum(r.points[b]) for r in records) / max(rounds, 1) for b in (0, 1)],
+        times=[[t for r in records for t in r.times[b]] for b in (0, 1)],
+    )
+
+
+def play_match(
+    rules: Rules, names: tuple[str, str], deals: int, seed: int, jobs: int = 1
+) -> Iterator[tuple[int, list[GameRecord]]]:
+    """Yield (deal number, its games' records) as each duplicate deal finishes: in order with
+    one job, as they come with more."""
+    seeds = [seed * 1_000_003 + k for k in range(deals)]
+    if jobs <= 1:
+        for number, deal_seed in enumerate(seeds):
+            yield number, _play_deal(rules, names, deal_seed)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(_play_deal, rules, names, deal_seed): n for n, deal_seed in enumerate(seeds)}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    levels = bot_names()
+    parser.add_argument("bots", nargs="*", default=None, help=f"dos niveles ({', '.join(levels)})")
+    parser.add_argument("--preset", default="clasico", help="modalidad (por defecto: clasico)")
+    parser.add_argument("--players", type=int, default=None, help="número de jugadores")
+    parser.add_argument("--mode", choices=["pairs", "individual"], default=None, help="parejas o individual")
+    parser.add_argument("--target", type=int, default=None, help="meta de puntos")
+    parser.add_argument("--games", type=int, default=100, help="repartos; cada uno se juega en cada asiento")
+    parser.add_argument("--seed", type=int, default=1, help="semilla de los repartos y de los bots")
+    parser.add_argument("--jobs", type=int, default=1, help="procesos en paralelo")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console()
+    chosen = list(args.bots or ["expert", "heuristic"])
+    if len(chosen) == 1:
+        chosen.append(chosen[0])
+    if len(chosen) != 2 or any(name not in bot_names() for name in chosen):
+        console.print(f"[red]Indica dos niveles de bot entre: {', '.join(bot_names())}[/red]")
+        return 2
+    overrides = {
+        key: value
+        for key, value in (("players", args.players), ("mode", args.mode), ("target", args.target))
+        if value is not None
+    }
+    rules = Rules.preset(args.preset, **overrides)
+    names = (chosen[0], chosen[1])
+    by_deal: dict[int, list[GameRecord]] = {}
+    per_deal = len(seatings(rules))
+    with Progress(
+        TextColumn("[bold]Jugando[/bold]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+    ) as progress:
+        task = progress.add_task("partidas", total=args.games * per_deal)
+        for number, deal_records in play_match(rules, names, args.games, args.seed, args.jobs):
+            by_deal[number] = deal_records
+            progress.advance(task, len(deal_records))
+    deals = [by_deal[n] for n in sorted(by_deal)]
+    summary = summarize(names, [record for deal in deals for record in deal])
+    console.print(render(summary, rules, games_needed(names, deals)))
+    return 0
+
+
+def games_needed(names: tuple[str, str], deals: Sequence[list[GameRecord]]) -> int | None:
+    """The fewest games, counted in whole duplicate deals in deal order, after which the
+    Wilson interval of the leading bot's game wins lies above one half, and stays there."""
+    if not deals:
+        return None
+    final = summarize(names, [r for deal in deals for r in deal])
+    leader = 0 if final.game_wins[0] >= final.game_wins[1] else 1
+    needed = None
+    wins = 0.0
+    games = 0
+    for deal in deals:
+        wins += sum(r.game_win[leader] for r in deal)
+        games += len(deal)
+        above = wilson(wins, games)[0] > 0.5
+        if above and needed is None:
+            needed = games
+        elif not above:
+            needed = None
+    return needed
+
+
+def render(summary: MatchSummary, rules: Rules, needed: int | None = None) -> Table:
+    from rich.table import Table
+
+    mode = "por parejas" if rules.is_pairs else "individual"
+    title = (
+        f"{summary.names[0]} contra {summary.names[1]}: {rules.preset_name}, {rules.players} jugadores "
+        f"{mode}, a {rules.target}\n{summary.games} partidas, {summary.rounds} manos; "
+        "ganadas con IC 95% (Wilson)"
+    )
+    table = Table(title=title)
+    table.add_column("Bot")
+    for column in ("Manos", "Partidas", "Pts/mano", "p50 ms", "p99 ms"):
+        table.add_column(column, justify="right")
+    for bot in (0, 1):
+        table.add_row(
+            f"{bot + 1}. {summary.names[bot]}",
+            _show_rate(summary.round_rate(bot)),
+            _show_rate(summary.game_rate(bot)),
+            f"{summary.points_per_round[bot]:.1f}",
+            f"{summary.time_ms(bot, 0.5):.2f}",
+            f"{summary.time_ms(bot, 0.99):.2f}",
+        )
+    leader = 0 if summary.game_wins[0] >= summary.game_wins[1] else 1
+    if needed is None:
+        table.caption = "Ningún bot queda por encima del 50% de partidas con el IC 95%."
+    else:
+        table.caption = (
+            f"{summary.names[leader]} queda por encima del 50% de partidas (IC 95%) "
+            f"desde la partida {needed}."
+        )
+    table.caption = f"{table.caption}\nTiempo por jugada: CPU de un núcleo."
+    return table
+
+
+def _show_rate(rate: tuple[float, float, float]) -> str:
+    value, low, high = rate
+    return f"{value:.1%}\n[{low:.1%}–{high:.1%}]"

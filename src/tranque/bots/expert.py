@@ -1,0 +1,150 @@
+"""The `expert` level: determinized search over the hidden tiles (perfect-information Monte
+Carlo). Deal the unseen tiles many times consistently with everything public, play each
+candidate out on every deal with the engine's fast `RoundState`, and choose the candidate
+with the best average worth under the preset's own scoring and the game's score.
+
+Deals are weighted by how well they explain the other seats' choices (people play heavy
+tiles first; `sampling.ChoiceModel`): many are drawn, and the ones kept are resampled by
+weight. Late in the round each deal is solved exactly (alpha-beta); earlier it is played out
+by fast rollouts.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from tranque.bots.base import bot_rng
+from tranque.bots.knowledge import knowledge_of
+from tranque.bots.sampling import ChoiceModel, Deal, DealSampler, state_from_view
+from tranque.bots.search import (
+    Rollout,
+    SearchAborted,
+    Solver,
+    blocking_rollout,
+    greedy_rollout,
+    solved_rollout,
+)
+from tranque.bots.values import Valuer
+from tranque.engine import DRAW, Action, Play, PlayerView, Side
+from tranque.engine.state import DRAW_MOVE, LEAD, LEFT_END, PASS_MOVE, RIGHT_END, Move, RoundState
+
+_END = {None: LEAD, Side.LEFT: LEFT_END, Side.RIGHT: RIGHT_END}
+
+
+def move_of(action: Action) -> Move:
+    if isinstance(action, Play):
+        return action.tile.index * 4 + _END[action.side]
+    return DRAW_MOVE if action == DRAW else PASS_MOVE
+
+
+@dataclass(frozen=True)
+class Budget:
+    samples: int = 40  # deals per decision
+    exact_tiles: int = 20  # solve exactly once this few tiles remain (hands and boneyard)
+    exact_samples: int = 20
+    exact_nodes: int = 40_000  # stop solving more deals past this many positions...
+    exact_min_samples: int = 6  # ...once this many are solved
+    heaviness: float = 0.5  # how strongly opponents are assumed to play heavy tiles first
+    partner_heaviness: float = 0.5
+    oversample: int = 4  # deals drawn per deal kept, when the choices seen tell them apart
+    rollout: str = "greedy"
+    rollout_tail: int = 0  # with two sides, solve rollouts exactly once this few tiles are left
+    time_limit: float | None = None  # seconds of wall clock; None: the counts alone decide
+
+
+def weighted_deals(
+    sampler: DealSampler, model: ChoiceModel, count: int, oversample: int, rng: random.Random
+) -> list[tuple[Deal, int]]:
+    """`count` deals drawn in proportion to their weight, as (deal, times drawn)."""
+    if not model.informative:
+        return [(sampler.draw(), 1) for _ in range(count)]
+    pool = [sampler.draw() for _ in range(count * oversample)]
+    weights = [model.weight(hands) for hands, _ in pool]
+    total = sum(weights)
+    # Systematic resampling: one random offset, `count` evenly spaced picks.
+    step = total / count
+    position = rng.random() * step
+    kept: list[tuple[Deal, int]] = []
+    cumulative = 0.0
+    for deal, weight in zip(pool, weights, strict=True):
+        cumulative += weight
+        times = 0
+        while position < cumulative and len(kept) + times < count * 2:
+            times += 1
+            position += step
+        if times:
+            kept.append((deal, times))
+    return kept
+
+
+class ExpertBot:
+    name = "expert"
+
+    def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
+        self._rng = bot_rng(seed)
+        self.budget = budget or Budget()
+
+    def choose(self, view: PlayerView) -> Action:
+        actions = view.legal_actions
+        if len(actions) == 1:
+            return actions[0]
+        assert view.seat is not None
+        budget = self.budget
+        rules = view.rules
+        known = knowledge_of(view)
+        value = Valuer(rules, view.seat, view.scores, view.goals)
+        moves = [move_of(a) for a in actions]
+        exact = rules.side_count == 2 and sum(view.hand_counts) + view.boneyard_count <= budget.exact_tiles
+        samples = budget.exact_samples if exact else budget.samples
+        maximizing = [rules.side_of(s) == rules.side_of(view.seat) for s in range(rules.players)]
+        model = ChoiceModel(known, budget.heaviness, budget.partner_heaviness, rules.partner_of(view.seat))
+        totals = [0.0] * len(moves)
+        rollout = blocking_rollout if budget.rollout == "blocking" else greedy_rollout
+        nodes = 0
+        done = 0
+        deadline = None if budget.time_limit is None else time.perf_counter() + budget.time_limit
+        deals = weighted_deals(DealSampler(known, self._rng), model, samples, budget.oversample, self._rng)
+        for (hands, rest), times in deals:
+            state = state_from_view(view, hands, rest)
+            scores = None
+            if exact:
+                solver = Solver(value, maximizing, state, node_limit=budget.exact_nodes - nodes)
+                try:
+                    scores = [self._solve(solver, state, move) for move in moves]
+                except SearchAborted:
+                    exact = False  # too big to solve in the budget: roll out the rest
+                nodes += solver.nodes
+            if scores is None and budget.rollout_tail and rules.side_count == 2:
+                tail_solver = Solver(value, maximizing, state)
+                scores = []
+                for move in moves:
+                    state.push(move)
+                    scores.append(solved_rollout(state, value, tail_solver, budget.rollout_tail))
+                    state.pop()
+            if scores is None:
+                scores = [self._roll(rollout, state, move, value) for move in moves]
+            for index, score in enumerate(scores):
+                totals[index] += times * score
+            done += times
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            if exact and nodes > budget.exact_nodes * 0.5 and done >= budget.exact_min_samples:
+                break
+        best = max(range(len(moves)), key=totals.__getitem__)
+        return actions[best]
+
+    @staticmethod
+    def _solve(solver: Solver, state: RoundState, move: Move) -> float:
+        child = state.copy()
+        child.push(move)
+        return solver.solve(child)
+
+    @staticmethod
+    def _roll(rollout: Rollout, state: RoundState, move: Move, value: Valuer) -> float:
+        state.push(move)
+        try:
+            return rollout(state, value)
+        finally:
+            state.pop()
