@@ -117,41 +117,63 @@ def palitos(pips: int) -> int:
     return (pips + 4) // 10
 
 
-def score_round(rules: Rules, state: RoundState) -> RoundResult:
-    """The result of a round whose `state.outcome` is DOMINO or TRANQUE."""
-    seat_counts = [mask_pips(hand) for hand in state.hands]
+def round_points(
+    rules: Rules, state: RoundState, seat_counts: list[int] | None = None
+) -> tuple[list[int], list[int], int | None]:
+    """What each side adds to its game score and its futbol goals for a round whose
+    `state.outcome` is DOMINO or TRANQUE, and the winning seat (None on an unresolved tie).
+
+    The whole of the preset's scoring, lean enough for the bots' search to call at every
+    finished position; `score_round` builds the full `RoundResult` on it."""
+    if seat_counts is None:
+        seat_counts = [mask_pips(hand) for hand in state.hands]
     domino = state.outcome == DOMINO
     winner_seat = state.closer if domino else _tranque_winner(rules, state, seat_counts)
-    sides = range(rules.side_count)
-    points = dict.fromkeys(sides, 0)
-    goals: dict[int, int] = {}
+    side_count = rules.side_count
+    points = [0] * side_count
+    goals = [0] * side_count
+    scoring = rules.scoring
     if winner_seat is None:
         if rules.tranque_tie is TranqueTie.DRAW:
-            points = {seat: seat_counts[seat] for seat in sides}
-    elif rules.scoring is Scoring.PENALTY:
-        points = {seat: 0 if seat == winner_seat else seat_counts[seat] for seat in sides}
-    elif rules.scoring is Scoring.FUTBOL:
+            points = seat_counts[:side_count]
+    elif scoring is Scoring.PENALTY:
+        points = [0 if seat == winner_seat else seat_counts[seat] for seat in range(side_count)]
+    elif scoring is Scoring.FUTBOL:
         loser = 1 - winner_seat
         if seat_counts[loser] >= 10:
             points[winner_seat] = seat_counts[loser]
         else:
             goals[loser] = 1
     else:
-        taken = WINNER_TAKES[rules.scoring](rules, winner_seat, seat_counts, domino)
-        if rules.scoring is Scoring.PONCE:
+        taken = WINNER_TAKES[scoring](rules, winner_seat, seat_counts, domino)
+        if scoring is Scoring.PONCE:
             taken = palitos(taken)
         points[rules.side_of(winner_seat)] += taken
+    if domino and state.capicua and rules.capicua_bonus > 0:
+        points[rules.side_of(state.closer)] += rules.capicua_bonus
+    if scoring is Scoring.PONCE:
+        for side, earned in enumerate(state.team_points):
+            points[side] += earned
+        if not domino:
+            points[rules.side_of(state.closer)] += PONCE_BLOCKER_POINTS
+    return points, goals, winner_seat
+
+
+def score_round(rules: Rules, state: RoundState) -> RoundResult:
+    """The result of a round whose `state.outcome` is DOMINO or TRANQUE."""
+    seat_counts = [mask_pips(hand) for hand in state.hands]
+    domino = state.outcome == DOMINO
+    side_points, side_goals, winner_seat = round_points(rules, state, seat_counts)
+    sides = range(rules.side_count)
+    points = dict(enumerate(side_points))
+    goals = {side: 1 for side in sides if side_goals[side]}
     capicua = domino and state.capicua and rules.capicua_bonus > 0
-    if capicua and winner_seat is not None:
-        points[rules.side_of(winner_seat)] += rules.capicua_bonus
     pass_points: dict[int, int] = {}
     blocker_points: dict[int, int] = {}
     if rules.scoring is Scoring.PONCE:
         pass_points = dict(enumerate(state.team_points))
         if not domino:
             blocker_points = {rules.side_of(state.closer): PONCE_BLOCKER_POINTS}
-        for side in sides:
-            points[side] += pass_points.get(side, 0) + blocker_points.get(side, 0)
     side_counts = dict.fromkeys(sides, 0)
     for seat, count in enumerate(seat_counts):
         side_counts[rules.side_of(seat)] += count
