@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from tranque import Rules
 from tranque.bots.values import Valuer
+from tranque.engine.deal import deal_from_seed
+from tranque.engine.scoring import score_round
+from tranque.engine.state import RoundState
 
 
 def test_R12_worth_in_pairs_is_the_difference_of_the_teams_points() -> None:
@@ -34,3 +37,21 @@ def test_V7_a_goal_is_worth_a_tenth_of_the_target() -> None:
     value = Valuer(rules, seat=0, scores=(0, 0), goals=(0, 9))
     assert value.worth([0, 0], [1, 0]) == 10
     assert value.worth([0, 0], [0, 1]) == -10 - 100  # their tenth goal wins the game
+
+
+def test_R12_winning_the_round_is_worth_the_bonus_on_top_of_its_points() -> None:
+    rules = Rules.preset("clasico")
+    seen = set()
+    for number in range(40):
+        hands, rest = deal_from_seed(rules, b"bonus:%d" % number)
+        state = RoundState(rules.players, hands, rest, number % rules.players, drawing=False)
+        while not state.outcome:
+            state.push(state.legal_moves()[number % len(state.legal_moves())])
+        result = score_round(rules, state)
+        for seat in range(rules.players):
+            plain = Valuer(rules, seat, scores=(0, 0), goals=(0, 0))
+            keen = Valuer(rules, seat, scores=(0, 0), goals=(0, 0), round_bonus=15)
+            expected = 0 if result.winner is None else 15 if result.winner == rules.side_of(seat) else -15
+            assert keen(state) - plain(state) == expected
+            seen.add(expected)
+    assert seen >= {15, -15}  # both a won and a lost round came up

@@ -6,7 +6,12 @@ with the best average worth under the preset's own scoring and the game's score.
 Deals are weighted by how well they explain the other seats' choices (people play heavy
 tiles first; `sampling.ChoiceModel`): many are drawn, and the ones kept are resampled by
 weight. Late in the round each deal is solved exactly (alpha-beta); earlier it is played out
-by fast rollouts.
+by fast rollouts, and since "everyone plays bota gorda" is a crude forecast of the rest of a
+round, the `heuristic` level's score of each play (the seeds' advice) is added to the
+rollout averages as a prior (`Budget.prior`): measured, it wins more rounds than either alone.
+A deal's outcome is worth its points plus a bonus for winning the round at all
+(`Budget.round_bonus`): points alone leave the search indifferent between a sure small win
+and a long shot at a big one.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import time
 from dataclasses import dataclass
 
 from tranque.bots.base import bot_rng
+from tranque.bots.heuristic import Advice, Weights
 from tranque.bots.knowledge import knowledge_of
 from tranque.bots.sampling import ChoiceModel, Deal, DealSampler, state_from_view
 from tranque.bots.search import (
@@ -30,6 +36,7 @@ from tranque.bots.values import Valuer
 from tranque.engine import DRAW, Action, Play, PlayerView, Side
 from tranque.engine.state import DRAW_MOVE, LEAD, LEFT_END, PASS_MOVE, RIGHT_END, Move, RoundState
 
+WEIGHTS = Weights()
 _END = {None: LEAD, Side.LEFT: LEFT_END, Side.RIGHT: RIGHT_END}
 
 
@@ -43,13 +50,16 @@ def move_of(action: Action) -> Move:
 class Budget:
     samples: int = 40  # deals per decision
     exact_tiles: int = 20  # solve exactly once this few tiles remain (hands and boneyard)
-    exact_samples: int = 20
-    exact_nodes: int = 40_000  # stop solving more deals past this many positions...
+    exact_samples: int = 40
+    exact_nodes: int = 80_000  # stop solving more deals past this many positions...
     exact_min_samples: int = 6  # ...once this many are solved
     heaviness: float = 0.5  # how strongly opponents are assumed to play heavy tiles first
     partner_heaviness: float = 0.5
     oversample: int = 4  # deals drawn per deal kept, when the choices seen tell them apart
     rollout: str = "greedy"
+    prior: float = 1.0  # weight of the heuristic's score, added to rollout averages
+    prior_exact: float = 0.0  # the same, when the deals are solved exactly
+    round_bonus: float = 0.15  # worth of winning the round itself, as a share of the target
     rollout_tail: int = 0  # with two sides, solve rollouts exactly once this few tiles are left
     time_limit: float | None = None  # seconds of wall clock; None: the counts alone decide
 
@@ -94,7 +104,7 @@ class ExpertBot:
         budget = self.budget
         rules = view.rules
         known = knowledge_of(view)
-        value = Valuer(rules, view.seat, view.scores, view.goals)
+        value = Valuer(rules, view.seat, view.scores, view.goals, budget.round_bonus * rules.target)
         moves = [move_of(a) for a in actions]
         exact = rules.side_count == 2 and sum(view.hand_counts) + view.boneyard_count <= budget.exact_tiles
         samples = budget.exact_samples if exact else budget.samples
@@ -132,6 +142,11 @@ class ExpertBot:
                 break
             if exact and nodes > budget.exact_nodes * 0.5 and done >= budget.exact_min_samples:
                 break
+        prior = budget.prior_exact if exact else budget.prior
+        if prior and done:
+            table = Advice(view, known)
+            for index, action in enumerate(actions):
+                totals[index] += prior * done * table.score(action, WEIGHTS)
         best = max(range(len(moves)), key=totals.__getitem__)
         return actions[best]
 

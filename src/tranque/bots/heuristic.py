@@ -50,14 +50,15 @@ class HeuristicBot:
         if len(actions) == 1:
             return actions[0]
         known = knowledge_of(view)
-        table = _Table(view, known)
+        table = Advice(view, known)
         scored = [(table.score(action, self.weights), action) for action in actions]
         best = max(score for score, _ in scored)
         return self._rng.choice([a for score, a in scored if score >= best - 1e-9])
 
 
-class _Table:
-    """The facts about the position that every candidate play is scored against."""
+class Advice:
+    """The seeds' advice for one position: the facts every candidate play is scored against
+    (`score`: higher is better)."""
 
     def __init__(self, view: PlayerView, known: Knowledge) -> None:
         assert view.seat is not None

@@ -16,11 +16,20 @@ class Valuer:
     Points count as scored (penalties against), measured against the other sides: in pairs of
     two teams the difference, otherwise against the other sides' average. A result that ends
     the game is worth `target` more (won) or less (lost): near the end, winning the round
-    matters more than its size. Futbol goals are worth a tenth of the target each.
+    matters more than its size. Futbol goals are worth a tenth of the target each. Winning
+    the round itself is worth `round_bonus` more (losing it, that much less).
     """
 
-    def __init__(self, rules: Rules, seat: int, scores: tuple[int, ...], goals: tuple[int, ...]) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        seat: int,
+        scores: tuple[int, ...],
+        goals: tuple[int, ...],
+        round_bonus: float = 0.0,
+    ) -> None:
         self.rules = rules
+        self.round_bonus = round_bonus
         self.side = rules.side_of(seat)
         self.sides = rules.side_count
         self.scores = scores
@@ -30,11 +39,12 @@ class Valuer:
         self.cache: dict[tuple[int, ...], float] = {}
 
     def __call__(self, state: RoundState) -> float:
-        points, goals, _ = round_points(self.rules, state)
-        key = (*points, *goals)
+        points, goals, winner = round_points(self.rules, state)
+        won = 0 if winner is None else 1 if self.rules.side_of(winner) == self.side else -1
+        key = (won, *points, *goals)
         value = self.cache.get(key)
         if value is None:
-            value = self.worth(points, goals)
+            value = self.worth(points, goals) + won * self.round_bonus
             self.cache[key] = value
         return value
 
