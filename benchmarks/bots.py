@@ -1,6 +1,6 @@
 """How strong and how fast the bots are, next to the PyPI `dominoes` 6.1.0 library's AIs.
 
-    python benchmarks/bots.py                       # the default run (~10 minutes on 2 cores)
+    python benchmarks/bots.py                       # the default run (~3 minutes on 2 cores)
     python benchmarks/bots.py --deals-pa 400 --deals-gorda 1000 --jobs 2   # a bigger run
 
 1. Strength, under their rules (= our `sin-pozo`, 4 players in pairs, the first round of a
