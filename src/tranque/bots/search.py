@@ -9,25 +9,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tranque.engine.state import MOVE_COUNT, RoundState
+from tranque.engine.state import MOVE_COUNT, Move, RoundState
 from tranque.engine.tiles import HIGH, LOW, PIPS, WITH_NUMBER
 
 Value = Callable[[RoundState], float]
 Rollout = Callable[[RoundState, Value], float]
 
 
+def heaviest(moves: tuple[Move, ...]) -> Move:
+    """The play of the tile with most pips (the first such), or the only move there is."""
+    best = moves[0]
+    if len(moves) > 1 and best < MOVE_COUNT:
+        best_pips = PIPS[best >> 2]
+        for move in moves:
+            if PIPS[move >> 2] > best_pips:
+                best, best_pips = move, PIPS[move >> 2]
+    return best
+
+
 def greedy_rollout(state: RoundState, value: Value) -> float:
     """Every player plays its heaviest playable tile until the round ends ("bota gorda")."""
     state = state.copy()
     while not state.outcome:
-        moves = state.legal_moves()
-        best = moves[0]
-        if len(moves) > 1 and best < MOVE_COUNT:
-            best_pips = PIPS[best >> 2]
-            for move in moves:
-                if PIPS[move >> 2] > best_pips:
-                    best, best_pips = move, PIPS[move >> 2]
-        state.advance(best)
+        state.advance(heaviest(state.legal_moves()))
     return value(state)
 
 
@@ -35,14 +39,7 @@ def solved_rollout(state: RoundState, value: Value, solver: Solver, tail: int) -
     """Greedy play until `tail` tiles are left in the hands, then the exact value."""
     state = state.copy()
     while not state.outcome and state.in_hands.bit_count() + len(state.boneyard) - state.drawn > tail:
-        moves = state.legal_moves()
-        best = moves[0]
-        if len(moves) > 1 and best < MOVE_COUNT:
-            best_pips = PIPS[best >> 2]
-            for move in moves:
-                if PIPS[move >> 2] > best_pips:
-                    best, best_pips = move, PIPS[move >> 2]
-        state.advance(best)
+        state.advance(heaviest(state.legal_moves()))
     return solver.solve(state) if not state.outcome else value(state)
 
 
