@@ -134,6 +134,34 @@ class Rules:
         return build_preset(name, overrides)
 
     @staticmethod
+    def from_options(
+        preset: str = "clasico",
+        *,
+        players: int | None = None,
+        mode: Mode | str | None = None,
+        target: int | None = None,
+        turn_seconds: int | None = None,
+        capicua_bonus: int | None = None,
+    ) -> Rules:
+        """A table's options as a person chooses them: None keeps the preset's value.
+
+        >>> Rules.from_options("clasico", players=None, mode="individual").players
+        4
+        >>> Rules.from_options("ponce", target=None).target
+        20
+        """
+        from tranque.engine.presets import rules_from_options
+
+        return rules_from_options(
+            preset,
+            players=players,
+            mode=mode,
+            target=target,
+            turn_seconds=turn_seconds,
+            capicua_bonus=capicua_bonus,
+        )
+
+    @staticmethod
     def presets() -> list[str]:
         from tranque.engine.presets import PRESETS
 
