@@ -27,11 +27,6 @@ class TableRequest(BaseModel):
     bot_level: str = Field("heuristic", examples=["expert"])
 
     def rules(self) -> Rules:
-        overrides = {
-            name: value
-            for name in ("players", "mode", "target", "turn_seconds", "capicua_bonus")
-            if (value := getattr(self, name)) is not None
-        }
         if self.bot_level not in bot_names():
             raise HTTPException(
                 422,
@@ -42,7 +37,14 @@ class TableRequest(BaseModel):
                 },
             )
         try:
-            return Rules.preset(self.preset, **overrides)
+            return Rules.from_options(
+                self.preset,
+                players=self.players,
+                mode=self.mode,
+                target=self.target,
+                turn_seconds=self.turn_seconds,
+                capicua_bonus=self.capicua_bonus,
+            )
         except RulesError as error:
             raise HTTPException(
                 422, {"code": "bad_rules", "parameter": error.parameter, "message": str(error)}
