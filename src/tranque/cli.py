@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
-from tranque.i18n import LANGS, t
+from tranque.terminal.catalogue import LANGS, t
 from tranque.terminal import arena, play, replay, serve, simulate, verify
 from tranque.terminal.command import CliError, Command, Context
 
@@ -29,7 +29,7 @@ COMMANDS: dict[str, Command] = {
     "arena": arena.COMMAND,
 }
 
-# argparse's own messages (Python 3.11+), and the i18n key that says each in the player's language.
+# argparse's own messages (Python 3.11+), and the catalogue key that says each in the player's language.
 _ARGPARSE_MESSAGES = [
     (re.compile(r"unrecognized arguments: (?P<what>.*)"), "arg_unknown"),
     (re.compile(r"the following arguments are required: (?P<what>.*)"), "arg_missing"),

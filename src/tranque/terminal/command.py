@@ -30,7 +30,7 @@ class Context:
 @dataclass(frozen=True)
 class Command:
     """A subcommand: `configure` adds its options to its parser, `run` does the work and
-    returns the exit code. The help text is the i18n message `help_key`."""
+    returns the exit code. The help text is the catalogue message `help_key`."""
 
     help_key: str
     configure: Callable[[argparse.ArgumentParser, str], None]

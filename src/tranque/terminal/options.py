@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable
 
 from tranque.engine import Rules, RulesError
-from tranque.i18n import t
+from tranque.terminal.catalogue import t
 from tranque.terminal.command import CliError
 
 # The Rules parameters that have an option of the same name.

@@ -17,7 +17,7 @@ from tranque.bots import Bot, bot_names, make_bot
 from tranque.engine import Action, Game, Play, PlayerView, Side, Tile
 from tranque.engine.events import public
 from tranque.engine.record import save
-from tranque.i18n import t
+from tranque.terminal.catalogue import t
 from tranque.terminal.command import CliError, Command, Context
 from tranque.terminal.options import add_table_options, rules_from_args, whole_number
 from tranque.terminal.render import (

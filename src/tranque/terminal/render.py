@@ -27,7 +27,7 @@ from tranque.engine import (
     Tile,
 )
 from tranque.engine.presets import PRESETS
-from tranque.i18n import t
+from tranque.terminal.catalogue import t
 
 TEAM_LETTERS = "ABC"
 END_STYLE = "bold reverse"

@@ -8,7 +8,7 @@ from rich.text import Text
 
 from tranque.engine import Drawing, Game
 from tranque.engine.record import RecordError, load
-from tranque.i18n import t
+from tranque.terminal.catalogue import t
 from tranque.terminal.command import CliError, Command, Context
 from tranque.terminal.render import cap, describe_event, describe_rules, hand_text, player_name, scores_text
 from tranque.terminal.results import game_end, round_end

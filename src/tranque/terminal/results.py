@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tranque.engine import Game, RoundEnd, RoundResult, Rules, Scoring, Tile, TranqueCount
-from tranque.i18n import t
+from tranque.terminal.catalogue import t
 from tranque.terminal.render import (
     TEAM_LETTERS,
     cap,

@@ -7,7 +7,7 @@ import contextlib
 import os
 
 from tranque.bots import bot_names
-from tranque.i18n import t
+from tranque.terminal.catalogue import t
 from tranque.terminal.command import CliError, Command, Context
 from tranque.terminal.options import whole_number
 

@@ -20,7 +20,7 @@ from rich.table import Table
 from tranque.bots import Bot, make_bot
 from tranque.engine import Game, RoundEnd, Rules
 from tranque.engine.record import save
-from tranque.i18n import t
+from tranque.terminal.catalogue import t
 from tranque.terminal.command import CliError, Command, Context
 from tranque.terminal.options import add_table_options, positive_int, rules_from_args, whole_number
 from tranque.terminal.render import cap, describe_rules, side_label

@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import Any
 
-from tranque.i18n import t
+from tranque.terminal.catalogue import t
 from tranque.server.verify import verify_record
 from tranque.terminal.command import CliError, Command, Context
 
