@@ -29,7 +29,7 @@ Player = Callable[[dominoes.Game], None]
 
 
 def opponent(name: str) -> Player:
-    """Their players by name. `probabilistic_alphabeta` is set up as the issue asks: it thinks
+    """Their players by name. `probabilistic_alphabeta` is set up as the README's figures say: it thinks
     from the 8th move (moves are 0-based, passes count) with 10 sampled deals, and plays
     `bota_gorda` before that (their players compose: each re-sorts the previous preference)."""
     if name == "bota_gorda":

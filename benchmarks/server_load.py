@@ -18,7 +18,7 @@ start together; the first part of the run is warm-up, the rest is measured:
 * server RSS at the end, server and client CPU use over the window, client loop lag.
 
 Everything runs on 127.0.0.1; the run stops after --duration seconds of play and kills the
-server. Goal (issue 4): 1,000 tables (4,000 sockets) at p99 <= 150 ms with think 0.5-2 s.
+server. Goal: 1,000 tables (4,000 sockets) at p99 <= 150 ms with think 0.5-2 s.
 
 Other options: --server-deflate on|off (uvicorn's ws_per_message_deflate; off by default, as
 `tranque serve` runs it), --server-gc default|tuned (tuned by default, as `tranque serve` runs

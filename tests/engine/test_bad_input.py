@@ -1,7 +1,7 @@
 """Bad input is refused with a Spanish reason and changes nothing: illegal actions (R6, R8,
 R9, V1), finished rounds and games, malformed tiles and action JSON, impossible rules (§4)."""
 
-# Test names carry RULES.md IDs (R13, V6, C1), which are upper case.
+# Test names carry the rule IDs of docs/rules.md (R13, V6, C1), which are upper case.
 
 from __future__ import annotations
 

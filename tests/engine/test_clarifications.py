@@ -1,4 +1,4 @@
-"""RULES.md §3, the decided clarifications C1 (when a tranque is declared), C2 (drawing one
+"""docs/rules.md §3, the decided clarifications C1 (when a tranque is declared), C2 (drawing one
 tile at a time), C9 (explicit deals that are refused) and C10 (R15 on a lead)."""
 
 from __future__ import annotations

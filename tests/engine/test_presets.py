@@ -1,4 +1,4 @@
-"""The presets of RULES.md §2 (V1–V9), each pinned by explicit deals and exact outcomes.
+"""The presets of docs/rules.md §2 (V1–V9), each pinned by explicit deals and exact outcomes.
 
 Most 4-player rounds below reuse one of a few scripts whose tiles are dealt to the seat
 that plays them (`scripted_deal`); only the tiles left in hand change between tests, and

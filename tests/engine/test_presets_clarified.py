@@ -1,4 +1,4 @@
-"""The clarifications C3–C8 of RULES.md §3, and the inconsistent tables of §4.
+"""The clarifications C3–C8 of docs/rules.md §3, and the inconsistent tables of §4.
 
 The deals and scripts come from test_presets.py, where they are described.
 """

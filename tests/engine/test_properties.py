@@ -1,12 +1,12 @@
 """Property tests of the engine over random seeds, every preset and every seating it allows.
 
 Play is random but legal, driven by a seed that hypothesis draws. Every expectation here is
-computed independently from RULES.md (R1–R17, V1–V9, C1–C8), never by calling the engine's
+computed independently from docs/rules.md (R1–R17, V1–V9, C1–C8), never by calling the engine's
 own rule functions: the brute-force legal actions, R6's first lead, the winners and points
 of each preset, ponce's pass points and the game totals.
 """
 
-# Test names carry RULES.md IDs (R13, V6, C1), which are upper case.
+# Test names carry the rule IDs of docs/rules.md (R13, V6, C1), which are upper case.
 
 from __future__ import annotations
 

@@ -234,7 +234,7 @@ class TestTampered:
         def five_in_pairs(record: Record) -> None:
             record["rules"]["players"] = 5
 
-        # Five in pairs: either parameter is the culprit (RULES.md does not rank them).
+        # Five in pairs: either parameter is the culprit (docs/rules.md does not rank them).
         with pytest.raises(RecordError, match=r"players|mode"):
             load(tamper(saved, five_in_pairs))
 

@@ -1,4 +1,4 @@
-"""The default rules, preset `clasico`: RULES.md §1, R1–R17.
+"""The default rules, preset `clasico`: docs/rules.md §1, R1–R17.
 
 Every test plays an explicit deal (or a seeded one where the rule is about dealing) and
 checks exact outcomes. The deals below are shared by several rules; each comment says

@@ -1,4 +1,4 @@
-"""Bad input over a real socket: each is answered with a clear error, nothing changes (issue 4).
+"""Bad input over a real socket: each is answered with a clear error, nothing changes.
 
 The arena is a two-person table in play, nobody but people at it, and a clock that does
 not move: the table only changes if somebody's command is accepted. For every kind of bad

@@ -1,4 +1,4 @@
-"""Whole games over real WebSockets, every preset, people and bots together (issue 4).
+"""Whole games over real WebSockets, every preset, people and bots together.
 
 Each game runs on a real uvicorn on loopback: scripted people choose among their view's
 legal actions, bots take the other seats, and the game is played to `game_ended`. Then the

@@ -1,4 +1,4 @@
-"""Creating tables with an account (RULES.md table options, R14 targets, R15 turn times) and
+"""Creating tables with an account (docs/rules.md table options, R14 targets, R15 turn times) and
 finding them: the lobby for public ones, the invite for private ones."""
 
 from __future__ import annotations

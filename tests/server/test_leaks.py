@@ -1,4 +1,4 @@
-"""R17 over the wire: no frame tells anybody a tile they may not know (issue 4, "leak scanner").
+"""R17 over the wire: no frame tells anybody a tile they may not know (the "leak scanner").
 
 Hundreds of whole games run at once on one real server, with bots, scripted people and a
 spectator at every table (some join late, some drop their socket and resume by event

@@ -1,4 +1,4 @@
-"""Restart recovery (issue 4, DESIGN.md 2): SIGKILL the server mid-game, start it again on the
+"""Restart recovery (docs/design.md, restarting): SIGKILL the server mid-game, start it again on the
 same database and port, and the game resumes at the exact state with no event lost.
 
 The server runs in a subprocess (tests/server/serve_subprocess.py) with the real clock; the

@@ -1,4 +1,4 @@
-"""Server scenarios against a real uvicorn on loopback with real WebSocket clients (issue 4).
+"""Server scenarios against a real uvicorn on loopback with real WebSocket clients.
 
 Time is a `FakeClock` the test moves by hand, so every clock assertion is exact. Deals come
 from fixed seeds chosen so that a scripted game reaches the position a scenario needs, and a
@@ -793,7 +793,7 @@ def test_private_table_starts_when_invited_humans_take_every_seat() -> None:
     run(scenario)
 
 
-# 8. Annul by vote (seed 004) ---------------------------------------------------------------
+# 8. Annul by vote (as on the Minitorneos rules page) -------------------------------------------
 
 
 def test_annul_needs_every_human_a_no_clears_the_votes_and_bots_do_not_vote() -> None:

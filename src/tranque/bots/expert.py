@@ -7,7 +7,7 @@ Deals are weighted by how well they explain the other seats' choices (people pla
 tiles first; `sampling.ChoiceModel`): many are drawn, and the ones kept are resampled by
 weight. Late in the round each deal is solved exactly (alpha-beta); earlier it is played out
 by fast rollouts, and since "everyone plays bota gorda" is a crude forecast of the rest of a
-round, the `heuristic` level's score of each play (the seeds' advice) is added to the
+round, the `heuristic` level's score of each play (docs/strategy.md) is added to the
 rollout averages as a prior (`Budget.prior`): measured, it wins more rounds than either alone.
 A deal's outcome is worth its points plus a bonus for winning the round at all
 (`Budget.round_bonus`): points alone leave the search indifferent between a sure small win

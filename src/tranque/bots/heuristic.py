@@ -1,4 +1,4 @@
-"""The `heuristic` level: the advice of seed 000's "Consejos", as a score for each legal play.
+"""The `heuristic` level: the common Caribbean advice (docs/strategy.md), as a score for each play.
 
 * heavy tiles first (fewer pips to count if the round blocks);
 * remember who passed on which numbers, and which numbers are exhausted;
@@ -37,7 +37,7 @@ class Weights:
 
 
 class HeuristicBot:
-    """Scores every legal play with the seed's advice and plays the best (ties at random)."""
+    """Scores every legal play with that advice and plays the best (ties at random)."""
 
     name = "heuristic"
 
@@ -57,7 +57,7 @@ class HeuristicBot:
 
 
 class Advice:
-    """The seeds' advice for one position: the facts every candidate play is scored against
+    """The advice for one position: the facts every candidate play is scored against
     (`score`: higher is better)."""
 
     def __init__(self, view: PlayerView, known: Knowledge) -> None:

@@ -1,7 +1,7 @@
 """Dealing: the verifiable shuffle, explicit deals (C9) and who leads the first round (R6).
 
 The shuffle is a Fisher–Yates shuffle driven by SHA-256 in counter mode, so anyone who
-knows a round's seed can re-deal it in any language and check it (DESIGN.md, fair deals):
+knows a round's seed can re-deal it in any language and check it (docs/design.md, fair deals):
 
     for i from len-1 down to 1: j = uniform(0..i); swap(tiles[i], tiles[j])
 

@@ -1,4 +1,4 @@
-"""The named presets of RULES.md (clasico, V1–V8): each changes only what it lists."""
+"""The named presets of docs/rules.md (clasico, V1–V8): each changes only what it lists."""
 
 from __future__ import annotations
 

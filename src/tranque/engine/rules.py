@@ -1,4 +1,4 @@
-"""`Rules`: the frozen set of parameters a table plays by (RULES.md §4), and its validation.
+"""`Rules`: the frozen set of parameters a table plays by (docs/rules.md §4), and its validation.
 
 The presets themselves live in `presets.py`; this module says what each parameter means
 and which combinations make sense.
@@ -87,7 +87,7 @@ def set_for_players(players: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every parameter of RULES.md §4. Build one with `Rules.preset(name, **overrides)`."""
+    """Every parameter of docs/rules.md §4. Build one with `Rules.preset(name, **overrides)`."""
 
     preset_name: str
     players: int
@@ -121,7 +121,7 @@ class Rules:
 
     @staticmethod
     def preset(name: str, **overrides: Any) -> Rules:
-        """The named preset, with any parameter overridden (RULES.md C8).
+        """The named preset, with any parameter overridden (docs/rules.md C8).
 
         >>> r = Rules.preset("clasico")
         >>> (r.players, r.mode.value, r.set_max, r.target)

@@ -1,4 +1,4 @@
-"""Bots think off the event loop (DESIGN.md 8): cheap levels in a thread, search in a process."""
+"""Bots think off the event loop (docs/design.md): cheap levels in a thread, search in a process."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Clocks: deadlines are stored as wall-clock instants, never ticked (DESIGN.md, clocks).
+"""Clocks: deadlines are stored as wall-clock instants, never ticked (docs/design.md, the seams).
 
 `RealClock` reads the system time and sleeps on the event loop; `FakeClock` lets tests move
 time by hand, so a 30-second turn runs out at once.

@@ -1,4 +1,4 @@
-"""One client's socket: a bounded outbound queue drained by its own writer task (DESIGN.md 9).
+"""One client's socket: a bounded outbound queue drained by its own writer task (docs/design.md).
 
 The table never awaits a socket: `send` only queues. A client too slow to drain its queue
 is disconnected; it reconnects and resumes from the last event number it saw.

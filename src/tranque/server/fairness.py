@@ -1,4 +1,4 @@
-"""Fair deals you can check (DESIGN.md): commit to each round's seed, reveal it at the end.
+"""Fair deals you can check (docs/design.md): commit to each round's seed, reveal it at the end.
 
 At the deal the server publishes ``SHA-256(seed ‖ salt)``; when the round ends it reveals
 both, and anyone can re-shuffle with `tranque.engine.deal.deal_from_seed` and compare.

@@ -16,7 +16,7 @@ router = APIRouter(prefix="/api")
 
 
 class TableRequest(BaseModel):
-    """Table options of RULES.md; anything left out takes the preset's default."""
+    """Table options of docs/rules.md; anything left out takes the preset's default."""
 
     preset: str = Field("clasico", examples=["clasico"])
     players: int | None = Field(None, examples=[4])

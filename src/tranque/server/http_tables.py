@@ -22,13 +22,13 @@ from tranque.server.seats import SeatKind
 from tranque.server.store import UserRow
 from tranque.server.table import Table
 
-TABLE_TARGETS = (100, 150, 200)  # RULES.md, table options (R14); left out: the preset's own
+TABLE_TARGETS = (100, 150, 200)  # docs/rules.md, table options (R14); left out: the preset's own
 
 router = APIRouter(prefix="/api", tags=["mesas"], route_class=SpanishErrors)
 
 
 class CreateTable(TableRequest):
-    """The table options of RULES.md; `bot_level` is the level of the bots the host may seat."""
+    """The table options of docs/rules.md; `bot_level` is the level of the bots the host may seat."""
 
     private: bool = Field(False, description="Solo se entra con la invitación; no sale en el vestíbulo.")
 

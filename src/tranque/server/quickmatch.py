@@ -1,4 +1,4 @@
-""" "Jugar ahora": pair waiting players into individual tables of 2 or 4 to 100 (seed 000).
+""" "Jugar ahora": pair waiting players into individual tables of 2 or 4 to 100 (docs/rules.md).
 
 Four waiting players make a table of 4 at once; otherwise two make a table of 2 once the
 first of them has waited `wait_seconds`. Nobody is seated with bots unless they asked to be:

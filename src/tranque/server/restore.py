@@ -1,4 +1,4 @@
-"""Rebuild a table from its event log after a restart (DESIGN.md 2, 10).
+"""Rebuild a table from its event log after a restart (docs/design.md).
 
 The log is the truth: seats, the game (explicit deals from each `round_started`, then every
 action), votes and readiness are replayed without emitting anything. Then the clocks are

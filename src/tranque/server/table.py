@@ -1,4 +1,4 @@
-"""The table actor: the one owner of a table's game, seats and clocks (DESIGN.md 1–9).
+"""The table actor: the one owner of a table's game, seats and clocks (docs/design.md).
 
 Every command goes through one queue and is handled to the end before the next, so there
 is never a read-modify-write race. Each accepted change becomes a numbered event that is
@@ -477,7 +477,7 @@ class Command(Protocol):
 
 def current_turn(table: Table, turn_id: int) -> Turn | None:
     """The turn a timer or bot was started for, if it is still the one being played: a
-    stale timeout or bot move does nothing (DESIGN.md 5)."""
+    stale timeout or bot move does nothing (docs/design.md)."""
     turn = table.state.turn
     if table.state.phase is not Phase.PLAYING or turn is None or turn.turn_id != turn_id:
         return None

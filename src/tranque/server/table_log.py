@@ -1,4 +1,4 @@
-"""Table events and what each viewer may see of them (RULES.md R17, DESIGN.md 3).
+"""Table events and what each viewer may see of them (R17 of docs/rules.md; docs/design.md).
 
 Events are stored as the referee knows them (every hand, each round's seed); everything
 that leaves the server goes through `visible`, which keeps only the keys a viewer may know.

@@ -1,4 +1,4 @@
-"""Check every revealed deal of a game record (DESIGN.md 4): `tranque verify` and /api/verify."""
+"""Check every revealed deal of a game record (docs/design.md): `tranque verify` and /api/verify."""
 
 from __future__ import annotations
 

@@ -93,7 +93,7 @@ function renderLobby(app, list, tables) {
   }
 }
 
-// The table options of RULES.md, with the chosen preset's rules summarised.
+// The table options of docs/rules.md, with the chosen preset's rules summarised.
 export function optionsScreen(app, { account }) {
   const form = document.createElement("form");
   form.className = "options card";
