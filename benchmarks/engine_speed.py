@@ -32,7 +32,7 @@ import dominoes
 import tranque.engine.state
 from tranque import Round, Rules, Tile
 from tranque.engine.deal import first_lead, random_deal
-from tranque.engine.rules import Drawing
+from tranque.engine.round import state_for
 from tranque.engine.state import RoundState
 
 Playout = Callable[[], object]
@@ -88,8 +88,7 @@ def public_hand(rules: Rules, rng: random.Random) -> Playout:
 def dealt_state(rules: Rules, random_float: Callable[[], float]) -> RoundState:
     hands, boneyard = random_deal(rules, random_float)
     starter, lead = first_lead(hands)
-    drawing = rules.drawing is Drawing.UNTIL_PLAYABLE
-    return RoundState(rules.players, hands, boneyard, starter, drawing=drawing, forced_lead=lead)
+    return state_for(rules, hands, boneyard, starter, forced_lead=lead)
 
 
 def fast_hand(rules: Rules, rng: random.Random) -> Playout:

@@ -9,10 +9,11 @@ import pytest
 from tests.bots.positions import rounds_with_views
 from tests.bots.test_search import minimax
 from tranque import Rules
-from tranque.bots.expert import Budget, ExpertBot, move_of, weighted_deals
+from tranque.bots.expert import Budget, ExpertBot, weighted_deals
 from tranque.bots.knowledge import knowledge_of
 from tranque.bots.sampling import ChoiceModel, DealSampler
 from tranque.bots.values import Valuer
+from tranque.engine.round import move_of
 
 
 @pytest.mark.parametrize("name", ["clasico", "en-contra", "salon"])

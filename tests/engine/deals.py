@@ -17,7 +17,7 @@ A deal unpacks into `Round.deal(rules, *deal, first=True)` and is an item of
 >>> from tranque import Round
 >>> rnd = Round.deal(rules, *deal, first=True)
 >>> [str(action) for action in run(rnd, "6-6 draw*2")]
-['jugar 6-6', 'robar del pozo', 'robar del pozo']
+['6-6', 'robar', 'robar']
 >>> rnd.turn, rnd.boneyard_count
 (1, 12)
 """
@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any, NamedTuple
 
-from tranque import Draw, Game, Pass, Play, Round, Rules, Side, Tile
+from tranque import Game, Round, Rules, Tile
 from tranque.engine import Action
 
 TileList = Sequence[Tile | str] | str
@@ -90,26 +90,14 @@ def complete_deal(
     return Deal(chosen, head + spare)
 
 
-def parse_action(token: str) -> Action:
-    """``"6-4"`` (lead, or the only way it fits), ``"6-4L"`` / ``"6-4R"``, ``"draw"``, ``"pass"``."""
-    word = token.strip().lower()
-    if word == "draw":
-        return Draw()
-    if word == "pass":
-        return Pass()
-    if word[-1] in "lr":
-        return Play(Tile.parse(word[:-1]), Side.LEFT if word[-1] == "l" else Side.RIGHT)
-    return Play(Tile.parse(word), None)
-
-
 def run(target: Round | Game, script: str) -> list[Action]:
-    """Apply a space-separated script of actions (see `parse_action`; ``"draw*3"`` repeats)
-    to a round or a game and return the actions as applied."""
+    """Apply a space-separated script of actions in the engine's notation (`Action.parse`;
+    ``"draw*3"`` repeats) to a round or a game and return the actions as applied."""
     applied = []
     for token in script.split():
         word, _, times = token.partition("*")
         for _ in range(int(times or 1)):
-            applied.append(target.apply(parse_action(word)))
+            applied.append(target.apply(Action.parse(word)).action)
     return applied
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tranque import Draw, Game, IllegalAction, Pass, Play, Round, Rules, RulesError, Side, Tile
-from tranque.engine import action_from_json
+from tranque.engine import TileError, action_from_json
 
 # clasico, 4 players in pairs, first round: seat 0 holds 6-6 and must lead with it (R6).
 # Then 6-3 left by seat 1 (ends 3|6), 3-1 left by seat 2 (ends 1|6): seat 3 holds 6-1,
@@ -172,25 +172,32 @@ class TestIllegalActions:
 
 
 class TestMalformedTiles:
-    @pytest.mark.parametrize("text", ["7-x", "", "6", "6-4-2", "a-b", "-", "6 4", "-1-2", "6-"])
+    @pytest.mark.parametrize(
+        "text", ["7-x", "", "6", "6-4-2", "a-b", "-", "6 4", "-1-2", "6-", "５-４", "٦-٤"]
+    )
     def test_R1_text_that_is_not_a_tile(self, text: str) -> None:
-        with pytest.raises(ValueError, match=re.escape(f"«{text}» no es una ficha")):
+        with pytest.raises(TileError, match=re.escape(f"«{text}» no es una ficha")) as caught:
             Tile.parse(text)
+        assert caught.value.code == "tile_text"
+        assert caught.value.text("en") == f"“{text}” is not a tile: write two numbers with a dash, like 6-4."
 
     @pytest.mark.parametrize("text", ["10-1", "6-12", "99-99"])
     def test_R1_numbers_beyond_nine(self, text: str) -> None:
-        with pytest.raises(ValueError, match="no existe: cada mitad va de 0 a 9"):
+        with pytest.raises(TileError, match="no existe: cada mitad va de 0 a 9") as caught:
             Tile.parse(text)
+        assert caught.value.code == "tile_range"
 
     @pytest.mark.parametrize(("a", "b"), [(-1, 0), (10, 0), (3, 10)])
     def test_R1_halves_out_of_range(self, a: int, b: int) -> None:
-        with pytest.raises(ValueError, match="no existe"):
+        with pytest.raises(TileError, match="no existe") as caught:
             Tile(a, b)
+        assert caught.value.text("en") == f"There is no {a}-{b} tile: each half goes from 0 to 9."
 
     @pytest.mark.parametrize(("a", "b"), [(True, 1), ("6", 4), (6.0, 4), (None, 0)])
     def test_R1_halves_that_are_not_whole_numbers(self, a: Any, b: Any) -> None:
-        with pytest.raises(ValueError, match="una ficha se forma con dos números enteros"):
+        with pytest.raises(TileError, match="Una ficha se forma con dos números enteros") as caught:
             Tile(a, b)
+        assert caught.value.code == "tile_numbers"
 
     def test_R1_parse_accepts_either_order_and_spaces(self) -> None:
         assert Tile.parse(" 4 - 6 ") == Tile(6, 4) == Tile.parse("6-4")
@@ -199,25 +206,27 @@ class TestMalformedTiles:
 
 class TestMalformedActionJson:
     @pytest.mark.parametrize(
-        ("data", "message"),
+        ("data", "code", "message"),
         [
-            (None, "la jugada debe ser un objeto JSON"),
-            ([], "la jugada debe ser un objeto JSON"),
-            ("play", "la jugada debe ser un objeto JSON"),
-            ({}, "tipo de jugada desconocido"),
-            ({"type": "jump"}, "tipo de jugada desconocido: 'jump'"),
-            ({"type": "PLAY", "tile": "6-4"}, "tipo de jugada desconocido"),
-            ({"type": "play"}, "no es una ficha"),
-            ({"type": "play", "tile": 64}, "no es una ficha"),
-            ({"type": "play", "tile": "7-x"}, "«7-x» no es una ficha"),
-            ({"type": "play", "tile": "10-1"}, "no existe"),
-            ({"type": "play", "tile": "6-4", "side": "up"}, "lado desconocido: 'up'"),
-            ({"type": "play", "tile": "6-4", "side": 1}, "lado desconocido"),
+            (None, "malformed_json", "La jugada debe ser un objeto JSON"),
+            ([], "malformed_json", "La jugada debe ser un objeto JSON"),
+            ("play", "malformed_json", "La jugada debe ser un objeto JSON"),
+            ({}, "unknown_action_type", "Tipo de jugada desconocido"),
+            ({"type": "jump"}, "unknown_action_type", "Tipo de jugada desconocido: 'jump'"),
+            ({"type": "PLAY", "tile": "6-4"}, "unknown_action_type", "Tipo de jugada desconocido"),
+            ({"type": "play"}, "tile_text", "no es una ficha"),
+            ({"type": "play", "tile": 64}, "tile_text", "no es una ficha"),
+            ({"type": "play", "tile": "7-x"}, "tile_text", "«7-x» no es una ficha"),
+            ({"type": "play", "tile": "５-４"}, "tile_text", "«５-４» no es una ficha"),
+            ({"type": "play", "tile": "10-1"}, "tile_range", "no existe"),
+            ({"type": "play", "tile": "6-4", "side": "up"}, "unknown_side", "Lado desconocido: 'up'"),
+            ({"type": "play", "tile": "6-4", "side": 1}, "unknown_side", "Lado desconocido"),
         ],
     )
-    def test_malformed_action_json_is_an_illegal_action(self, data: Any, message: str) -> None:
-        with pytest.raises(IllegalAction, match=re.escape(message)):
+    def test_malformed_action_json_is_an_illegal_action(self, data: Any, code: str, message: str) -> None:
+        with pytest.raises(IllegalAction, match=re.escape(message)) as caught:
             action_from_json(data)
+        assert caught.value.code == code
 
     @pytest.mark.parametrize(
         "action",

@@ -132,7 +132,7 @@ def test_legal_moves_map_one_to_one_to_legal_actions(
         actions = list(rnd.legal_actions())
         assert [decode(m) for m in moves] == actions
         index = rng.randrange(len(moves))
-        assert rnd.apply(actions[index]) == actions[index]
+        assert rnd.apply(actions[index]).action == actions[index]
         state.push(moves[index])
         assert state.hands == [sum(1 << t.index for t in hand) for hand in rnd.hands]
         assert state.turn == rnd.turn

@@ -282,7 +282,7 @@ class TestFirstLead:
         with pytest.raises(IllegalAction, match="6-6"):
             rnd.apply(Play(Tile(6, 3), None))
         assert snapshot(rnd) == before
-        assert rnd.apply(Play(Tile(6, 6))) == Play(Tile(6, 6), None)
+        assert rnd.apply(Play(Tile(6, 6))).action == Play(Tile(6, 6), None)
         assert rnd.ends == (6, 6)
 
     def test_R6_first_round_of_a_game_uses_the_rule(self) -> None:
@@ -383,7 +383,7 @@ class TestPlacing:
     def test_R8_lead_halves_become_the_ends(self) -> None:
         rnd = self.start()
         assert rnd.ends is None
-        assert rnd.apply(Play(Tile(6, 4))) == Play(Tile(6, 4), None)
+        assert rnd.apply(Play(Tile(6, 4))).action == Play(Tile(6, 4), None)
         assert rnd.ends == (6, 4)
         assert rnd.layout == [(6, 4)]
         assert rnd.line == [Tile(6, 4)]
@@ -414,7 +414,7 @@ class TestPlacing:
         run(rnd, "6-4 4-1 6-2 1-1")
         plays_of_2_1 = [a for a in rnd.legal_actions() if isinstance(a, Play) and a.tile == Tile(2, 1)]
         assert sorted(a.side for a in plays_of_2_1 if a.side) == [L, R]
-        assert rnd.apply(Play(Tile(2, 1), R)) == Play(Tile(2, 1), R)
+        assert rnd.apply(Play(Tile(2, 1), R)).action == Play(Tile(2, 1), R)
         assert rnd.layout[-1] == (1, 2)
         assert rnd.ends == (2, 2)
 
@@ -438,13 +438,13 @@ class TestPlacing:
         assert rnd.ends == (2, 2)
         assert rnd.turn == 1
         assert set(rnd.legal_actions()) == {Play(Tile(2, 0), L), Play(Tile(5, 2), L)}
-        assert rnd.apply(Play(Tile(5, 2), R)) == Play(Tile(5, 2), L)
+        assert rnd.apply(Play(Tile(5, 2), R)).action == Play(Tile(5, 2), L)
         assert rnd.ends == (5, 2)
 
     def test_R8_single_placement_accepts_no_end(self) -> None:
         rnd = self.start()
         run(rnd, "6-4")
-        assert rnd.apply(Play(Tile(4, 1), None)) == Play(Tile(4, 1), R)
+        assert rnd.apply(Play(Tile(4, 1), None)).action == Play(Tile(4, 1), R)
         assert rnd.ends == (6, 1)
 
     @pytest.mark.parametrize(
@@ -585,7 +585,7 @@ class TestDomino:
         result = rnd.result
         assert result is not None
         assert (result.kind, result.winner, result.winner_seat) == (RoundEnd.DOMINO, 1, 1)
-        assert result.points == {0: 0, 1: 7}
+        assert result.points == (0, 7)
 
     def test_R10_individual_domino_wins_for_the_player(self) -> None:
         rnd = Round.deal(TWO, *TWO_DOMINO, first=True)
@@ -600,15 +600,15 @@ class TestDomino:
         result = rnd.result
         assert result is not None
         assert rnd.hands == [[], tiles("0-0"), tiles("6-0"), tiles("1-0")]
-        assert result.points == {0: 0 + 6 + 1, 1: 0}  # the partner's 6-0 counts too
-        assert result.counts == {0: 6, 1: 1}
-        assert result.seat_counts == {0: 0, 1: 0, 2: 6, 3: 1}
+        assert result.points == (0 + 6 + 1, 0)  # the partner's 6-0 counts too
+        assert result.counts == (6, 1)
+        assert result.seat_counts == (0, 0, 6, 1)
 
     def test_R12_individual_domino_scores_every_other_hand(self) -> None:
         rnd = Round.deal(FOUR, *DOMINO, first=True)
         run(rnd, DOMINO_LINE)
         assert rnd.result is not None
-        assert rnd.result.points == {0: 7, 1: 0, 2: 0, 3: 0}
+        assert rnd.result.points == (7, 0, 0, 0)
 
     def test_R12_boneyard_never_counts(self) -> None:
         rnd = Round.deal(TWO, *TWO_DOMINO, first=True)
@@ -616,8 +616,8 @@ class TestDomino:
         assert rnd.boneyard_count == 14
         assert pips(rnd.boneyard) == 80
         assert rnd.result is not None
-        assert rnd.result.points == {0: 10, 1: 0}
-        assert rnd.result.counts == {0: 0, 1: 10}
+        assert rnd.result.points == (10, 0)
+        assert rnd.result.counts == (0, 10)
 
     def test_R12_no_bonus_for_a_last_tile_fitting_both_ends(self) -> None:
         deal = complete_deal(TWO, ["6-6 5-5 4-4 3-3 2-2 1-1 6-0", "6-5 5-4 4-3 3-2 2-1 1-0 5-3"])
@@ -628,7 +628,7 @@ class TestDomino:
         run(rnd, "6-0L")
         assert rnd.result is not None
         assert rnd.result.kind is RoundEnd.DOMINO
-        assert rnd.result.points == {0: 8, 1: 0}
+        assert rnd.result.points == (8, 0)
 
     def test_R12_game_adds_the_points(self) -> None:
         game = Game(PAIRS, deals=[DOMINO])
@@ -652,8 +652,8 @@ class TestTranque:
         run(rnd, TRANQUE_LINE)
         result = rnd.result
         assert result is not None
-        assert result.seat_counts == {0: 7, 1: 29, 2: 20, 3: 34}
-        assert result.counts == {0: 27, 1: 63}
+        assert result.seat_counts == (7, 29, 20, 34)
+        assert result.counts == (27, 63)
         assert result.winner == 0
 
     def test_R11_pairs_team_sum_not_lowest_player_decides(self) -> None:
@@ -662,8 +662,8 @@ class TestTranque:
         run(rnd, TRANQUE_LINE)
         result = rnd.result
         assert result is not None
-        assert result.seat_counts == {0: 20, 1: 15, 2: 25, 3: 30}
-        assert result.counts == {0: 45, 1: 45}
+        assert result.seat_counts == (20, 15, 25, 30)
+        assert result.counts == (45, 45)
         assert (result.winner, result.tie) == (None, True)
 
     def test_R11_individual_tranque_lowest_player_wins(self) -> None:
@@ -672,29 +672,29 @@ class TestTranque:
         result = rnd.result
         assert result is not None
         assert (result.winner, result.winner_seat) == (1, 1)
-        assert result.counts == {0: 20, 1: 15, 2: 25, 3: 30}
+        assert result.counts == (20, 15, 25, 30)
 
     def test_R13_pairs_tranque_scores_all_hands(self) -> None:
         rnd = Round.deal(PAIRS, *TRANQUE_WON, first=True)
         run(rnd, TRANQUE_LINE)
         assert rnd.result is not None
-        assert rnd.result.points == {0: 7 + 29 + 20 + 34, 1: 0}
+        assert rnd.result.points == (7 + 29 + 20 + 34, 0)
 
     def test_R13_individual_tranque_scores_other_hands(self) -> None:
         rnd = Round.deal(FOUR, *TRANQUE_WON, first=True)
         run(rnd, TRANQUE_LINE)
         assert rnd.result is not None
-        assert rnd.result.points == {0: 29 + 20 + 34, 1: 0, 2: 0, 3: 0}
+        assert rnd.result.points == (29 + 20 + 34, 0, 0, 0)
         rnd = Round.deal(FOUR, *TRANQUE_TEAMS_TIED, first=True)
         run(rnd, TRANQUE_LINE)
         assert rnd.result is not None
-        assert rnd.result.points == {0: 0, 1: 20 + 25 + 30, 2: 0, 3: 0}
+        assert rnd.result.points == (0, 20 + 25 + 30, 0, 0)
 
     def test_R13_pairs_tie_nobody_scores(self) -> None:
         game = Game(PAIRS, deals=[TRANQUE_TEAMS_TIED, TRANQUE_WON.rotated(1)])
         run(game, TRANQUE_LINE)
         result = game.results[-1]
-        assert (result.tie, result.winner, result.points) == (True, None, {0: 0, 1: 0})
+        assert (result.tie, result.winner, result.points) == (True, None, (0, 0))
         assert game.scores == [0, 0]
 
     def test_R13_individual_tie_between_lowest_nobody_scores(self) -> None:
@@ -702,9 +702,9 @@ class TestTranque:
         run(rnd, TRANQUE_LINE)
         result = rnd.result
         assert result is not None
-        assert result.counts == {0: 14, 1: 14, 2: 25, 3: 37}
+        assert result.counts == (14, 14, 25, 37)
         assert (result.tie, result.winner, result.winner_seat) == (True, None, None)
-        assert result.points == {0: 0, 1: 0, 2: 0, 3: 0}
+        assert result.points == (0, 0, 0, 0)
 
     def test_R13_tie_same_starter_leads_any_tile(self) -> None:
         game = Game(PAIRS, deals=[TRANQUE_TEAMS_TIED, TRANQUE_WON.rotated(1)])
@@ -963,12 +963,14 @@ class TestHiddenInformation:
         run(game, TRANQUE_LINE)
         view = game.view(1)
         assert view.result is not None
-        view.result.points[1] = 500
-        view.result.counts[1] = 0
+        with pytest.raises(TypeError):
+            view.result.points[1] = 500  # type: ignore[index]
+        with pytest.raises(TypeError):
+            view.result.counts[1] = 0  # type: ignore[index]
         assert game.round.result is not None
-        assert game.round.result.points == {0: 90, 1: 0}
-        assert game.round.result.counts == {0: 27, 1: 63}
-        assert game.results[0].points == {0: 90, 1: 0}
+        assert game.round.result.points == (90, 0)
+        assert game.round.result.counts == (27, 63)
+        assert game.results[0].points == (90, 0)
 
     def test_R17_a_view_is_a_snapshot(self) -> None:
         rnd = Round.deal(TWO, *DRAW_THEN_PLAY, first=True)

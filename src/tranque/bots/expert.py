@@ -20,7 +20,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from tranque.bots.base import bot_rng
+from tranque.bots.base import bot_rng, legal_choices
 from tranque.bots.heuristic import Advice, Weights
 from tranque.bots.knowledge import knowledge_of
 from tranque.bots.sampling import ChoiceModel, Deal, DealSampler, state_from_view
@@ -33,17 +33,11 @@ from tranque.bots.search import (
     solved_rollout,
 )
 from tranque.bots.values import Valuer
-from tranque.engine import DRAW, Action, Play, PlayerView, Side
-from tranque.engine.state import DRAW_MOVE, LEAD, LEFT_END, PASS_MOVE, RIGHT_END, Move, RoundState
+from tranque.engine import Action, PlayerView
+from tranque.engine.round import move_of
+from tranque.engine.state import Move, RoundState
 
 WEIGHTS = Weights()
-_END = {None: LEAD, Side.LEFT: LEFT_END, Side.RIGHT: RIGHT_END}
-
-
-def move_of(action: Action) -> Move:
-    if isinstance(action, Play):
-        return action.tile.index * 4 + _END[action.side]
-    return DRAW_MOVE if action == DRAW else PASS_MOVE
 
 
 @dataclass(frozen=True)
@@ -97,14 +91,21 @@ class ExpertBot:
         self.budget = budget or Budget()
 
     def choose(self, view: PlayerView) -> Action:
-        actions = view.legal_actions
+        actions = legal_choices(view)
         if len(actions) == 1:
             return actions[0]
         assert view.seat is not None
         budget = self.budget
         rules = view.rules
         known = knowledge_of(view)
-        value = Valuer(rules, view.seat, view.scores, view.goals, budget.round_bonus * rules.target)
+        value = Valuer(
+            rules,
+            view.seat,
+            view.scores,
+            view.goals,
+            budget.round_bonus * rules.target,
+            round_pass_points=view.round_pass_points,
+        )
         moves = [move_of(a) for a in actions]
         exact = rules.side_count == 2 and sum(view.hand_counts) + view.boneyard_count <= budget.exact_tiles
         samples = budget.exact_samples if exact else budget.samples

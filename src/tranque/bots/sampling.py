@@ -13,7 +13,8 @@ import math
 import random
 
 from tranque.bots.knowledge import TILE_NUMBERS, Knowledge, NumberMask
-from tranque.engine import Drawing, Play, PlayerView
+from tranque.engine import PlayerView
+from tranque.engine.round import state_for
 from tranque.engine.state import RoundState
 from tranque.engine.tiles import BIT, PIPS, Mask, TileIndex, indices
 
@@ -120,21 +121,9 @@ def _matching(tiles: list[TileIndex], masks: list[NumberMask], rng: random.Rando
 
 def state_from_view(view: PlayerView, hands: list[Mask], rest: list[TileIndex]) -> RoundState:
     """The referee's state of the round in `view`, had the hidden tiles been dealt as given."""
-    rules = view.rules
-    drawing = rules.drawing is Drawing.UNTIL_PLAYABLE
-    forced = -1
-    leads = view.legal_actions
-    if view.ends is None and len(leads) == 1 and len(view.hand) > 1 and isinstance(leads[0], Play):
-        forced = leads[0].tile.index  # R6: the first round's highest double must lead
-    state = RoundState(
-        rules.players,
-        hands,
-        rest,
-        view.starter,
-        drawing=drawing,
-        forced_lead=forced,
-        pass_points=rules.pass_points,
-        pass_bonus_pending=view.pass_bonus_pending,
+    forced = -1 if view.forced_lead is None else view.forced_lead.index
+    state = state_for(
+        view.rules, hands, rest, view.starter, forced_lead=forced, pass_bonus_pending=view.pass_bonus_pending
     )
     if view.ends is not None:
         state.left, state.right = view.ends

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tranque.bots.base import bot_rng
+from tranque.bots.base import bot_rng, legal_choices
 from tranque.engine import Action, Play, PlayerView
 
 
@@ -15,7 +15,7 @@ class RandomBot:
         self._rng = bot_rng(seed)
 
     def choose(self, view: PlayerView) -> Action:
-        return self._rng.choice(view.legal_actions)
+        return self._rng.choice(legal_choices(view))
 
 
 def heaviest_first(action: Action) -> tuple[int, int]:
@@ -34,5 +34,6 @@ class GreedyBot:
         self._rng = bot_rng(seed)
 
     def choose(self, view: PlayerView) -> Action:
-        best = max(heaviest_first(a) for a in view.legal_actions)
-        return self._rng.choice([a for a in view.legal_actions if heaviest_first(a) == best])
+        actions = legal_choices(view)
+        best = max(heaviest_first(a) for a in actions)
+        return self._rng.choice([a for a in actions if heaviest_first(a) == best])

@@ -2,6 +2,7 @@
 
 from tranque.engine.actions import DRAW, PASS, Action, Draw, IllegalAction, Pass, Play, Side, action_from_json
 from tranque.engine.deal import DealError
+from tranque.engine.errors import EngineError
 from tranque.engine.events import DrawEvent, Event, PassEvent, PlayEvent, event_from_json
 from tranque.engine.game import Game
 from tranque.engine.round import Round
@@ -18,7 +19,7 @@ from tranque.engine.rules import (
     TranqueTie,
 )
 from tranque.engine.scoring import RoundEnd, RoundResult
-from tranque.engine.tiles import Tile
+from tranque.engine.tiles import Tile, TileError
 from tranque.engine.view import PlayerView
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "Draw",
     "DrawEvent",
     "Drawing",
+    "EngineError",
     "Event",
     "FirstLead",
     "Game",
@@ -49,6 +51,7 @@ __all__ = [
     "Side",
     "TieStart",
     "Tile",
+    "TileError",
     "TranqueCount",
     "TranqueTie",
     "action_from_json",

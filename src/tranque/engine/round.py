@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
+from typing import Final
 
 from tranque.engine.actions import DRAW, PASS, Action, Draw, IllegalAction, Pass, Play, Side
 from tranque.engine.deal import DealError, first_lead, parse_deal
@@ -16,6 +16,7 @@ from tranque.engine.state import (
     LEFT_END,
     MOVE_COUNT,
     PASS_MOVE,
+    RIGHT_END,
     Move,
     RoundState,
 )
@@ -23,33 +24,113 @@ from tranque.engine.tiles import BIT, HIGH, LOW, PIPS, TILES, WITH_NUMBER, Mask,
 from tranque.engine.view import PlayerView
 
 # Indexed by a move's end; 3 is never a legal end.
-_END_SIDE = (None, Side.LEFT, Side.RIGHT, None)
+_END_SIDE: Final = (None, Side.LEFT, Side.RIGHT, None)
 
-# The action object of every move, and back: actions are interned at the surface.
-ACTION_OF_MOVE: list[Action] = [Play(TILES[m >> 2], _END_SIDE[m & 3]) for m in range(MOVE_COUNT)]
-ACTION_OF_MOVE += [DRAW, PASS]
-MOVE_OF_ACTION: dict[Action, Move] = {
+# The one action<->move encoding: the action object of every move (interned at the
+# surface), and back.
+ACTION_OF_MOVE: Final[list[Action]] = [
+    *(Play(TILES[m >> 2], _END_SIDE[m & 3]) for m in range(MOVE_COUNT)),
+    DRAW,
+    PASS,
+]
+MOVE_OF_ACTION: Final[dict[Action, Move]] = {
     action: move for move, action in enumerate(ACTION_OF_MOVE) if move >= MOVE_COUNT or move & 3 != 3
 }
-_END_NAME = {Side.LEFT: "izquierda", Side.RIGHT: "derecha"}
+
+# Events are interned too: a play's event is fixed by seat, move and the number it covers.
+_PLAY_EVENTS: Final[dict[int, PlayEvent]] = {}
+_DRAW_EVENTS: Final[dict[int, DrawEvent]] = {}
+_PASS_EVENTS: Final[list[PassEvent]] = [PassEvent(seat) for seat in range(6)]
+
+
+def move_of(action: Action) -> Move:
+    """The fast path's move for a well-formed action (a lead or a placement with its side)."""
+    return MOVE_OF_ACTION[action]
+
+
+def state_for(
+    rules: Rules,
+    hands: list[Mask],
+    boneyard: list[TileIndex],
+    starter: int,
+    *,
+    forced_lead: TileIndex = -1,
+    pass_bonus_pending: bool = False,
+) -> RoundState:
+    """The one way to build the fast `RoundState` of a round played by `rules`."""
+    return RoundState(
+        rules.players,
+        hands,
+        boneyard,
+        starter,
+        drawing=rules.drawing is Drawing.UNTIL_PLAYABLE,
+        forced_lead=forced_lead,
+        pass_points=rules.pass_points,
+        pass_bonus_pending=pass_bonus_pending and rules.pass_points,
+    )
 
 
 def _tiles(mask: Mask) -> list[Tile]:
     return [TILES[i] for i in indices(mask)]
 
 
+def _play_event(seat: int, move: Move, left: int, right: int) -> PlayEvent:
+    """The event of `seat` making play `move` onto ends `left`/`right` (-1 before the lead)."""
+    tile, end = move >> 2, move & 3
+    covered = right if end == RIGHT_END else left
+    key = (seat * MOVE_COUNT + move) * 16 + covered + 1
+    event = _PLAY_EVENTS.get(key)
+    if event is None:
+        if end == LEAD:
+            laid = (HIGH[tile], LOW[tile])
+        elif end == LEFT_END:
+            laid = (PIPS[tile] - left, left)
+        else:
+            laid = (right, PIPS[tile] - right)
+        event = _PLAY_EVENTS[key] = PlayEvent(seat, TILES[tile], _END_SIDE[end], laid)
+    return event
+
+
+def _draw_event(seat: int, tile: TileIndex) -> DrawEvent:
+    key = seat * 64 + tile
+    event = _DRAW_EVENTS.get(key)
+    if event is None:
+        event = _DRAW_EVENTS[key] = DrawEvent(seat, TILES[tile])
+    return event
+
+
 class Round:
-    """A round: deal it with `Round.deal`, then `legal_actions()` / `apply()` until `is_over`."""
+    """A round: deal it with `Round.deal`, then `legal_actions()` / `apply()` until `is_over`.
+
+    Actions are written in the engine's notation (`Action.parse`), and `apply` answers with
+    the event that happened, the line's geometry included:
+
+    >>> from tranque.engine import Action, Game, IllegalAction, Rules
+    >>> rnd = Game(Rules.preset("clasico"), seed=42).round
+    >>> rnd.turn, [str(action) for action in rnd.legal_actions()]
+    (2, ['6-6'])
+    >>> rnd.apply(Action.parse("6-6"))
+    PlayEvent(seat=2, tile=Tile(6, 6), side=None, laid=(6, 6))
+    >>> rnd.apply(Action.parse("6-0i")).laid, rnd.ends
+    ((0, 6), (0, 6))
+
+    What the rules refuse raises `IllegalAction` with a code, and changes nothing:
+
+    >>> try:
+    ...     rnd.apply(Action.parse("5-5"))
+    ... except IllegalAction as error:
+    ...     print(error.code, "|", error, "|", error.text("en"))
+    not_in_hand | No tienes la ficha 5-5. | You don't have the 5-5.
+    """
 
     def __init__(self, rules: Rules, state: RoundState) -> None:
         self.rules = rules
         self._state = state
-        # (seat, move, tile drawn or -1): everything else is derived from it on demand.
-        self._log: list[tuple[int, Move, TileIndex]] = []
-        self._derived_at = -1
+        # The full history (drawn tiles included); the line is derived from it on demand.
+        self._events: list[Event] = []
+        self._derived_at = 0
         self._layout: list[tuple[int, int]] = []
         self._line: list[Tile] = []
-        self._events: list[Event] = []
         self._legal: tuple[Move, ...] | None = None
         self._result: RoundResult | None = None
         self._dealt = state.hands.copy()
@@ -69,12 +150,12 @@ class Round:
         """An explicit deal (C9). `first=True`: R6 picks the starter and the forced lead;
         `starter=k`: seat k leads with any tile. `boneyard[0]` is drawn first (C2)."""
         if first == (starter is not None):
-            raise DealError("indica first=True (primera mano) o starter=k, y solo uno de los dos")
+            raise DealError("deal_first_or_starter")
         masks, rest = parse_deal(rules, hands, boneyard)
         if first and rules.first_round_lead is FirstLead.RANDOM_ANY:
-            raise DealError("en esta modalidad la primera salida se sortea: indica starter=k")
+            raise DealError("deal_first_lead_drawn")
         if starter is not None and not (isinstance(starter, int) and 0 <= starter < rules.players):
-            raise DealError(f"starter debe ser un asiento de 0 a {rules.players - 1}, no {starter!r}")
+            raise DealError("deal_bad_starter", last=rules.players - 1, starter=repr(starter))
         bonus = first if pass_bonus_pending is None else pass_bonus_pending
         return cls.from_masks(rules, masks, rest, first=first, starter=starter, pass_bonus_pending=bonus)
 
@@ -93,15 +174,8 @@ class Round:
         if first and rules.first_round_lead is FirstLead.HIGHEST_DOUBLE:
             starter, forced = first_lead(hands)
         assert starter is not None
-        state = RoundState(
-            rules.players,
-            hands,
-            boneyard,
-            starter,
-            drawing=rules.drawing is Drawing.UNTIL_PLAYABLE,
-            forced_lead=forced,
-            pass_points=rules.pass_points,
-            pass_bonus_pending=pass_bonus_pending and rules.pass_points,
+        state = state_for(
+            rules, hands, boneyard, starter, forced_lead=forced, pass_bonus_pending=pass_bonus_pending
         )
         round_ = cls(rules, state)
         round_.dealt_boneyard = tuple(TILES[i] for i in boneyard)
@@ -148,7 +222,6 @@ class Round:
     @property
     def events(self) -> list[Event]:
         """The public history: draws without their tile (R17)."""
-        self._derive()
         return [public(e, None) for e in self._events]
 
     @property
@@ -164,6 +237,12 @@ class Round:
     @property
     def pass_bonus_pending(self) -> bool:
         return self._state.pass_bonus_pending
+
+    @property
+    def forced_lead(self) -> Tile | None:
+        """R6: the tile the first round must be led with, until it is played."""
+        state = self._state
+        return TILES[state.forced_lead] if state.left < 0 and state.forced_lead >= 0 else None
 
     @property
     def is_over(self) -> bool:
@@ -190,7 +269,6 @@ class Round:
     @property
     def full_events(self) -> list[Event]:
         """The history with every drawn tile (referee only)."""
-        self._derive()
         return list(self._events)
 
     def fast_state(self) -> RoundState:
@@ -211,98 +289,88 @@ class Round:
     def timeout_action(self) -> Action:
         """R15: the move the system makes when the clock of the seat to act runs out."""
         if self.is_over:
-            raise IllegalAction("La mano ya terminó.")
+            raise IllegalAction("round_over")
         return ACTION_OF_MOVE[self._state.timeout_move()]
 
-    def apply(self, action: Action) -> Action:
-        """Play `action` for the seat to act and return it as applied (a lead's or a single
-        placement's side filled in). Raises `IllegalAction` and changes nothing if the rules
-        do not allow it."""
+    def apply(self, action: Action, *, seat: int | None = None) -> Event:
+        """Play `action` for the seat to act (if `seat` is given, it must be that seat) and
+        return the event that happened: a lead's or a single placement's side filled in, a
+        draw with the tile drawn. Raises `IllegalAction` and changes nothing if the rules do
+        not allow it."""
+        state = self._state
+        if seat is not None and seat != state.turn and not state.outcome:
+            raise IllegalAction("not_your_turn", turn=state.turn)
         legal = self.legal_moves()
         for move in legal:
             if ACTION_OF_MOVE[move] is action:
                 break
         else:
-            move = MOVE_OF_ACTION.get(action, -1) if isinstance(action, (Play, Draw, Pass)) else -1
+            move = MOVE_OF_ACTION.get(action, -1) if isinstance(action, Action) else -1
             if move not in legal:
                 move = self._interpret(action, legal)
-        state = self._state
-        drawn = state.boneyard[state.drawn] if move == DRAW_MOVE else -1
-        self._log.append((state.turn, move, drawn))
-        state.push(move)
+        mover = state.turn
+        event: Event
+        if move < MOVE_COUNT:
+            event = _play_event(mover, move, state.left, state.right)
+        elif move == DRAW_MOVE:
+            event = _draw_event(mover, state.boneyard[state.drawn])
+        else:
+            event = _PASS_EVENTS[mover]
+        state.advance(move)
+        self._events.append(event)
         self._legal = None
-        return ACTION_OF_MOVE[move]
+        return event
 
     def _derive(self) -> None:
-        """Bring the line, the layout and the events up to date with the log."""
-        if self._derived_at == len(self._log):
-            return
-        left = right = -1
-        layout: list[tuple[int, int]] = []
-        line: list[Tile] = []
-        events: list[Event] = []
-        for seat, move, drawn in self._log:
-            if move == DRAW_MOVE:
-                events.append(DrawEvent(seat, TILES[drawn]))
-                continue
-            if move == PASS_MOVE:
-                events.append(PassEvent(seat))
-                continue
-            tile, end = move >> 2, move & 3
-            if end == LEAD:
-                left, right = HIGH[tile], LOW[tile]
-                layout.append((left, right))
-                line.append(TILES[tile])
-            elif end == LEFT_END:
-                layout.insert(0, (PIPS[tile] - left, left))
-                line.insert(0, TILES[tile])
-                left = PIPS[tile] - left
-            else:
-                layout.append((right, PIPS[tile] - right))
-                line.append(TILES[tile])
-                right = PIPS[tile] - right
-            events.append(PlayEvent(seat, TILES[tile], _END_SIDE[end]))
-        self._layout, self._line, self._events = layout, line, events
-        self._derived_at = len(self._log)
+        """Bring the line and the layout up to date with the events."""
+        events = self._events
+        for index in range(self._derived_at, len(events)):
+            event = events[index]
+            if isinstance(event, PlayEvent):
+                if event.side is Side.LEFT:
+                    self._layout.insert(0, event.laid)
+                    self._line.insert(0, event.tile)
+                else:
+                    self._layout.append(event.laid)
+                    self._line.append(event.tile)
+        self._derived_at = len(events)
 
     def _interpret(self, action: object, legal: tuple[Move, ...]) -> Move:
         """The move a loosely given action means, or `IllegalAction` saying why not."""
         state = self._state
         if state.outcome:
-            raise IllegalAction("La mano ya terminó.")
+            raise IllegalAction("round_over")
         if isinstance(action, Draw):
             return self._explain_draw(legal)
         if isinstance(action, Pass):
             if DRAW_MOVE in legal:
-                raise IllegalAction("No puedes pasar: todavía puedes robar del pozo.")
-            raise IllegalAction("No puedes pasar: tienes una ficha que pega.")
+                raise IllegalAction("must_draw")
+            raise IllegalAction("must_play", action="pass")
         if not isinstance(action, Play) or not isinstance(action.tile, Tile):
-            raise IllegalAction(f"Jugada desconocida: {action!r}.")
+            raise IllegalAction("unknown_action", action=repr(action))
         tile = action.tile
         if not state.hands[state.turn] & BIT[tile.index]:
-            raise IllegalAction(f"No tienes la ficha {tile}.")
+            raise IllegalAction("not_in_hand", tile=tile)
         if state.left < 0:
             if state.forced_lead >= 0:
-                raise IllegalAction(f"Debes salir con el {TILES[state.forced_lead]}.")
+                raise IllegalAction("forced_lead", tile=TILES[state.forced_lead])
             return tile.index * 4
         choices = [m for m in legal if m < MOVE_COUNT and m >> 2 == tile.index]
         if not choices:
-            raise IllegalAction(
-                f"La ficha {tile} no pega en ninguna punta (las puntas son {state.left} y {state.right})."
-            )
+            raise IllegalAction("does_not_fit", tile=tile, left=state.left, right=state.right)
         if len(choices) == 1 and (action.side is None or state.left == state.right):
             return choices[0]
         if action.side is None:
-            raise IllegalAction(f"La ficha {tile} pega en las dos puntas: elige izquierda o derecha.")
+            raise IllegalAction("choose_end", tile=tile)
         end = state.left if action.side is Side.LEFT else state.right
-        raise IllegalAction(f"La ficha {tile} no pega en la punta {_END_NAME[action.side]} ({end}).")
+        raise IllegalAction("wrong_end", tile=tile, side=action.side, end=end)
 
     def _explain_draw(self, legal: tuple[Move, ...]) -> Move:
         if self.rules.drawing is Drawing.NONE:
-            raise IllegalAction("En esta modalidad no se roba: las fichas que sobran quedan fuera.")
+            raise IllegalAction("no_drawing")
         if PASS_MOVE in legal:
-            raise IllegalAction("El pozo está vacío: te toca pasar.")
-        raise IllegalAction("No puedes robar: tienes una ficha que pega.")
+            raise IllegalAction("nothing_to_draw")
+        raise IllegalAction("must_play", action="draw")
 
     # Views ---------------------------------------------------------------------------
 
@@ -333,12 +401,13 @@ class Round:
             last_player=self.last_player,
             events=tuple(public(e, seat) for e in self._events),
             legal_actions=tuple(self.legal_actions()) if seat == state.turn and not over else (),
+            forced_lead=self.forced_lead if seat == state.turn else None,
             scores=tuple(scores) if scores is not None else (0,) * sides,
             goals=tuple(goals) if goals is not None else (0,) * sides,
             round_pass_points=state.team_points,
             pass_bonus_pending=state.pass_bonus_pending,
             is_over=over,
-            result=copy.deepcopy(self.result) if over else None,
+            result=self.result if over else None,
             revealed_hands=tuple(tuple(_tiles(h)) for h in state.hands) if over else None,
         )
 

@@ -9,18 +9,29 @@ are exactly indices 0..27 and double-nine adds 28..54.
 True
 >>> Tile(6, 4).pips
 10
+>>> sorted([Tile(6, 6), Tile(1, 0), Tile(5, 4)])
+[Tile(1, 0), Tile(5, 4), Tile(6, 6)]
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Final
+
+from tranque.engine.errors import EngineError
 
 MAX_NUMBER: Final = 9
 TILE_COUNT: Final = (MAX_NUMBER + 1) * (MAX_NUMBER + 2) // 2
 
 TileIndex = int
 Mask = int
+
+_TILE_TEXT: Final = re.compile(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*")
+
+
+class TileError(EngineError):
+    """A tile that does not exist, or text that is not a tile."""
 
 
 def tile_index(a: int, b: int) -> TileIndex:
@@ -70,7 +81,8 @@ def mask_pips(mask: Mask) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Tile:
-    """A dominó tile. Equal regardless of the order of its halves; printed higher half first."""
+    """A dominó tile. Equal regardless of the order of its halves; printed higher half first.
+    Tiles sort by their higher half, then their lower one (the set's canonical order)."""
 
     high: int
     low: int
@@ -79,9 +91,9 @@ class Tile:
     def __init__(self, a: object, b: object) -> None:
         # `object`, not `int`: the checks must also hold where this module is compiled.
         if not isinstance(a, int) or not isinstance(b, int) or isinstance(a, bool) or isinstance(b, bool):
-            raise ValueError(f"una ficha se forma con dos números enteros, no {a!r} y {b!r}")
+            raise TileError("tile_numbers", a=repr(a), b=repr(b))
         if not (0 <= a <= MAX_NUMBER and 0 <= b <= MAX_NUMBER):
-            raise ValueError(f"la ficha {a}-{b} no existe: cada mitad va de 0 a {MAX_NUMBER}")
+            raise TileError("tile_range", tile=f"{a}-{b}", most=MAX_NUMBER)
         high, low = (a, b) if a >= b else (b, a)
         object.__setattr__(self, "high", high)
         object.__setattr__(self, "low", low)
@@ -90,16 +102,29 @@ class Tile:
     def __hash__(self) -> int:
         return self.index
 
+    # The index orders tiles by higher half, then lower half.
+    def __lt__(self, other: Tile) -> bool:
+        return self.index < other.index
+
+    def __le__(self, other: Tile) -> bool:
+        return self.index <= other.index
+
+    def __gt__(self, other: Tile) -> bool:
+        return self.index > other.index
+
+    def __ge__(self, other: Tile) -> bool:
+        return self.index >= other.index
+
     def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
         return (Tile, (self.high, self.low))
 
     @classmethod
     def parse(cls, text: str) -> Tile:
-        """Read ``"6-4"`` (either order, spaces allowed)."""
-        parts = str(text).strip().split("-")
-        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-            raise ValueError(f"«{text}» no es una ficha: escribe dos números con guion, como 6-4")
-        return cls(int(parts[0]), int(parts[1]))
+        """Read ``"6-4"`` (either order, spaces allowed; ASCII digits only)."""
+        match = _TILE_TEXT.fullmatch(text) if isinstance(text, str) else None
+        if match is None:
+            raise TileError("tile_text", text=str(text))
+        return cls(int(match.group(1)), int(match.group(2)))
 
     @classmethod
     def from_index(cls, index: TileIndex) -> Tile:
@@ -109,7 +134,7 @@ class Tile:
     def full_set(cls, set_max: int) -> list[Tile]:
         """The tiles of the double-`set_max` set in canonical order: 0-0, 1-0, 1-1, 2-0, …"""
         if set_max not in (6, 9):
-            raise ValueError(f"set_max debe ser 6 o 9, no {set_max!r}")
+            raise TileError("tile_set", value=repr(set_max))
         return TILES[: (set_max + 1) * (set_max + 2) // 2]
 
     @property
@@ -136,4 +161,4 @@ def as_tile(value: object) -> Tile:
         return value
     if isinstance(value, str):
         return Tile.parse(value)
-    raise ValueError(f"{value!r} no es una ficha")
+    raise TileError("tile_text", text=repr(value))

@@ -18,6 +18,7 @@ class PlayerView:
 
     `seat` is None for a spectator, who has no hand and no legal actions. `revealed_hands`
     and `result` are filled only once the round is over (R17: all hands are shown).
+    `layout` and the events' `laid` give the line's geometry: which half faces out where.
     """
 
     seat: int | None
@@ -33,6 +34,7 @@ class PlayerView:
     last_player: int | None
     events: tuple[Event, ...]
     legal_actions: tuple[Action, ...]
+    forced_lead: Tile | None  # R6: the tile this seat must lead with (only when it is to act)
     scores: tuple[int, ...]
     goals: tuple[int, ...]
     round_pass_points: tuple[int, ...]  # ponce: palitos earned by passes this round
@@ -56,6 +58,7 @@ class PlayerView:
             "last_player": self.last_player,
             "events": [e.to_json() for e in self.events],
             "legal_actions": [a.to_json() for a in self.legal_actions],
+            "forced_lead": None if self.forced_lead is None else str(self.forced_lead),
             "scores": list(self.scores),
             "goals": list(self.goals),
             "round_pass_points": list(self.round_pass_points),

@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from tranque.engine import Action, Draw, Game, Pass, Rules
-from tranque.engine.events import DrawEvent
+from tranque.engine.events import DrawEvent, Event
 from tranque.engine.record import to_record
 from tranque.engine.rules import FirstLead
 from tranque.server.bot_runner import BotRunner
@@ -353,19 +353,16 @@ class Table:
         """Apply `action` for `seat` (the seat to act); `IllegalAction` changes nothing."""
         await self.announce(seat, self.game.apply(action), by)
 
-    async def announce(self, seat: Seat, applied: Action, by: str) -> None:
+    async def announce(self, seat: Seat, applied: Event, by: str) -> None:
         """Tell everybody about an action just applied, then move the game on."""
         game = self.game
-        drawn = None
-        if isinstance(applied, Draw):
-            last = game.rounds[-1].full_events[-1]
-            drawn = str(last.tile) if isinstance(last, DrawEvent) and last.tile is not None else None
+        drawn = str(applied.tile) if isinstance(applied, DrawEvent) and applied.tile is not None else None
         ends = game.rounds[-1].ends
         await self.emit(
             "action",
             {
                 "seat": seat.index,
-                "action": applied.to_json(),
+                "action": applied.action.to_json(),
                 "drawn": drawn,
                 "by": by,
                 "ends": None if ends is None else list(ends),
