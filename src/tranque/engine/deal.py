@@ -15,11 +15,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
 
+from tranque.engine.errors import EngineError
 from tranque.engine.rules import Rules
 from tranque.engine.tiles import BIT, HIGH, IS_DOUBLE, PIPS, TILES, Mask, Tile, TileIndex, as_tile, indices
 
 
-class DealError(ValueError):
+class DealError(EngineError):
     """An explicit deal that does not fit the rules (C9)."""
 
 
@@ -80,7 +81,7 @@ def parse_deal(
 ) -> tuple[list[Mask], list[TileIndex]]:
     """Check an explicit deal against the rules (C9) and turn it into masks."""
     if len(hands) != rules.players:
-        raise DealError(f"el reparto tiene {len(hands)} manos y la mesa {rules.players} jugadores")
+        raise DealError("deal_hand_count", hands=len(hands), players=rules.players)
     full = rules.set_mask
     seen = 0
 
@@ -91,20 +92,20 @@ def parse_deal(
             try:
                 tile = as_tile(value)
             except ValueError as error:
-                raise DealError(str(error)) from None
+                raise DealError("deal_bad_tile", cause=error) from None
         bit = BIT[tile.index]
         if not bit & full:
-            raise DealError(f"la ficha {tile} no está en el doble {rules.set_max}")
+            raise DealError("deal_tile_not_in_set", tile=str(tile), set_max=rules.set_max)
         nonlocal seen
         if bit & seen:
-            raise DealError(f"la ficha {tile} aparece dos veces en el reparto")
+            raise DealError("deal_tile_twice", tile=str(tile))
         seen |= bit
         return tile.index
 
     masks = []
     for seat, hand in enumerate(hands):
         if len(hand) != rules.hand_size:
-            raise DealError(f"la mano {seat} tiene {len(hand)} fichas y deben ser {rules.hand_size}")
+            raise DealError("deal_hand_size", seat=seat, size=len(hand), hand_size=rules.hand_size)
         mask = 0
         for value in hand:
             mask |= BIT[take(value)]
@@ -112,8 +113,7 @@ def parse_deal(
     rest = [take(value) for value in boneyard]
     missing = full & ~seen
     if missing:
-        shown = ", ".join(str(TILES[i]) for i in indices(missing)[:5])
-        raise DealError(f"faltan fichas en el reparto: {shown}")
+        raise DealError("deal_missing_tiles", tiles=[str(TILES[i]) for i in indices(missing)[:5]])
     return masks, rest
 
 

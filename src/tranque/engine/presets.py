@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from tranque.engine.messages import OneOf, Verbatim
 from tranque.engine.rules import (
     Drawing,
     FirstLead,
@@ -35,10 +36,6 @@ class Preset:
     changes: dict[str, Any] = field(default_factory=dict)
     default_players: int = 4
     set_maxes: tuple[int, ...] = ()
-
-    def describe_players(self) -> str:
-        counts = sorted(self.seatings)
-        return ", ".join(str(c) for c in counts[:-1]) + (" o " if len(counts) > 1 else "") + str(counts[-1])
 
 
 CLASICO_DEFAULTS: dict[str, Any] = {
@@ -162,15 +159,20 @@ _RULE_FIELDS = {f.name for f in fields(Rules)} - {"preset_name"}
 def build_preset(name: str, overrides: dict[str, Any]) -> Rules:
     preset = PRESETS.get(name)
     if preset is None:
-        raise RulesError("preset", f"«{name}» no existe; hay: {', '.join(PRESETS)}")
+        raise RulesError(
+            "preset", "unknown_preset", name=Verbatim(str(name)), presets=Verbatim(", ".join(PRESETS))
+        )
     unknown = sorted(set(overrides) - _RULE_FIELDS)
     if unknown:
-        raise RulesError(unknown[0], "parámetro desconocido")
+        raise RulesError(unknown[0], "unknown_parameter")
     players = overrides.get("players", preset.default_players)
     if not isinstance(players, int) or isinstance(players, bool) or players not in preset.seatings:
         raise RulesError(
             "players",
-            f"«{preset.name}» se juega con {preset.describe_players()} jugadores, no con {players!r}",
+            "players_for_preset",
+            preset=Verbatim(preset.name),
+            counts=OneOf(sorted(preset.seatings)),
+            players=players if isinstance(players, int) else Verbatim(repr(players)),
         )
     params: dict[str, Any] = {
         **CLASICO_DEFAULTS,

@@ -12,7 +12,9 @@ from typing import Any
 
 from tranque.engine.actions import action_from_json
 from tranque.engine.deal import deal_from_seed
+from tranque.engine.errors import EngineError
 from tranque.engine.game import Game
+from tranque.engine.messages import Verbatim
 from tranque.engine.rules import Rules
 from tranque.engine.tiles import TILES
 
@@ -20,8 +22,10 @@ FORMAT = "tranque-record"
 VERSION = 1
 
 
-class RecordError(ValueError):
-    """A record that is malformed or does not replay to what it says."""
+class RecordError(EngineError):
+    """A record that is malformed or does not replay to what it says. When another error
+    is the reason (an illegal action, a bad deal), it is the `cause` parameter, and the
+    text shows the cause's own text in the same language."""
 
 
 def to_record(game: Game) -> dict[str, Any]:
@@ -56,9 +60,9 @@ def replay(record: dict[str, Any]) -> Game:
     """Rebuild the game a record describes, checking every action, each round's starter,
     seed and result, and the final score."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise RecordError("no es un registro de partida de Tranque")
+        raise RecordError("record_not_tranque")
     if record.get("version") != VERSION:
-        raise RecordError(f"versión de registro no soportada: {record.get('version')!r}")
+        raise RecordError("record_bad_version", version=Verbatim(repr(record.get("version"))))
     try:
         rules = Rules.from_json(record["rules"])
         rounds = record["rounds"]
@@ -70,26 +74,27 @@ def replay(record: dict[str, Any]) -> Game:
             _check_round_start(game, number, round_data)
             for action_data in round_data["actions"]:
                 if action_data.get("seat") != game.round.turn:
-                    raise RecordError(f"mano {number + 1}: la jugada {action_data} no es del turno")
+                    raise RecordError(
+                        "record_action_not_in_turn", round=number + 1, action=Verbatim(str(action_data))
+                    )
                 game.apply(action_from_json(action_data))
             replayed = game.round.result
             if round_data.get("result") != (None if replayed is None else replayed.to_json()):
-                raise RecordError(f"mano {number + 1}: el registro dice un resultado que la partida no da")
+                raise RecordError("record_result_differs", round=number + 1)
     except (KeyError, TypeError) as error:
-        raise RecordError(f"registro incompleto: falta {error}") from None
+        raise RecordError("record_incomplete", missing=Verbatim(str(error))) from None
     except ValueError as error:
         if isinstance(error, RecordError):
             raise
-        raise RecordError(f"el registro no se puede reproducir: {error}") from None
-    totals = (
-        ("scores", "puntos", game.scores),
-        ("goals", "goles", game.goals),
-        ("winners", "ganadores", game.winners),
-    )
-    for key, label, replayed_value in totals:
+        raise RecordError("record_does_not_replay", cause=error) from None
+    totals = (("scores", game.scores), ("goals", game.goals), ("winners", game.winners))
+    for key, replayed_value in totals:
         if record.get(key) != replayed_value:
             raise RecordError(
-                f"el registro dice {label} {record.get(key)} y al reproducirlo da {replayed_value}"
+                "record_total_differs",
+                total=key,
+                recorded=Verbatim(str(record.get(key))),
+                replayed=Verbatim(str(replayed_value)),
             )
     return game
 
@@ -97,7 +102,9 @@ def replay(record: dict[str, Any]) -> Game:
 def _check_round_start(game: Game, number: int, round_data: dict[str, Any]) -> None:
     """The recorded starter must be the rules' one, and a recorded seed must give the deal."""
     if round_data["starter"] != game.round.starter:
-        raise RecordError(f"mano {number + 1}: el registro dice que salió {round_data['starter']}")
+        raise RecordError(
+            "record_starter_differs", round=number + 1, starter=Verbatim(str(round_data["starter"]))
+        )
     seed_hex = round_data.get("seed")
     if seed_hex is None:
         return
@@ -105,7 +112,7 @@ def _check_round_start(game: Game, number: int, round_data: dict[str, Any]) -> N
     hands, boneyard = deal_from_seed(game.rules, seed)
     dealt = game.round.fast_state()
     if hands != dealt.hands or [TILES[i] for i in boneyard] != list(game.round.dealt_boneyard):
-        raise RecordError(f"mano {number + 1}: el reparto no es el que da su semilla")
+        raise RecordError("record_seed_mismatch", round=number + 1)
     game.round_seeds[number] = seed
 
 
@@ -117,5 +124,5 @@ def load(path: str | Path) -> Game:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
-        raise RecordError(f"{path} no es JSON válido: {error}") from None
+        raise RecordError("record_bad_json", path=Verbatim(str(path)), reason=Verbatim(str(error))) from None
     return replay(data)

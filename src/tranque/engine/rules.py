@@ -10,6 +10,8 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
+from tranque.engine.errors import EngineError, render
+from tranque.engine.messages import OneOf, Verbatim
 from tranque.engine.tiles import set_mask
 
 
@@ -71,13 +73,36 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
 }
 
 
-class RulesError(ValueError):
-    """An impossible combination of table options. `parameter` names the culprit."""
+class RulesError(EngineError):
+    """An impossible combination of table options. `parameter` names the culprit (it is
+    also in `params`); the text reads "parameter: message", and `detail(lang)` is the
+    message alone, for callers that name the option their own way.
 
-    def __init__(self, parameter: str, message: str) -> None:
-        super().__init__(f"{parameter}: {message}")
-        self.parameter = parameter
-        self.message = message
+    >>> error = RulesError("target", "target_not_positive", target=0)
+    >>> error.code, error.parameter, str(error)
+    ('target_not_positive', 'target', 'target: la meta debe ser positiva, no 0')
+    >>> error.detail("en")
+    'the target must be positive, not 0'
+    """
+
+    def __init__(self, parameter: str, code: str, /, **params: Any) -> None:
+        super().__init__(code, **params, parameter=parameter)
+
+    @property
+    def parameter(self) -> str:
+        return str(self.params["parameter"])
+
+    @property
+    def message(self) -> str:
+        """The Spanish message without the parameter's name."""
+        return self.detail("es")
+
+    def detail(self, lang: str = "es") -> str:
+        """The message in `lang` without the parameter's name."""
+        return render(self.code, lang, **self.params)
+
+    def text(self, lang: str = "es") -> str:
+        return f"{self.parameter}: {self.detail(lang)}"
 
 
 def set_for_players(players: int) -> int:
@@ -115,8 +140,10 @@ class Rules:
                 try:
                     object.__setattr__(self, name, enum(value))
                 except ValueError:
-                    allowed = ", ".join(e.value for e in enum)
-                    raise RulesError(name, f"«{value}» no es válido; opciones: {allowed}") from None
+                    allowed = Verbatim(", ".join(e.value for e in enum))
+                    raise RulesError(
+                        name, "unknown_option_value", value=Verbatim(str(value)), options=allowed
+                    ) from None
         _validate(self)
 
     @staticmethod
@@ -212,7 +239,7 @@ class Rules:
         known = {f.name for f in fields(Rules)}
         unknown = set(data) - known
         if unknown:
-            raise RulesError(sorted(unknown)[0], "parámetro desconocido")
+            raise RulesError(sorted(unknown)[0], "unknown_parameter")
         return Rules(**data)
 
 
@@ -223,15 +250,16 @@ def _plain(value: Any) -> Any:
 def _validate(rules: Rules) -> None:
     from tranque.engine.presets import PRESETS
 
-    def require(ok: bool, parameter: str, message: str) -> None:
+    def require(ok: bool, parameter: str, code: str, **params: Any) -> None:
         if not ok:
-            raise RulesError(parameter, message)
+            raise RulesError(parameter, code, **params)
 
     def whole(name: str, value: Any) -> None:
         require(
             isinstance(value, int) and not isinstance(value, bool),
             name,
-            f"debe ser un número entero, no {value!r}",
+            "not_whole_number",
+            value=Verbatim(repr(value)),
         )
 
     for name in ("players", "set_max", "hand_size", "target", "capicua_bonus", "turn_seconds"):
@@ -245,50 +273,62 @@ def _validate(rules: Rules) -> None:
         require(
             modes is not None,
             "players",
-            f"«{preset.name}» se juega con {preset.describe_players()} jugadores, no con {n}",
+            "players_for_preset",
+            preset=Verbatim(preset.name),
+            counts=OneOf(sorted(preset.seatings)),
+            players=n,
         )
         assert modes is not None
         require(
             rules.mode in modes,
             "mode",
-            f"«{preset.name}» con {n} jugadores se juega "
-            + " o ".join("por parejas" if m is Mode.PAIRS else "individual" for m in modes),
+            "mode_for_players",
+            preset=Verbatim(preset.name),
+            players=n,
+            modes=OneOf("in_pairs" if m is Mode.PAIRS else "individually" for m in modes),
         )
         if preset.set_maxes:
             require(
                 rules.set_max in preset.set_maxes,
                 "set_max",
-                f"«{preset.name}» se juega solo con doble {preset.set_maxes[0]}",
+                "set_for_preset",
+                preset=Verbatim(preset.name),
+                set_max=preset.set_maxes[0],
             )
-    require(2 <= n <= 6, "players", f"se juega de 2 a 6 jugadores, no {n}")
+    require(2 <= n <= 6, "players", "players_out_of_range", players=n)
     if rules.is_pairs:
-        require(n in (4, 6), "players", f"por parejas se juega con 4 o 6 jugadores, no con {n}")
-    require(
-        rules.set_max in (6, 9), "set_max", f"el juego es doble seis o doble nueve, no doble {rules.set_max}"
-    )
-    require(rules.hand_size >= 1, "hand_size", "cada jugador recibe al menos una ficha")
+        require(n in (4, 6), "players", "players_for_pairs", players=n)
+    require(rules.set_max in (6, 9), "set_max", "set_not_six_or_nine", set_max=rules.set_max)
+    require(rules.hand_size >= 1, "hand_size", "hand_size_too_small")
     require(
         n * rules.hand_size <= rules.tile_count,
         "hand_size",
-        f"{n} jugadores con {rules.hand_size} fichas necesitan {n * rules.hand_size}, "
-        f"y el doble {rules.set_max} tiene {rules.tile_count}",
+        "hand_size_too_big",
+        players=n,
+        hand_size=rules.hand_size,
+        needed=n * rules.hand_size,
+        set_max=rules.set_max,
+        tiles=rules.tile_count,
     )
-    require(rules.target > 0, "target", f"la meta debe ser positiva, no {rules.target}")
+    require(rules.target > 0, "target", "target_not_positive", target=rules.target)
     if rules.goals_to_win is not None:
         whole("goals_to_win", rules.goals_to_win)
-        require(rules.goals_to_win > 0, "goals_to_win", "los goles para ganar deben ser positivos")
+        require(rules.goals_to_win > 0, "goals_to_win", "goals_not_positive")
     require(
         rules.turn_seconds in TURN_SECONDS_CHOICES,
         "turn_seconds",
-        f"el tiempo por turno es 20, 30 o 45 segundos, no {rules.turn_seconds}",
+        "turn_seconds_choice",
+        choices=OneOf(TURN_SECONDS_CHOICES),
+        seconds=rules.turn_seconds,
     )
-    require(rules.absent_turns_before_bot >= 1, "absent_turns_before_bot", "debe ser al menos 1")
-    require(rules.capicua_bonus >= 0, "capicua_bonus", "el premio de capicúa no puede ser negativo")
+    require(rules.absent_turns_before_bot >= 1, "absent_turns_before_bot", "at_least_one")
+    require(rules.capicua_bonus >= 0, "capicua_bonus", "capicua_bonus_negative")
     if rules.capicua_bonus:
         require(
             rules.scoring not in (Scoring.PONCE, Scoring.FUTBOL, Scoring.PENALTY),
             "capicua_bonus",
-            f"no hay premio de capicúa con la puntuación «{rules.scoring.value}»",
+            "capicua_bonus_with_scoring",
+            scoring=Verbatim(rules.scoring.value),
         )
     individual_only = {
         "scoring": rules.scoring is Scoring.PENALTY,
@@ -296,18 +336,14 @@ def _validate(rules: Rules) -> None:
     }
     for parameter, needs_individual in individual_only.items():
         if needs_individual:
-            require(not rules.is_pairs, parameter, "esta opción solo se juega individual")
+            require(not rules.is_pairs, parameter, "individual_only")
     if rules.scoring is Scoring.FUTBOL:
-        require(n == 2 and not rules.is_pairs, "scoring", "el fútbol se juega entre 2 jugadores")
+        require(n == 2 and not rules.is_pairs, "scoring", "futbol_two_players")
     if rules.scoring is Scoring.PONCE:
-        require(rules.is_pairs, "scoring", "la puntuación de Ponce se juega por parejas")
-    require(
-        not rules.pass_points or rules.scoring is Scoring.PONCE,
-        "pass_points",
-        "los pases solo puntúan con la puntuación de Ponce",
-    )
+        require(rules.is_pairs, "scoring", "ponce_pairs_only")
+    require(not rules.pass_points or rules.scoring is Scoring.PONCE, "pass_points", "pass_points_ponce_only")
     require(
         rules.tranque_tie is not TranqueTie.DRAW or rules.scoring is Scoring.PENALTY,
         "tranque_tie",
-        "el empate como tablas solo existe con la puntuación en contra",
+        "tranque_draw_penalty_only",
     )
