@@ -55,3 +55,24 @@ def test_R12_winning_the_round_is_worth_the_bonus_on_top_of_its_points() -> None
             assert keen(state) - plain(state) == expected
             seen.add(expected)
     assert seen >= {15, -15}  # both a won and a lost round came up
+
+
+def test_V6_C6_ponce_game_is_won_by_the_first_team_to_the_target() -> None:
+    rules = Rules.preset("ponce")
+    value = Valuer(rules, seat=0, scores=(18, 15), goals=(0, 0))
+    # No passes, team 0 blocks: its 2 reach 20 before team 1's 9 palitos of pips.
+    assert value.game_end([2, 9], [0, 0], (0, 0, 0)) == (1.0, 0.0)
+    # The same points after a dominó by team 1, with 2 palitos of passes to team 0 first.
+    assert value.game_end([2, 9], [0, 0], (2, 0, -1)) == (1.0, 0.0)
+    # Without the passes' head start, team 1's pips come first.
+    assert value.game_end([2, 9], [0, 0], (0, 0, -1)) == (0.0, 1.0)
+
+
+def test_C6_ponce_pass_points_already_in_the_score_count_once() -> None:
+    rules = Rules.preset("ponce")
+    # Team 0 is at 19 with this round's pass already in; a round worth only that pass
+    # leaves it at 19.
+    value = Valuer(rules, seat=0, scores=(19, 0), goals=(0, 0), round_pass_points=(1, 0))
+    assert value.game_end([1, 0], [0, 0], (1, 0, -1)) is None
+    assert value.game_end([1, 2], [0, 0], (1, 0, 1)) is None
+    assert value.game_end([3, 0], [0, 0], (1, 0, 0)) == (1.0, 0.0)

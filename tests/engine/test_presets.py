@@ -181,13 +181,13 @@ class TestV1SinPozo:
             game.apply(Draw())
         run(game, "pass 6-5 pass 5-5 pass 5-4 pass 4-4 pass 6-4L pass 6-0")
         result = game.results[0]
-        assert (result.kind, result.winner, result.points) == (RoundEnd.DOMINO, 0, {0: 27, 1: 0})
+        assert (result.kind, result.winner, result.points) == (RoundEnd.DOMINO, 0, (27, 0))
         assert not any(isinstance(event, DrawEvent) for event in game.round.events)
         assert (game.scores, game.winners) == ([27, 0], [])
 
         assert game.start_next_round().starter == 1
         run(game, "6-6 6-5 pass 5-5 pass 5-4 pass 4-4 pass 6-4L pass 6-0 pass 6-1")
-        assert game.results[1].points == {0: 24, 1: 0}
+        assert game.results[1].points == (24, 0)
         assert (game.scores, game.winners) == ([51, 0], [0])
 
     def test_V1_one_on_one_highest_double_dealt_leads(self) -> None:
@@ -223,7 +223,7 @@ class TestV1SinPozo:
         result = rnd.result
         assert result is not None
         assert (result.kind, result.tie, result.winner) == (RoundEnd.TRANQUE, True, None)
-        assert (result.counts, result.points) == ({0: 25, 1: 25}, {0: 0, 1: 0})
+        assert (result.counts, result.points) == ((25, 25), (0, 0))
 
 
 # V2 -------------------------------------------------------------------------------------
@@ -252,7 +252,7 @@ class TestV2Salon:
         result = rnd.result
         assert result is not None
         assert (result.winner, result.winner_seat, result.tie) == (winner, winner, False)
-        assert result.points == {seat: 71 if seat == winner else 0 for seat in range(4)}  # 25 + 27 + 19
+        assert result.points == tuple(71 if seat == winner else 0 for seat in range(4))  # 25 + 27 + 19
 
     def test_V2_individual_tranque_tie_with_the_starter_goes_to_the_starter(self) -> None:
         rules = Rules.preset("salon", mode="individual")
@@ -260,8 +260,8 @@ class TestV2Salon:
         run(rnd, TRANQUE_10)
         result = rnd.result
         assert result is not None
-        assert result.seat_counts == {0: 18, 1: 18, 2: 29, 3: 25}
-        assert (result.winner, result.points) == (0, {0: 72, 1: 0, 2: 0, 3: 0})
+        assert result.seat_counts == (18, 18, 29, 25)
+        assert (result.winner, result.points) == (0, (72, 0, 0, 0))
 
     @pytest.mark.parametrize("starter", [0, 1])
     def test_V2_pairs_tranque_tie_goes_to_the_starters_team(self, starter: int) -> None:
@@ -270,13 +270,11 @@ class TestV2Salon:
         run(rnd, TRANQUE_10)
         result = rnd.result
         assert result is not None
-        assert (result.counts, result.winner, result.tie) == ({0: 45, 1: 45}, starter, False)
-        assert result.points == {starter: 90, 1 - starter: 0}
+        assert (result.counts, result.winner, result.tie) == ((45, 45), starter, False)
+        assert result.points == ((90, 0) if starter == 0 else (0, 90))
 
-    @pytest.mark.parametrize(
-        ("mode", "points"), [("pairs", {0: 21, 1: 0}), ("individual", {0: 21, 1: 0, 2: 0, 3: 0})]
-    )
-    def test_V2_domino_winner_scores_every_other_hand(self, mode: str, points: dict[int, int]) -> None:
+    @pytest.mark.parametrize(("mode", "points"), [("pairs", (21, 0)), ("individual", (21, 0, 0, 0))])
+    def test_V2_domino_winner_scores_every_other_hand(self, mode: str, points: tuple[int, ...]) -> None:
         rules = Rules.preset("salon", mode=mode)
         rnd = Round.deal(rules, *scripted_deal(rules, DOMINO_21, KEPT_DOMINO_21), first=True)
         run(rnd, DOMINO_21)
@@ -318,15 +316,15 @@ class TestV3Internacional:
         rnd = Round.deal(rules, *scripted_deal(rules, DOMINO_21, KEPT_DOMINO_21), starter=0)
         run(rnd, DOMINO_21)
         assert rnd.result is not None
-        assert (rnd.result.winner, rnd.result.points) == (0, {0: 21, 1: 0})
+        assert (rnd.result.winner, rnd.result.points) == (0, (21, 0))
 
     def test_V3_tranque_scores_all_hands_own_included(self) -> None:
         rules = Rules.preset("internacional")
         rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, KEPT_LOWEST_FIRST), starter=0)
         run(rnd, TRANQUE_10)
         assert rnd.result is not None
-        assert rnd.result.counts == {0: 27, 1: 63}
-        assert (rnd.result.winner, rnd.result.points) == (0, {0: 90, 1: 0})
+        assert rnd.result.counts == (27, 63)
+        assert (rnd.result.winner, rnd.result.points) == (0, (90, 0))
 
     def test_V3_tranque_tie_nobody_scores_and_the_start_passes_right(self) -> None:
         rules = Rules.preset("internacional")
@@ -334,7 +332,7 @@ class TestV3Internacional:
         game = Game(rules, deals=deals, first_starter=0)
         run(game, TRANQUE_10)
         result = game.results[0]
-        assert (result.tie, result.winner, result.points) == (True, None, {0: 0, 1: 0})
+        assert (result.tie, result.winner, result.points) == (True, None, (0, 0))
         assert game.scores == [0, 0]
         assert game.next_starter() == 1
         assert game.start_next_round().starter == 1
@@ -365,21 +363,21 @@ class TestV4Latino:
         rnd = Round.deal(rules, *scripted_deal(rules, DOMINO_21, KEPT_DOMINO_21), first=True)
         run(rnd, DOMINO_21)
         assert rnd.result is not None
-        assert rnd.result.points == {0: 13, 1: 0}  # 3-3 and 6-1; the partner's 4-4 does not count
+        assert rnd.result.points == (13, 0)  # 3-3 and 6-1; the partner's 4-4 does not count
 
     def test_V4_tranque_scores_only_the_opponents(self) -> None:
         rules = Rules.preset("latino")
         rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, KEPT_LOWEST_FIRST), first=True)
         run(rnd, TRANQUE_10)
         assert rnd.result is not None
-        assert (rnd.result.winner, rnd.result.points) == (0, {0: 63, 1: 0})
+        assert (rnd.result.winner, rnd.result.points) == (0, (63, 0))
 
     def test_V4_tranque_tie_nobody_scores_and_the_start_passes_right(self) -> None:
         rules = Rules.preset("latino")
         deals = [scripted_deal(rules, TRANQUE_10, KEPT_TEAMS_TIED, starter) for starter in (0, 1)]
         game = Game(rules, deals=deals)
         run(game, TRANQUE_10)
-        assert (game.results[0].tie, game.results[0].points, game.scores) == (True, {0: 0, 1: 0}, [0, 0])
+        assert (game.results[0].tie, game.results[0].points, game.scores) == (True, (0, 0), [0, 0])
         assert game.next_starter() == 1
         assert game.start_next_round().starter == 1
 
@@ -402,9 +400,9 @@ class TestV5Maracucho:
         run(rnd, TRANQUE_10)
         result = rnd.result
         assert result is not None
-        assert (result.counts, result.seat_counts) == ({0: 43, 1: 47}, {0: 18, 1: 17, 2: 25, 3: 30})
+        assert (result.counts, result.seat_counts) == ((43, 47), (18, 17, 25, 30))
         assert (result.winner, result.winner_seat, result.tie) == (1, 1, False)
-        assert result.points == {0: 0, 1: 90}
+        assert result.points == (0, 90)
 
     @pytest.mark.parametrize(("starter", "winner_seat"), [(0, 1), (1, 2)])
     def test_V5_tied_players_go_to_the_nearest_after_the_starter(
@@ -419,14 +417,14 @@ class TestV5Maracucho:
         assert result is not None
         team = winner_seat % 2
         assert (result.winner_seat, result.winner, result.tie) == (winner_seat, team, False)
-        assert result.points == {team: 90, 1 - team: 0}
+        assert result.points == ((90, 0) if team == 0 else (0, 90))
 
     def test_V5_domino_scores_all_hands(self) -> None:
         rules = Rules.preset("maracucho")
         rnd = Round.deal(rules, *scripted_deal(rules, DOMINO_21, KEPT_DOMINO_21), first=True)
         run(rnd, DOMINO_21)
         assert rnd.result is not None
-        assert rnd.result.points == {0: 21, 1: 0}
+        assert rnd.result.points == (21, 0)
 
 
 # V6 -------------------------------------------------------------------------------------
@@ -512,33 +510,33 @@ class TestV6Ponce:
         result = rnd.result
         assert result is not None
         assert (result.closer, result.winner_seat, result.winner) == (1, 0, 0)
-        assert (result.blocker_points, result.pass_points) == ({1: 2}, {0: 0, 1: 0})
-        assert result.points == {0: 9, 1: 2}  # 90 pips in all four hands: 9 palitos
+        assert (result.blocker_points, result.pass_points) == ((0, 2), (0, 0))
+        assert result.points == (9, 2)  # 90 pips in all four hands: 9 palitos
 
     def test_V6_tranque_blocker_who_also_wins(self) -> None:
         rnd = ponce_round(KEPT_SECOND_LOWEST)
         assert rnd.result is not None
-        assert (rnd.result.winner_seat, rnd.result.points) == (1, {0: 0, 1: 11})
+        assert (rnd.result.winner_seat, rnd.result.points) == (1, (0, 11))
 
     def test_V6_tranque_is_individual(self) -> None:
         # Seat 1 has the fewest pips (17) although their team has more (47 to 43).
         rnd = ponce_round(KEPT_SECOND_LOWEST)
         assert rnd.result is not None
-        assert rnd.result.counts == {0: 43, 1: 47}
-        assert rnd.result.seat_counts == {0: 18, 1: 17, 2: 25, 3: 30}
+        assert rnd.result.counts == (43, 47)
+        assert rnd.result.seat_counts == (18, 17, 25, 30)
         assert rnd.result.winner == 1
 
     def test_V6_tranque_tie_between_teams_scores_no_pips(self) -> None:
         rnd = ponce_round(KEPT_FIRST_SECOND_TIED)  # seats 0 and 1 at 18
         result = rnd.result
         assert result is not None
-        assert (result.tie, result.winner, result.points) == (True, None, {0: 0, 1: 2})
+        assert (result.tie, result.winner, result.points) == (True, None, (0, 2))
 
     def test_V6_tranque_tie_between_partners_goes_to_their_team(self) -> None:
         rnd = ponce_round(KEPT_SECOND_FOURTH_TIED)  # seats 1 and 3 at 19
         result = rnd.result
         assert result is not None
-        assert (result.tie, result.winner, result.points) == (False, 1, {0: 0, 1: 11})
+        assert (result.tie, result.winner, result.points) == (False, 1, (0, 11))
 
     @pytest.mark.parametrize(("pips", "expected"), [(15, 1), (16, 2), (25, 2), (26, 3)])
     def test_V6_round_points_become_palitos_rounding_halves_down(self, pips: int, expected: int) -> None:
@@ -549,8 +547,8 @@ class TestV6Ponce:
         run(rnd, script)
         result = rnd.result
         assert result is not None
-        assert (result.kind, sum(result.seat_counts.values())) == (RoundEnd.DOMINO, pips)
-        assert result.points == {0: expected, 1: 0}
+        assert (result.kind, sum(result.seat_counts)) == (RoundEnd.DOMINO, pips)
+        assert result.points == (expected, 0)
 
     def test_V6_tie_rounds_rotate_the_start_too(self) -> None:
         rules = Rules.preset("ponce")
@@ -608,10 +606,10 @@ class TestV7Futbol:
 
     @pytest.mark.parametrize(
         ("kept", "points", "goals"),
-        [("1-0", 0, {1: 1}), ("5-4", 0, {1: 1}), ("5-5", 10, {}), ("6-5", 11, {})],
+        [("1-0", 0, (0, 1)), ("5-4", 0, (0, 1)), ("5-5", 10, (0, 0)), ("6-5", 11, (0, 0))],
     )
     def test_V7_domino_under_ten_pips_is_a_goal_for_the_loser(
-        self, kept: str, points: int, goals: dict[int, int]
+        self, kept: str, points: int, goals: tuple[int, int]
     ) -> None:
         rules = Rules.preset("futbol")
         rnd = Round.deal(rules, *scripted_deal(rules, FUTBOL_DOMINO, ["", kept]), first=True)
@@ -621,9 +619,9 @@ class TestV7Futbol:
         assert (result.kind, result.winner, result.counts) == (
             RoundEnd.DOMINO,
             0,
-            {0: 0, 1: Tile.parse(kept).pips},
+            (0, Tile.parse(kept).pips),
         )
-        assert (result.points, result.goals) == ({0: points, 1: 0}, goals)
+        assert (result.points, result.goals) == ((points, 0), goals)
 
     @pytest.mark.parametrize(
         ("kept", "winner"), [(FUTBOL_KEPT_FIRST_LOWER, 0), (FUTBOL_KEPT_SECOND_LOWER, 1)]
@@ -634,8 +632,8 @@ class TestV7Futbol:
         run(rnd, FUTBOL_TRANQUE)
         result = rnd.result
         assert result is not None
-        assert (result.kind, result.winner, result.goals) == (RoundEnd.TRANQUE, winner, {})
-        assert result.points == {winner: 56, 1 - winner: 0}
+        assert (result.kind, result.winner, result.goals) == (RoundEnd.TRANQUE, winner, (0, 0))
+        assert result.points == ((56, 0) if winner == 0 else (0, 56))
 
     def test_V7_next_round_is_started_by_the_previous_winner(self) -> None:
         rules = Rules.preset("futbol")
@@ -657,7 +655,7 @@ class TestV7Futbol:
         game = Game(rules, deals=[scripted_deal(rules, FUTBOL_TRANQUE, FUTBOL_KEPT_TIED)] * 2)
         run(game, FUTBOL_TRANQUE)
         result = game.results[0]
-        assert (result.tie, result.points, result.goals) == (True, {0: 0, 1: 0}, {})
+        assert (result.tie, result.points, result.goals) == (True, (0, 0), (0, 0))
         assert game.next_starter() == 0
         assert game.start_next_round().starter == 0
 
@@ -715,15 +713,15 @@ class TestV8EnContra:
         run(rnd, PENALTY_DOMINO)
         result = rnd.result
         assert result is not None
-        assert (result.kind, result.winner, result.counts) == (RoundEnd.DOMINO, 0, {0: 0, 1: 90})
-        assert result.points == {0: 0, 1: 90}
+        assert (result.kind, result.winner, result.counts) == (RoundEnd.DOMINO, 0, (0, 90))
+        assert result.points == (0, 90)
 
     def test_V8_tranque_penalties(self) -> None:
         rules = Rules.preset("en-contra")
         rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, PENALTY_GAME_KEPT[0]), first=True)
         run(rnd, TRANQUE_10)
         assert rnd.result is not None
-        assert (rnd.result.winner, rnd.result.points) == (3, {0: 21, 1: 19, 2: 37, 3: 0})
+        assert (rnd.result.winner, rnd.result.points) == (3, (21, 19, 37, 0))
 
     def test_V8_tranque_tie_is_a_draw_everyone_adds_their_pips(self) -> None:
         rules = Rules.preset("en-contra")
@@ -731,7 +729,7 @@ class TestV8EnContra:
         run(game, TRANQUE_10)
         result = game.results[0]
         assert (result.tie, result.winner) == (True, None)
-        assert result.points == {0: 25, 1: 19, 2: 27, 3: 19}
+        assert result.points == (25, 19, 27, 19)
         assert game.scores == [25, 19, 27, 19]
         assert game.next_starter() == 0
         assert game.start_next_round().starter == 0
@@ -782,22 +780,22 @@ class TestV9CapicuaBonus:
     def test_V9_bonus_when_the_last_tile_fits_both_different_ends(self) -> None:
         rnd = clasico_domino(DOMINO_CAPICUA, KEPT_DOMINO_CAPICUA, 20)
         assert rnd.result is not None
-        assert (rnd.result.capicua, rnd.result.points) == (True, {0: 34, 1: 0})
+        assert (rnd.result.capicua, rnd.result.points) == (True, (34, 0))
 
     def test_V9_no_bonus_when_off(self) -> None:
         rnd = clasico_domino(DOMINO_CAPICUA, KEPT_DOMINO_CAPICUA, 0)
         assert rnd.result is not None
-        assert (rnd.result.capicua, rnd.result.points) == (False, {0: 14, 1: 0})
+        assert (rnd.result.capicua, rnd.result.points) == (False, (14, 0))
 
     def test_V9_no_bonus_when_both_ends_show_the_same_number(self) -> None:
         rnd = clasico_domino(DOMINO_EQUAL_ENDS, KEPT_DOMINO_EQUAL_ENDS, 20)
         assert rnd.result is not None
-        assert (rnd.result.capicua, rnd.result.points) == (False, {0: 25, 1: 0})
+        assert (rnd.result.capicua, rnd.result.points) == (False, (25, 0))
 
     def test_V9_no_bonus_when_the_last_tile_fits_one_end(self) -> None:
         rnd = clasico_domino(DOMINO_21, KEPT_DOMINO_21, 20)
         assert rnd.result is not None
-        assert (rnd.result.capicua, rnd.result.points) == (False, {0: 21, 1: 0})
+        assert (rnd.result.capicua, rnd.result.points) == (False, (21, 0))
 
     def test_V9_bonus_in_sin_pozo_one_on_one_needs_different_ends(self) -> None:
         rules = Rules.preset("sin-pozo", players=2, capicua_bonus=20)
@@ -808,7 +806,7 @@ class TestV9CapicuaBonus:
         )
         run(rnd, "6-6 pass 6-5 pass 5-5 pass 5-4 pass 4-4 pass 6-4L pass 6-0")  # 6-0 on ends 6 and 6
         assert rnd.result is not None
-        assert (rnd.result.capicua, rnd.result.points) == (False, {0: 27, 1: 0})
+        assert (rnd.result.capicua, rnd.result.points) == (False, (27, 0))
 
     @pytest.mark.parametrize("name", ["ponce", "futbol", "en-contra"])
     def test_V9_refused_with_ponce_futbol_and_penalty_scoring(self, name: str) -> None:

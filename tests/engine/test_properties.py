@@ -232,13 +232,31 @@ class Expected:
             assert side_of(rules, result.winner_seat) == self.winner
         if self.winner_seat is not None:
             assert result.winner_seat == self.winner_seat
-        assert result.points == self.points
-        assert result.counts == self.side_counts
-        assert result.seat_counts == self.seat_counts
-        assert result.goals == self.goals
-        assert result.pass_points == self.pass_points
-        assert result.blocker_points == self.blocker_points
+        sides = len(self.points)
+        assert result.points == per_side(self.points, sides)
+        assert result.counts == per_side(self.side_counts, sides)
+        assert result.seat_counts == per_side(self.seat_counts, len(self.seat_counts))
+        assert result.goals == per_side(self.goals, sides)
+        assert result.pass_points == per_side(self.pass_points, sides)
+        assert result.blocker_points == per_side(self.blocker_points, sides)
+        # The record's form: keyed by side, goals and blocker points only where there are
+        # some, pass points for every side in ponce only.
+        keyed = result.to_json()
+        for key, expected in [
+            ("points", self.points),
+            ("counts", self.side_counts),
+            ("seat_counts", self.seat_counts),
+            ("goals", self.goals),
+            ("pass_points", self.pass_points),
+            ("blocker_points", self.blocker_points),
+        ]:
+            assert keyed[key] == {str(k): v for k, v in expected.items()}
+        assert RoundResult.from_json(keyed) == result
         assert result.capicua is False
+
+
+def per_side(values: dict[int, int], count: int) -> tuple[int, ...]:
+    return tuple(values.get(k, 0) for k in range(count))
 
 
 def expected_next_starter(rules: Rules, rnd: Round, result: RoundResult) -> int:
@@ -398,14 +416,17 @@ def test_R12_R13_V1_V9_round_points_follow_the_preset_formula(
 # R14, V6–V8, C6, C7 ---------------------------------------------------------------------
 
 
-def ponce_first_to_twenty(scores: list[int], gains: list[tuple[int, int]], target: int) -> int | None:
-    """C6: add the gains in order; the first team to reach the target wins."""
+def ponce_first_to_twenty(
+    scores: list[int], gains: list[tuple[int, int]], target: int
+) -> tuple[int | None, list[int]]:
+    """C6: add the gains in order; the first team to reach the target wins, and nothing is
+    added after it. The winner (None if nobody reaches it) and the scores then."""
     scores = list(scores)
     for side, points in gains:
         scores[side] += points
         if scores[side] >= target:
-            return side
-    return None
+            return side, scores
+    return None, scores
 
 
 @pytest.mark.parametrize(("name", "players", "mode"), COMBOS)
@@ -446,15 +467,17 @@ def test_R14_V6_V8_C6_game_scores_are_the_sum_of_round_points(
         for side in range(sides):
             totals[side] += expected.points[side]
             goals[side] += expected.goals.get(side, 0)
-        assert game.scores == totals
-        assert game.goals == goals
-        assert game.results[-1] is result
+        winner = None
         if name == "ponce":
             before_end = [t - expected.points[s] + expected.pass_points[s] for s, t in enumerate(totals)]
             gains = [*expected.blocker_points.items()]
             if expected.winner is not None:
                 gains.append((expected.winner, expected.pips_points))
-            winner = ponce_first_to_twenty(before_end, gains, target)
+            winner, totals = ponce_first_to_twenty(before_end, gains, target)
+        assert game.scores == totals
+        assert game.goals == goals
+        assert game.results[-1] is result
+        if name == "ponce":
             assert game.winners == ([] if winner is None else [winner])
         elif rules.goals_to_win is not None and max(goals) >= rules.goals_to_win:
             assert game.winners == [s for s in range(sides) if goals[s] >= rules.goals_to_win]

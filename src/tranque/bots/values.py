@@ -1,12 +1,14 @@
 """What a finished round is worth to one seat: the preset's own scoring (the engine's
-`round_points`) turned into one number for the seat's side, counting what the game's score
-and target make of it.
+`Scorer`, which the referee uses too) turned into one number for the seat's side, counting
+what the game's score and target make of it.
 """
 
 from __future__ import annotations
 
-from tranque.engine import Rules, Scoring
-from tranque.engine.scoring import round_points
+from collections.abc import Sequence
+
+from tranque.engine import Rules
+from tranque.engine.scoring import scorer_of
 from tranque.engine.state import RoundState
 
 
@@ -18,6 +20,9 @@ class Valuer:
     the game is worth `target` more (won) or less (lost): near the end, winning the round
     matters more than its size. Futbol goals are worth a tenth of the target each. Winning
     the round itself is worth `round_bonus` more (losing it, that much less).
+
+    `round_pass_points` are the ponce pass points the round has earned so far, which the
+    game has already added to `scores` and a finished round's points count again.
     """
 
     def __init__(
@@ -27,57 +32,53 @@ class Valuer:
         scores: tuple[int, ...],
         goals: tuple[int, ...],
         round_bonus: float = 0.0,
+        round_pass_points: Sequence[int] = (),
     ) -> None:
         self.rules = rules
+        self.scorer = scorer_of(rules)
         self.round_bonus = round_bonus
         self.side = rules.side_of(seat)
         self.sides = rules.side_count
+        if self.scorer.passes_score and round_pass_points:
+            scores = tuple(total - earned for total, earned in zip(scores, round_pass_points, strict=True))
         self.scores = scores
         self.goals = goals
-        self.penalty = rules.scoring is Scoring.PENALTY
+        self.ends_at_once = self.scorer.ends_at_once
         self.goal_worth = rules.target / rules.goals_to_win if rules.goals_to_win else 0.0
         self.cache: dict[tuple[int, ...], float] = {}
 
     def __call__(self, state: RoundState) -> float:
-        points, goals, winner = round_points(self.rules, state)
+        points, goals, winner = self.scorer.round_points(self.rules, state)
         won = 0 if winner is None else 1 if self.rules.side_of(winner) == self.side else -1
-        key = (won, *points, *goals)
+        order = self.scorer.reach_order(self.rules, state) if self.ends_at_once else ()
+        key = (won, *points, *goals, *order)
         value = self.cache.get(key)
         if value is None:
-            value = self.worth(points, goals) + won * self.round_bonus
+            value = self.worth(points, goals, order) + won * self.round_bonus
             self.cache[key] = value
         return value
 
-    def worth(self, points: list[int], goals: list[int]) -> float:
+    def worth(self, points: Sequence[int], goals: Sequence[int], order: tuple[int, ...] = ()) -> float:
         side = self.side
         gains = [p + self.goal_worth * g for p, g in zip(points, goals, strict=True)]
-        if self.penalty:
+        if self.scorer.points_against:
             gains = [-g for g in gains]
         others = [g for s, g in enumerate(gains) if s != side]
         value = gains[side] - sum(others) / len(others)
-        ending = self.game_end(points, goals)
+        ending = self.game_end(points, goals, order)
         if ending is not None:
             won, lost = ending
             target = self.rules.target
             value += target * (won - lost)
         return value
 
-    def game_end(self, points: list[int], goals: list[int]) -> tuple[float, float] | None:
-        """(our share of the game's win, the others' share) if this result ends the game."""
-        rules = self.rules
-        totals = [s + p for s, p in zip(self.scores, points, strict=True)]
-        winners: list[int] = []
-        if rules.goals_to_win is not None:
-            winners = [s for s in range(self.sides) if self.goals[s] + goals[s] >= rules.goals_to_win]
+    def game_end(
+        self, points: Sequence[int], goals: Sequence[int], order: tuple[int, ...] = ()
+    ) -> tuple[float, float] | None:
+        """(our share of the game's win, the others' share) if this result ends the game;
+        `order` is the engine's `Scorer.reach_order` of the finished position."""
+        winners = self.scorer.winners_after(self.rules, self.scores, self.goals, points, goals, order)
         if not winners:
-            reached = [s for s in range(self.sides) if totals[s] >= rules.target]
-            if not reached:
-                return None
-            if self.penalty:
-                lowest = min(totals)
-                winners = [s for s in range(self.sides) if totals[s] == lowest]
-            else:
-                best = max(totals[s] for s in reached)
-                winners = [s for s in reached if totals[s] == best]
+            return None
         ours = 1.0 / len(winners) if self.side in winners else 0.0
         return ours, 1.0 - ours

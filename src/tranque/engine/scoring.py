@@ -1,21 +1,26 @@
-"""How a finished round is won and scored (R10–R13, V1–V9, C1, C4–C7).
+"""How a finished round is won and scored, and how a game is won (R10–R14, V1–V9, C1, C4–C7).
 
-Each rule difference is a small function selected by a `Rules` parameter: who wins a
-tranque (`tranque_count`, `tranque_tie`) and what the winner scores (`scoring`).
+Who wins a tranque is a small function of `tranque_count` and `tranque_tie`. What the
+winner scores, what enters the game's score and when, and who wins the game belong to the
+`scoring` kind: one `Scorer` object per `Scoring`, chosen by `scorer_of(rules)`, that the
+referee (`Game`, `score_round`) and the bots' search share.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar, Final
 
-from tranque.engine.rules import Mode, Rules, Scoring, TranqueCount, TranqueTie
+from tranque.engine.rules import Rules, Scoring, TranqueCount, TranqueTie
 from tranque.engine.state import DOMINO, RoundState
 from tranque.engine.tiles import mask_pips
 
 PONCE_BLOCKER_POINTS = 2
+
+# Zeros for every side count, shared: most rounds credit no goals, passes or blocker.
+_ZEROS: Final = tuple((0,) * sides for sides in range(7))
 
 
 class RoundEnd(StrEnum):
@@ -25,40 +30,72 @@ class RoundEnd(StrEnum):
 
 @dataclass(frozen=True)
 class RoundResult:
-    """How a round ended. Sides are teams in pairs and seats in individual (C5)."""
+    """How a round ended and what it was worth. Sides are teams in pairs and seats in
+    individual (C5); every per-side tuple has an entry for each side, 0 where nothing."""
 
     kind: RoundEnd
     winner: int | None  # side; None exactly when `tie`
     winner_seat: int | None  # the player who went out, or who had the fewest pips
     closer: int  # seat that played the last tile or made the blocking play
-    points: dict[int, int]  # what each side adds to its game score (penalty: its penalty)
-    counts: dict[int, int]  # pips left per side, partners summed
-    seat_counts: dict[int, int]  # pips left per seat
+    points: tuple[int, ...]  # per side: what it adds to its game score (penalty: its penalty)
+    counts: tuple[int, ...]  # per side: pips left, partners summed
+    seat_counts: tuple[int, ...]  # per seat: pips left
     tie: bool
-    capicua: bool = False
-    goals: dict[int, int] = field(default_factory=dict)  # futbol: goals credited this round
-    pass_points: dict[int, int] = field(default_factory=dict)  # ponce: palitos from passes
-    blocker_points: dict[int, int] = field(default_factory=dict)  # ponce: the tranque's 2
+    capicua: bool
+    goals: tuple[int, ...]  # per side: futbol goals credited this round
+    pass_points: tuple[int, ...]  # per side: ponce palitos from passes
+    blocker_points: tuple[int, ...]  # per side: ponce, the tranque's 2 to the blocker's team
+    passes_score: bool  # ponce: its pass points are part of the record even when 0
 
     def to_json(self) -> dict[str, Any]:
+        """Per-side values keyed by side as a string: points and counts for every side, goals
+        and blocker points only where there are some, pass points for every side in ponce."""
         return {
             "kind": self.kind.value,
             "winner": self.winner,
             "winner_seat": self.winner_seat,
             "closer": self.closer,
-            "points": _keyed(self.points),
-            "counts": _keyed(self.counts),
-            "seat_counts": _keyed(self.seat_counts),
+            "points": _every(self.points),
+            "counts": _every(self.counts),
+            "seat_counts": _every(self.seat_counts),
             "tie": self.tie,
             "capicua": self.capicua,
-            "goals": _keyed(self.goals),
-            "pass_points": _keyed(self.pass_points),
-            "blocker_points": _keyed(self.blocker_points),
+            "goals": _nonzero(self.goals),
+            "pass_points": _every(self.pass_points) if self.passes_score else {},
+            "blocker_points": _nonzero(self.blocker_points),
         }
 
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> RoundResult:
+        sides = len(data["points"])
 
-def _keyed(values: dict[int, int]) -> dict[str, int]:
-    return {str(k): v for k, v in values.items()}
+        def per(key: str, count: int) -> tuple[int, ...]:
+            keyed: dict[str, int] = data[key]
+            return tuple(keyed.get(str(k), 0) for k in range(count))
+
+        return RoundResult(
+            kind=RoundEnd(data["kind"]),
+            winner=data["winner"],
+            winner_seat=data["winner_seat"],
+            closer=data["closer"],
+            points=per("points", sides),
+            counts=per("counts", sides),
+            seat_counts=per("seat_counts", len(data["seat_counts"])),
+            tie=data["tie"],
+            capicua=data["capicua"],
+            goals=per("goals", sides),
+            pass_points=per("pass_points", sides),
+            blocker_points=per("blocker_points", sides),
+            passes_score=bool(data["pass_points"]),
+        )
+
+
+def _every(values: tuple[int, ...]) -> dict[str, int]:
+    return {str(k): v for k, v in enumerate(values)}
+
+
+def _nonzero(values: tuple[int, ...]) -> dict[str, int]:
+    return {str(k): v for k, v in enumerate(values) if v}
 
 
 def nearest_starter(players: int, starter: int, seats: set[int]) -> int:
@@ -88,106 +125,288 @@ def _tranque_winner(rules: Rules, state: RoundState, seat_counts: list[int]) -> 
     return None
 
 
-def _others(rules: Rules, winner: int, seat_counts: list[int], domino: bool) -> int:
-    """R12/R13: every other hand; a pairs tranque counts every hand, the winners' too."""
-    if rules.mode is Mode.PAIRS:
-        return sum(seat_counts)
-    return sum(seat_counts) - seat_counts[winner]
-
-
-def _opponents_only(rules: Rules, winner: int, seat_counts: list[int], domino: bool) -> int:
-    team = rules.side_of(winner)
-    return sum(c for s, c in enumerate(seat_counts) if rules.side_of(s) != team)
-
-
-def _all_other_hands(rules: Rules, winner: int, seat_counts: list[int], domino: bool) -> int:
-    """Ponce: on a dominó every other hand; in a tranque all four."""
-    return sum(seat_counts) - (seat_counts[winner] if domino else 0)
-
-
-WINNER_TAKES: dict[Scoring, Callable[[Rules, int, list[int], bool], int]] = {
-    Scoring.OTHERS: _others,
-    Scoring.OPPONENTS_ONLY: _opponents_only,
-    Scoring.PONCE: _all_other_hands,
-}
-
-
 def palitos(pips: int) -> int:
     """V6: round to tens with halves down. 15 → 1, 16 → 2, 25 → 2, 26 → 3."""
     return (pips + 4) // 10
 
 
-def round_points(
-    rules: Rules, state: RoundState, seat_counts: list[int] | None = None
-) -> tuple[list[int], list[int], int | None]:
-    """What each side adds to its game score and its futbol goals for a round whose
-    `state.outcome` is DOMINO or TRANQUE, and the winning seat (None on an unresolved tie).
+RoundPoints = tuple[list[int], Sequence[int], int | None]
 
-    The whole of the preset's scoring, lean enough for the bots' search to call at every
-    finished position; `score_round` builds the full `RoundResult` on it."""
-    if seat_counts is None:
-        seat_counts = [mask_pips(hand) for hand in state.hands]
-    domino = state.outcome == DOMINO
-    winner_seat = state.closer if domino else _tranque_winner(rules, state, seat_counts)
-    side_count = rules.side_count
-    points = [0] * side_count
-    goals = [0] * side_count
-    scoring = rules.scoring
-    if winner_seat is None:
-        if rules.tranque_tie is TranqueTie.DRAW:
-            points = seat_counts[:side_count]
-    elif scoring is Scoring.PENALTY:
-        points = [0 if seat == winner_seat else seat_counts[seat] for seat in range(side_count)]
-    elif scoring is Scoring.FUTBOL:
+
+class Scorer:
+    """One `Scoring` kind: what a finished round is worth (`round_points`, lean enough for
+    the bots' search to call at every finished position), what enters the game's score and
+    when (`credit` during a round, `settle` at its end), and who has won the game
+    (`game_winners`; `winners_after` a finished position, for the bots' search). Stateless:
+    `scorer_of(rules)` returns the kind's shared instance."""
+
+    kind: ClassVar[Scoring]
+    points_against: ClassVar[bool] = False  # penalty: what a side scores counts against it
+    passes_score: ClassVar[bool] = False  # ponce: passes earn palitos
+    ends_at_once: ClassVar[bool] = False  # ponce: reaching the target ends the game at once
+
+    def round_points(
+        self, rules: Rules, state: RoundState, seat_counts: list[int] | None = None
+    ) -> RoundPoints:
+        """What each side adds to its game score and its goals for a round whose
+        `state.outcome` is DOMINO or TRANQUE, and the winning seat (None on an unresolved tie)."""
+        if seat_counts is None:
+            seat_counts = [mask_pips(hand) for hand in state.hands]
+        domino = state.outcome == DOMINO
+        winner_seat = state.closer if domino else _tranque_winner(rules, state, seat_counts)
+        return self._score(rules, state, seat_counts, winner_seat, domino)
+
+    def _score(
+        self, rules: Rules, state: RoundState, seat_counts: list[int], winner_seat: int | None, domino: bool
+    ) -> RoundPoints:
+        raise NotImplementedError
+
+    def extras(self, rules: Rules, state: RoundState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The part of a finished round's points earned by passes and by the blocking play,
+        per side (ponce; zeros elsewhere)."""
+        zeros = _ZEROS[rules.side_count]
+        return zeros, zeros
+
+    def credit(self, rules: Rules, scores: list[int], gains: Sequence[int]) -> list[int]:
+        """Add to the game's `scores` (in place) what a round earns before it ends (only ponce's
+        passes earn anything then); the game's winners if that ends the game, else []."""
+        for side, gain in enumerate(gains):
+            scores[side] += gain
+        return []
+
+    def settle(self, rules: Rules, scores: list[int], goals: list[int], result: RoundResult) -> list[int]:
+        """Add a finished round's `result` to the game's totals (in place); the game's winners,
+        [] while it goes on. R14: the target counts when a round ends."""
+        for side, points in enumerate(result.points):
+            scores[side] += points
+        for side, scored in enumerate(result.goals):
+            goals[side] += scored
+        return self.game_winners(rules, scores, goals)
+
+    def reach_order(self, rules: Rules, state: RoundState) -> tuple[int, ...]:
+        """What, besides a finished round's points, decides who reaches the target first where
+        that ends the game at once (`ends_at_once`); nothing here."""
+        return ()
+
+    def winners_after(
+        self,
+        rules: Rules,
+        scores: Sequence[int],
+        goals: Sequence[int],
+        points: Sequence[int],
+        round_goals: Sequence[int],
+        order: tuple[int, ...] = (),
+    ) -> list[int]:
+        """The game's winners if a finished round worth `points` and `round_goals` (and its
+        `reach_order`) is added to the totals from before it; [] if the game goes on."""
+        totals = [total + gained for total, gained in zip(scores, points, strict=True)]
+        goal_totals = [total + scored for total, scored in zip(goals, round_goals, strict=True)]
+        return self.game_winners(rules, totals, goal_totals)
+
+    def game_winners(self, rules: Rules, scores: Sequence[int], goals: Sequence[int]) -> list[int]:
+        """R14: of the sides whose total reaches the target, the highest (all of them if tied);
+        [] while nobody has reached it."""
+        reached = [side for side, total in enumerate(scores) if total >= rules.target]
+        if not reached:
+            return []
+        best = max(scores[side] for side in reached)
+        return [side for side in reached if scores[side] == best]
+
+
+class OthersScorer(Scorer):
+    """`others` (R12, R13): the winner takes every other hand, partner's included; a pairs
+    tranque counts every hand, the winners' too. V9's capicúa bonus on top."""
+
+    kind = Scoring.OTHERS
+
+    def _score(
+        self, rules: Rules, state: RoundState, seat_counts: list[int], winner_seat: int | None, domino: bool
+    ) -> RoundPoints:
+        points = [0] * rules.side_count
+        if winner_seat is not None:
+            side = rules.side_of(winner_seat)
+            points[side] = self._taken(rules, seat_counts, winner_seat)
+            if domino and state.capicua and rules.capicua_bonus > 0:
+                points[side] += rules.capicua_bonus
+        return points, _ZEROS[rules.side_count], winner_seat
+
+    def _taken(self, rules: Rules, seat_counts: list[int], winner_seat: int) -> int:
+        if rules.is_pairs:
+            return sum(seat_counts)
+        return sum(seat_counts) - seat_counts[winner_seat]
+
+
+class OpponentsOnlyScorer(OthersScorer):
+    """`opponents-only` (V4, latino): the winning team takes only the opposing team's pips."""
+
+    kind = Scoring.OPPONENTS_ONLY
+
+    def _taken(self, rules: Rules, seat_counts: list[int], winner_seat: int) -> int:
+        team = rules.side_of(winner_seat)
+        return sum(count for seat, count in enumerate(seat_counts) if rules.side_of(seat) != team)
+
+
+class PenaltyScorer(Scorer):
+    """`penalty` (V8, en contra): everyone but the round's winner adds their own pips, and at
+    the target the lowest total wins."""
+
+    kind = Scoring.PENALTY
+    points_against = True
+
+    def _score(
+        self, rules: Rules, state: RoundState, seat_counts: list[int], winner_seat: int | None, domino: bool
+    ) -> RoundPoints:
+        sides = rules.side_count
+        if winner_seat is None:
+            points = seat_counts[:sides] if rules.tranque_tie is TranqueTie.DRAW else [0] * sides
+        else:
+            points = [0 if seat == winner_seat else seat_counts[seat] for seat in range(sides)]
+        return points, _ZEROS[sides], winner_seat
+
+    def game_winners(self, rules: Rules, scores: Sequence[int], goals: Sequence[int]) -> list[int]:
+        """V8: the game ends when a total reaches the target; the lowest total wins, ties share."""
+        if max(scores) < rules.target:
+            return []
+        lowest = min(scores)
+        return [side for side, total in enumerate(scores) if total == lowest]
+
+
+class FutbolScorer(Scorer):
+    """`futbol` (V7, C7): the winner takes the loser's pips from 10 up; under 10 the loser is
+    credited a goal. The game is won at the target or at `goals_to_win` goals."""
+
+    kind = Scoring.FUTBOL
+
+    def _score(
+        self, rules: Rules, state: RoundState, seat_counts: list[int], winner_seat: int | None, domino: bool
+    ) -> RoundPoints:
+        points = [0, 0]
+        if winner_seat is None:
+            return points, _ZEROS[2], None
         loser = 1 - winner_seat
         if seat_counts[loser] >= 10:
             points[winner_seat] = seat_counts[loser]
-        else:
-            goals[loser] = 1
-    else:
-        taken = WINNER_TAKES[scoring](rules, winner_seat, seat_counts, domino)
-        if scoring is Scoring.PONCE:
-            taken = palitos(taken)
-        points[rules.side_of(winner_seat)] += taken
-    if domino and state.capicua and rules.capicua_bonus > 0:
-        points[rules.side_of(state.closer)] += rules.capicua_bonus
-    if scoring is Scoring.PONCE:
-        for side, earned in enumerate(state.team_points):
-            points[side] += earned
+            return points, _ZEROS[2], winner_seat
+        goals = [0, 0]
+        goals[loser] = 1
+        return points, goals, winner_seat
+
+    def game_winners(self, rules: Rules, scores: Sequence[int], goals: Sequence[int]) -> list[int]:
+        if rules.goals_to_win is not None:
+            scorers = [side for side, scored in enumerate(goals) if scored >= rules.goals_to_win]
+            if scorers:
+                return scorers
+        return super().game_winners(rules, scores, goals)
+
+
+class PonceScorer(Scorer):
+    """`ponce` (V6, C6): palitos. Passes score as they happen, a tranque gives 2 to the
+    blocker's team, and the round's pips (every other hand on a dominó, all four in a tranque)
+    are rounded to tens. The game ends the moment a team reaches the target, even mid-round,
+    and nothing is added after that moment."""
+
+    kind = Scoring.PONCE
+    passes_score = True
+    ends_at_once = True
+
+    def _score(
+        self, rules: Rules, state: RoundState, seat_counts: list[int], winner_seat: int | None, domino: bool
+    ) -> RoundPoints:
+        points = list(state.team_points)
+        if winner_seat is not None:
+            taken = sum(seat_counts) - (seat_counts[winner_seat] if domino else 0)
+            points[rules.side_of(winner_seat)] += palitos(taken)
         if not domino:
             points[rules.side_of(state.closer)] += PONCE_BLOCKER_POINTS
-    return points, goals, winner_seat
+        return points, _ZEROS[rules.side_count], winner_seat
+
+    def extras(self, rules: Rules, state: RoundState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        blocker = _ZEROS[rules.side_count]
+        if state.outcome != DOMINO:
+            gained = [0] * rules.side_count
+            gained[rules.side_of(state.closer)] = PONCE_BLOCKER_POINTS
+            blocker = tuple(gained)
+        return tuple(state.team_points), blocker
+
+    def credit(self, rules: Rules, scores: list[int], gains: Sequence[int]) -> list[int]:
+        super().credit(rules, scores, gains)
+        return self.game_winners(rules, scores, ())
+
+    def settle(self, rules: Rules, scores: list[int], goals: list[int], result: RoundResult) -> list[int]:
+        """C6: the pass points entered the score as they were earned (`credit`); then come the
+        blocker's 2 and then the pips, and nothing after a team reaches the target."""
+        pips = _pips_points(result.points, result.pass_points, result.blocker_points)
+        return self._race(rules, scores, (result.blocker_points, pips))
+
+    def reach_order(self, rules: Rules, state: RoundState) -> tuple[int, ...]:
+        """The round's pass points per side, then the blocker's side (-1 after a dominó)."""
+        blocker = -1 if state.outcome == DOMINO else rules.side_of(state.closer)
+        return (*state.team_points, blocker)
+
+    def winners_after(
+        self,
+        rules: Rules,
+        scores: Sequence[int],
+        goals: Sequence[int],
+        points: Sequence[int],
+        round_goals: Sequence[int],
+        order: tuple[int, ...] = (),
+    ) -> list[int]:
+        """As the game adds them: the passes (all at once here, not one by one), the
+        blocker's 2, the pips."""
+        sides = rules.side_count
+        passes = order[:sides] or _ZEROS[sides]
+        blocker_side = order[sides] if order else -1
+        blocker = [PONCE_BLOCKER_POINTS if side == blocker_side else 0 for side in range(sides)]
+        return self._race(rules, list(scores), (passes, blocker, _pips_points(points, passes, blocker)))
+
+    def _race(self, rules: Rules, scores: list[int], stages: Sequence[Sequence[int]]) -> list[int]:
+        """Credit `stages` in order until a team reaches the target; its winners, or []."""
+        for gains in stages:
+            winners = self.credit(rules, scores, gains)
+            if winners:
+                return winners
+        return []
+
+
+def _pips_points(points: Sequence[int], passes: Sequence[int], blocker: Sequence[int]) -> list[int]:
+    """Ponce: the part of a round's palitos that comes from its pips."""
+    return [total - passed - blocked for total, passed, blocked in zip(points, passes, blocker, strict=True)]
+
+
+SCORERS: Final[dict[Scoring, Scorer]] = {
+    scorer.kind: scorer
+    for scorer in (OthersScorer(), OpponentsOnlyScorer(), PenaltyScorer(), PonceScorer(), FutbolScorer())
+}
+
+
+def scorer_of(rules: Rules) -> Scorer:
+    """The shared `Scorer` of `rules.scoring`."""
+    return SCORERS[rules.scoring]
 
 
 def score_round(rules: Rules, state: RoundState) -> RoundResult:
     """The result of a round whose `state.outcome` is DOMINO or TRANQUE."""
+    scorer = scorer_of(rules)
     seat_counts = [mask_pips(hand) for hand in state.hands]
     domino = state.outcome == DOMINO
-    side_points, side_goals, winner_seat = round_points(rules, state, seat_counts)
-    sides = range(rules.side_count)
-    points = dict(enumerate(side_points))
-    goals = {side: 1 for side in sides if side_goals[side]}
-    capicua = domino and state.capicua and rules.capicua_bonus > 0
-    pass_points: dict[int, int] = {}
-    blocker_points: dict[int, int] = {}
-    if rules.scoring is Scoring.PONCE:
-        pass_points = dict(enumerate(state.team_points))
-        if not domino:
-            blocker_points = {rules.side_of(state.closer): PONCE_BLOCKER_POINTS}
-    side_counts = dict.fromkeys(sides, 0)
+    points, goals, winner_seat = scorer.round_points(rules, state, seat_counts)
+    side_counts = [0] * rules.side_count
     for seat, count in enumerate(seat_counts):
         side_counts[rules.side_of(seat)] += count
+    pass_points, blocker_points = scorer.extras(rules, state)
     return RoundResult(
         kind=RoundEnd.DOMINO if domino else RoundEnd.TRANQUE,
         winner=None if winner_seat is None else rules.side_of(winner_seat),
         winner_seat=winner_seat,
         closer=state.closer,
-        points=points,
-        counts=side_counts,
-        seat_counts=dict(enumerate(seat_counts)),
+        points=tuple(points),
+        counts=tuple(side_counts),
+        seat_counts=tuple(seat_counts),
         tie=winner_seat is None,
-        capicua=capicua,
-        goals=goals,
+        capicua=domino and state.capicua and rules.capicua_bonus > 0,
+        goals=tuple(goals),
         pass_points=pass_points,
         blocker_points=blocker_points,
+        passes_score=scorer.passes_score,
     )
