@@ -1,10 +1,16 @@
-"""The `tranque` command line: simulate, play, replay, their errors and both languages."""
+"""The `tranque` command line: simulate, play, replay, verify, arena, their errors and both
+languages. Output wraps at 80 columns, so texts are compared with `flat` (runs of spaces and
+line breaks as one space)."""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib.metadata
 import io
 import itertools
 import json
+import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterable
@@ -15,10 +21,20 @@ import pytest
 from rich.console import Console
 
 from tranque import Game, Play, Rules, Side, Tile
+from tranque.bots import make_bot
 from tranque.cli import main
+from tranque.engine import RoundEnd
 from tranque.engine.record import load, save, to_record
+from tranque.terminal.catalogue import plural
 from tranque.terminal.command import Context
 from tranque.terminal.play import Match, Quit
+from tranque.terminal.render import board
+from tranque.terminal.results import headline, round_end
+from tranque.terminal.simulate import play_out
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
 
 
 def script(monkeypatch: pytest.MonkeyPatch, lines: Iterable[str]) -> None:
@@ -132,7 +148,7 @@ class TestPlay:
             assert "¡Tu pareja ganó la partida!" in out
         else:
             assert "Gana la partida la pareja B (jugadores 1 y 3)." in out
-        assert f"Partida guardada en {path}" in out
+        assert f"Partida guardada en {path}" in flat(out)
         assert "Tu mano:" in out and "Pozo: 0 fichas" in out and "1) " in out
 
     def test_bots_moves_are_told(
@@ -244,7 +260,7 @@ class TestTileInput:
         action, out = self.ask(game, ["4-4", "5-1 d", "5-3", "x", "d"])
         assert "La ficha 4-4 no se puede jugar ahora" in out
         assert "La ficha 5-1 no pega a la derecha (ahí hay un 3)." in out
-        assert "¿En qué punta va el 5-3? i = izquierda (5), d = derecha (3):" in out
+        assert "¿En qué punta va el 5-3? i = izquierda (5), d = derecha (3), v = volver:" in out
         assert "Escribe i (izquierda) o d (derecha)." in out
         assert action == Play(Tile(5, 3), Side.RIGHT)
 
@@ -323,7 +339,7 @@ def bad_records(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     }
     expected = {
         "missing": "no existe el archivo",
-        "not json": "no es JSON válido",
+        "not json": "garbage.json no es un registro de partida de Tranque",
         "not a record": "no es un registro de partida de Tranque",
         "tampered": "el registro dice puntos [50, 0]",
         "directory": "no se puede leer",
@@ -403,3 +419,605 @@ def test_console_script_is_installed() -> None:
     done = subprocess.run([str(script_path), "--help"], capture_output=True, text=True, check=False)
     assert done.returncode == 0
     assert done.stdout.startswith("uso: tranque") and "replay" in done.stdout
+
+
+# --- Bad input: one line in the player's language, exit 2, nothing written or started ----------
+
+
+def one_line_error(captured: pytest.CaptureResult[str]) -> str:
+    assert captured.out == ""
+    assert captured.err.startswith("tranque: error: ") and captured.err.count("\n") == 1
+    assert "Traceback" not in captured.err
+    return captured.err.rstrip("\n")
+
+
+ARENA = ["arena", "greedy", "random"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "spanish", "english"),
+    [
+        (
+            [*ARENA, "--preset", "nope"],
+            "opción --preset no válida: «nope» no existe; hay: clasico, sin-pozo",
+            "invalid --preset: “nope” does not exist",
+        ),
+        (
+            [*ARENA, "--players", "5", "--mode", "pairs"],
+            "opción --mode no válida: «clasico» con 5 jugadores se juega individual",
+            "invalid --mode: “clasico” with 5 players is played individually",
+        ),
+        (
+            [*ARENA, "--players", "7"],
+            "opción --players no válida: «clasico» se juega con 2, 3, 4, 5 o 6 jugadores, no con 7",
+            "invalid --players: “clasico” is played by 2, 3, 4, 5 or 6 players, not 7",
+        ),
+        (
+            [*ARENA, "--target", "0"],
+            "opción --target no válida: la meta debe ser positiva, no 0",
+            "invalid --target: the target must be positive, not 0",
+        ),
+        (
+            [*ARENA, "--games", "0"],
+            "--games: debe ser al menos 1, no 0",
+            "--games: must be at least 1, not 0",
+        ),
+        (
+            [*ARENA, "--games", "-3"],
+            "--games: debe ser al menos 1, no -3",
+            "--games: must be at least 1, not -3",
+        ),
+        ([*ARENA, "--jobs", "0"], "--jobs: debe ser al menos 1, no 0", "--jobs: must be at least 1, not 0"),
+        (
+            ["arena", "greedy", "oracle"],
+            "no hay un bot «oracle»; hay: random, greedy, heuristic, expert",
+            "there is no bot 'oracle'; there are: random, greedy, heuristic, expert",
+        ),
+        (["arena", "greedy"], "indica dos niveles de bot, no 1", "name two bot levels, not 1"),
+        (
+            ["play", "--preset", "nope"],
+            "opción --preset no válida: «nope» no existe",
+            "invalid --preset: “nope” does not exist",
+        ),
+        (
+            ["simulate", "--players", "3", "--mode", "pairs"],
+            "opción --mode no válida: «clasico» con 3 jugadores se juega individual",
+            "invalid --mode: “clasico” with 3 players is played individually",
+        ),
+        (["--foo"], "opción desconocida: --foo", "unknown option: --foo"),
+        (
+            [],
+            "falta la orden: play, simulate, replay, serve, verify, arena (tranque --help",
+            "missing command",
+        ),
+    ],
+)
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_bad_input_is_one_line_in_the_players_language(
+    argv: list[str],
+    spanish: str,
+    english: str,
+    lang: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def no_match(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a match was started")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("tranque.terminal.arena.play_match", no_match)
+    monkeypatch.setattr("tranque.terminal.simulate.simulate", no_match)
+    monkeypatch.setattr("tranque.terminal.play.Match", no_match)
+    assert main(["--lang", lang, *argv]) == 2
+    line = one_line_error(capsys.readouterr())
+    assert (spanish if lang == "es" else english) in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unknown_language_in_the_environment_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("TRANQUE_LANG", "fr")
+    assert main(["simulate", "--games", "1"]) == 2
+    assert "TRANQUE_LANG: «fr» no es un idioma; hay: es, en" in one_line_error(capsys.readouterr())
+    assert main(["--lang", "en", "simulate", "--games", "1", "--json"]) == 0  # --lang wins
+
+
+def unwritable_paths(tmp_path: Path) -> dict[str, tuple[Path, str, str]]:
+    """Record paths that cannot be written, and what `play` says about each, es and en."""
+    if os.geteuid() == 0:  # root writes anywhere a permission allows; sysfs refuses it
+        locked = Path("/sys/tranque-test-record.json")
+    else:
+        folder = tmp_path / "locked"
+        folder.mkdir(mode=0o500)
+        locked = folder / "game.json"
+    missing = tmp_path / "no" / "such" / "game.json"
+    return {
+        "missing directory": (
+            missing,
+            f"opción --record no válida: no existe la carpeta {missing.parent}",
+            f"invalid --record: there is no directory {missing.parent}",
+        ),
+        "a directory": (
+            tmp_path,
+            f"opción --record no válida: {tmp_path} es una carpeta",
+            f"invalid --record: {tmp_path} is a directory",
+        ),
+        "no permission": (
+            locked,
+            f"opción --record no válida: no se puede escribir {locked}: no hay permiso",
+            f"invalid --record: cannot write {locked}: permission denied",
+        ),
+    }
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+@pytest.mark.parametrize("case", ["missing directory", "a directory", "no permission"])
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_an_unwritable_record_is_refused_before_the_game(
+    command: str,
+    case: str,
+    lang: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path, spanish, english = unwritable_paths(tmp_path)[case]
+    before = sorted(tmp_path.rglob("*"))
+    script(monkeypatch, always_one())
+    assert main(["--lang", lang, command, "--seed", "1", "--record", str(path)]) == 2
+    assert (spanish if lang == "es" else english) in one_line_error(capsys.readouterr())
+    assert sorted(tmp_path.rglob("*")) == before
+    assert case == "a directory" or not path.exists()
+
+
+class TestRecordOnInterrupt:
+    def test_ctrl_c_at_a_prompt_still_saves_the_record(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        path = tmp_path / "cc.json"
+        feed = iter(["1", "1"])
+
+        def interrupted_input(prompt: str = "") -> str:
+            try:
+                return next(feed)
+            except StopIteration:
+                raise KeyboardInterrupt from None
+
+        monkeypatch.setattr("builtins.input", interrupted_input)
+        assert main(["play", "--seed", "3", "--record", str(path)]) == 130
+        captured = capsys.readouterr()
+        assert f"Partida guardada en {path}" in flat(captured.out)
+        assert captured.err == "Interrumpido.\n"
+        game = load(path)
+        assert not game.is_over
+        assert 1 <= sum(seat == 0 for _, seat, _ in game.actions) <= 2
+
+    def test_the_end_of_the_input_still_saves_the_record(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        path = tmp_path / "eof.json"
+        script(monkeypatch, ["1"])
+        assert main(["--lang", "en", "play", "--seed", "3", "--record", str(path)]) == 0
+        out = flat(capsys.readouterr().out)
+        assert "Game abandoned." in out and f"Game saved to {path}" in out
+        assert sum(seat == 0 for _, seat, _ in load(path).actions) == 1
+
+
+# --- verify: deals and every move, on records from play and simulate ----------------------------
+
+
+def played_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str = "game.json") -> Path:
+    path = tmp_path / name
+    script(monkeypatch, always_one())
+    assert main(["play", "--seed", "6", "--record", str(path)]) == 0
+    return path
+
+
+def tampered(path: Path, change: Any) -> Path:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    out = path.with_name("tampered.json")
+    out.write_text(json.dumps(data), encoding="utf-8")
+    return out
+
+
+class TestVerify:
+    def verify(self, capsys: pytest.CaptureFixture[str], path: Path, lang: str = "es") -> tuple[int, str]:
+        code = main(["--lang", lang, "verify", str(path)])
+        return code, capsys.readouterr().out
+
+    def test_a_play_record_checks_each_seed_and_every_move(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        path = played_record(tmp_path, monkeypatch)
+        rounds = len(load(path).rounds)
+        capsys.readouterr()
+        code, out = self.verify(capsys, path)
+        assert code == 0
+        lines = out.splitlines()
+        assert flat(out).startswith(
+            "Partida de tranque play o simulate: no hay compromisos publicados; se comprueba que la "
+            "semilla de cada mano da su reparto."
+        )
+        assert [line for line in lines if line.startswith("Mano ")] == [
+            f"Mano {n}: verificado" for n in range(1, rounds + 1)
+        ]
+        assert "Jugadas: verificado: cada jugada, los puntos y los ganadores se reproducen" in flat(out)
+        assert "NO verificado" not in out
+        assert flat(out).endswith(
+            "Todo verificado: los repartos son los de sus semillas y la partida se reproduce entera."
+        )
+
+    def test_a_simulate_record_in_english(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        path = tmp_path / "last.json"
+        assert main(["simulate", "--games", "2", "--seed", "4", "--record", str(path)]) == 0
+        assert f"Última partida guardada en {path}" in flat(capsys.readouterr().out)
+        code, out = self.verify(capsys, path, "en")
+        assert code == 0
+        assert flat(out).startswith(
+            "A game from tranque play or simulate: there are no published commitments"
+        )
+        assert "Round 1: verified" in out and "Moves: verified" in out and "NOT verified" not in out
+
+    @pytest.mark.parametrize(
+        ("case", "change", "reason"),
+        [
+            (
+                "a changed move",
+                lambda data: data["rounds"][0]["actions"][1].update(type="play", tile="6-6", side="left"),
+                "el registro no se puede reproducir: No tienes la ficha 6-6.",
+            ),
+            (
+                "a removed move",
+                lambda data: data["rounds"][0]["actions"].pop(),
+                "mano 1: el registro dice un resultado que la partida no da",
+            ),
+            (
+                "a forged winner",
+                lambda data: data.update(winners=[1 - data["winners"][0]]),
+                "el registro dice ganadores",
+            ),
+        ],
+    )
+    def test_a_changed_game_is_refused(
+        self,
+        case: str,
+        change: Any,
+        reason: str,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+    ) -> None:
+        path = tampered(played_record(tmp_path, monkeypatch), change)
+        capsys.readouterr()
+        code, out = self.verify(capsys, path)
+        assert code == 1, case
+        assert "Mano 1: verificado" in out  # the deals themselves are intact
+        assert f"Jugadas: NO verificado: {reason}" in flat(out)
+        assert flat(out).endswith("Hay cosas que no se pudieron verificar.")
+        code, out = self.verify(capsys, path, "en")
+        assert code == 1 and "Moves: NOT verified: " in out
+
+    def test_a_swapped_deal_and_a_malformed_seed_are_named(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        def swap(data: dict[str, Any]) -> None:
+            hands = data["rounds"][0]["hands"]
+            hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+            data["rounds"][1]["seed"] = "zz"
+
+        path = tampered(played_record(tmp_path, monkeypatch), swap)
+        capsys.readouterr()
+        code, out = self.verify(capsys, path)
+        assert code == 1
+        assert "Mano 1: NO verificado: la semilla no da el reparto registrado" in out
+        assert "Mano 2: NO verificado: la semilla no es un número hexadecimal" in out
+        assert "Jugadas: NO verificado: mano 1: el reparto no es el que da su semilla" in flat(out)
+
+
+# --- --version and help ----------------------------------------------------------------------
+
+
+def test_version_is_the_installed_packages(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"tranque {importlib.metadata.version('tranque')}\n"
+
+
+@pytest.mark.parametrize(
+    ("command", "defaults"),
+    [
+        ("play", ["--preset PRESET", "clasico)", "--bot BOT", "greedy)", "--seat K", "0)"]),
+        ("simulate", ["--games N", "200)", "--players-kind", "mixed)"]),
+        ("arena", ["expert heuristic)", "--games N", "100)", "--seed S", "1)", "--jobs J", "1)"]),
+        ("serve", ["--host HOST", "127.0.0.1)", "--port P", "8000)", "--bot-level BOT", "heuristic)"]),
+    ],
+)
+@pytest.mark.parametrize(("lang", "default"), [("es", "(por defecto: "), ("en", "(default: ")])
+def test_help_shows_the_defaults(
+    command: str, defaults: list[str], lang: str, default: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--lang", lang, command, "--help"]) == 0
+    out = flat(capsys.readouterr().out)
+    position = 0
+    for text in defaults:  # each option, then its default, in order
+        position = out.index(text, position)
+    assert out.count(default) >= len(defaults) // 2
+    assert ("default:" in out) == (lang == "en")
+
+
+# --- Round ends: every count in words, ponce's palitos, plurals, 80 columns ---------------------
+
+
+def rendered(renderable: Any, width: int = 80) -> str:
+    buffer = io.StringIO()
+    Console(file=buffer, width=width, markup=False, highlight=False, emoji=False).print(renderable)
+    return buffer.getvalue()
+
+
+def first_round(rules: Rules, wanted: Any, kind: str = "greedy") -> tuple[Game, int]:
+    """The first round, over games between bots with seeds 0, 1, 2…, whose result is `wanted`."""
+    for seed in range(300):
+        game = Game(rules, seed=seed)
+        play_out(game, [make_bot(kind, seed=seed * 8 + seat) for seat in range(rules.players)])
+        for number, result in enumerate(game.results):
+            if wanted(result):
+                return game, number
+    raise AssertionError("no such round in 300 games")
+
+
+def round_text(game: Game, number: int, lang: str, width: int = 80) -> str:
+    result, hands = game.results[number], game.rounds[number].hands
+    return rendered(round_end(game.rules, number, result, hands, lang), width)
+
+
+@pytest.mark.parametrize(("players", "spanish", "english"), [(6, "cinco", "five"), (4, "tres", "three")])
+def test_R12_a_pairs_domino_counts_the_other_hands(players: int, spanish: str, english: str) -> None:
+    game, number = first_round(Rules.preset("clasico", players=players), lambda r: r.kind is RoundEnd.DOMINO)
+    assert (
+        f"la pareja ganadora se lleva los puntos de las otras {spanish} manos, la del compañero incluida"
+        in flat(round_text(game, number, "es"))
+    )
+    assert f"the pips of the other {english} hands, the partner's included" in flat(
+        round_text(game, number, "en")
+    )
+
+
+def test_V6_a_tied_ponce_tranque_scores_only_the_blockers_two() -> None:
+    game, number = first_round(Rules.preset("ponce"), lambda r: r.tie)
+    result = game.results[number]
+    text = flat(round_text(game, number, "es"))
+    assert (
+        "¡Tranque empatado! Las cuentas más bajas empatan: nadie se lleva las fichas; solo cuentan los 2 "
+        "palitos de quien trancó." in text
+    )
+    assert "nadie anota" not in text
+    blocker = "AB"[game.rules.side_of(result.closer)]
+    assert re.search(rf"Pareja {blocker}: (\d palitos? por pases \+ )?2 palitos por trancar", text)
+    assert f"Pareja {blocker} +{result.points[game.rules.side_of(result.closer)]}" in text
+    assert "only the blocker's 2 palitos are scored" in flat(round_text(game, number, "en"))
+
+
+def palitos_in(why: str) -> dict[str, int]:
+    """The palitos each team's breakdown adds up to, from a "Por qué" line."""
+    totals = {}
+    for part in why.split(" · "):
+        team, terms = part.split(": ", 1)
+        totals[team] = sum(int(n) for n in re.findall(r"(\d+) palitos? por", terms))
+    return totals
+
+
+def test_V6_ponce_palitos_are_passes_blocker_and_rounded_pips() -> None:
+    rules = Rules.preset("ponce")
+    for kind, wanted in [
+        (RoundEnd.DOMINO, lambda r: r.kind is RoundEnd.DOMINO and r.pass_points[r.winner] > 0),
+        (RoundEnd.TRANQUE, lambda r: r.kind is RoundEnd.TRANQUE and not r.tie),
+    ]:
+        game, number = first_round(rules, wanted)
+        result = game.results[number]
+        text = flat(round_text(game, number, "es"))
+        why = text.split("Por qué: ", 1)[1].split(" Anotan: ", 1)[0]
+        expected = {f"Pareja {'AB'[side]}": points for side, points in enumerate(result.points) if points}
+        assert palitos_in(why) == expected
+        assert result.winner_seat is not None
+        hands = "de las otras manos" if kind is RoundEnd.DOMINO else "de todas las manos"
+        taken = sum(result.seat_counts) - (
+            result.seat_counts[result.winner_seat] if kind is RoundEnd.DOMINO else 0
+        )
+        assert f"por los {taken} puntos {hands}, redondeados a decenas" in why
+        if kind is RoundEnd.TRANQUE:
+            assert "2 palitos por trancar" in why
+
+
+def test_V6_pass_points_are_told_as_they_happen_and_a_game_may_end_on_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for seed in range(40):
+        script(monkeypatch, always_one())
+        assert main(["play", "--preset", "ponce", "--seed", str(seed)]) == 0
+        out = flat(capsys.readouterr().out)
+        if "llega a la meta con ese pase" in out:
+            break
+    else:
+        raise AssertionError("no ponce game ended on a pass")
+    assert re.search(
+        r"pasa \+2 palitos para la pareja [AB] \(el primer pase que anota en la partida vale 2\)", out
+    )
+    assert re.search(r"pasa \+1 palito para la pareja [AB] ", out)
+    assert re.search(
+        r"pasa \+1 palito para la pareja [AB] La pareja [AB] \([^)]*\) llega a la meta con ese pase: la "
+        r"partida termina sin acabar la mano\. Marcador: Pareja A \d+/20 · Pareja B \d+/20",
+        out,
+    )
+
+
+def test_plurals() -> None:
+    assert [plural("tiles", n, "es") for n in (0, 1, 2)] == ["0 fichas", "1 ficha", "2 fichas"]
+    assert [plural("pips", n, "en") for n in (1, 7)] == ["1 pip", "7 pips"]
+    assert plural("palitos", 1, "es") == "1 palito"
+    view = Game(Rules.preset("clasico", players=2), seed=1).view(0)
+    assert "Pozo: 1 ficha\n" in rendered(board(dataclasses.replace(view, boneyard_count=1), 0, "es"))
+    assert "Boneyard: 1 tile\n" in rendered(board(dataclasses.replace(view, boneyard_count=1), 0, "en"))
+    rules = Rules.preset("clasico", players=2)
+    game, number = first_round(rules, lambda r: r.kind is RoundEnd.TRANQUE and not r.tie)
+    result = game.results[number]
+    assert result.winner_seat is not None
+    counts = list(result.seat_counts)
+    counts[result.winner_seat] = 1
+    one = dataclasses.replace(result, seat_counts=tuple(counts), counts=tuple(counts))
+    assert "gana jugador " in headline(rules, one, "es", None)
+    assert "con 1 punto en la mano" in headline(rules, one, "es", None)
+    assert "with 1 pip in hand" in headline(rules, one, "en", None)
+
+
+def test_V2_a_tranque_tie_broken_by_the_starter_says_so() -> None:
+    rules = Rules.preset("salon")
+    game, number = first_round(
+        rules, lambda r: r.kind is RoundEnd.TRANQUE and not r.tie and r.counts[0] == r.counts[1]
+    )
+    text = flat(round_text(game, number, "es"))
+    pips = game.results[number].counts[0]
+    assert f"la cuenta más baja empata a {pips} puntos: gana la pareja" in text
+    assert "quien salió o el más cercano después" in text
+
+
+def test_lines_wrap_at_word_boundaries_at_80_columns(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    script(monkeypatch, always_one())
+    assert main(["play", "--players", "6", "--mode", "individual", "--seed", "3"]) == 0
+    # Typed answers are not echoed here, so what follows a prompt starts a line of its own.
+    out = re.sub(
+        r"(Tu jugada \([^)]*\): |Pulsa Enter para seguir \(q para salir\): )", "\n", capsys.readouterr().out
+    )
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "Jugador 4 0/200 · Jugador 5 0/200" in flat(out)  # no name cut in two
+    boards = [n for n, line in enumerate(lines) if line.startswith("Mesa: ")]
+    assert any(lines[n + 1].startswith(tuple("0123456789")) for n in boards)  # some line did wrap
+    for n in boards:
+        tiles = []
+        for line in lines[n:]:
+            if line.startswith("Puntas: "):
+                break
+            tiles += line.removeprefix("Mesa: ").split()
+        assert all(re.fullmatch(r"\d\|\d", tile) for tile in tiles), tiles
+
+
+class TestEqualEnds:
+    """R8: with both ends showing 6, "6-3 d" is the one placement there is, and is told so."""
+
+    @pytest.fixture
+    def game(self) -> Game:
+        hands = [
+            ["6-6", "5-5", "4-4", "3-3", "2-2", "1-1", "0-0"],
+            ["6-3", "5-4", "5-2", "4-2", "3-1", "2-0", "1-0"],
+        ]
+        dealt = {Tile.parse(tile) for hand in hands for tile in hand}
+        boneyard = [tile for tile in Tile.full_set(6) if tile not in dealt]
+        game = Game(Rules.preset("clasico", players=2), deals=[(hands, boneyard)])
+        game.apply(Play(Tile(6, 6)))
+        assert game.round.turn == 1 and game.round.ends == (6, 6)
+        return game
+
+    @pytest.mark.parametrize(
+        ("lang", "option", "told"),
+        [
+            (
+                "es",
+                "1) 6-3 en el 6 (las dos puntas son iguales)",
+                "Juegas 6-3 en el 6 (las dos puntas son iguales)",
+            ),
+            (
+                "en",
+                "1) 6-3 on the 6 (both ends are the same)",
+                "You play 6-3 on the 6 (both ends are the same)",
+            ),
+        ],
+    )
+    def test_the_play_names_no_side(self, game: Game, lang: str, option: str, told: str) -> None:
+        ctx, buffer = quiet_context(["6-3 d"])
+        ctx.lang = lang
+        match = Match(game, 1, {}, ctx)
+        match.apply(match.ask(game.view(1)))
+        out = buffer.getvalue()
+        assert option in out and told in out
+        assert "izquierda" not in out.split("Tu jugada")[-1] and "left" not in out.split("Your move")[-1]
+
+    def test_replay_tells_it_the_same_way(
+        self, game: Game, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        game.apply(Play(Tile(6, 3), Side.RIGHT))
+        save(game, tmp_path / "equal.json")
+        assert main(["replay", str(tmp_path / "equal.json")]) == 0
+        assert "Jugador 1 juega 6-3 en el 6 (las dos puntas son iguales)" in capsys.readouterr().out
+
+
+class TestMoreInput:
+    def test_one_number_a_stray_word_and_going_back(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        hands = [
+            ["6-5", "5-3", "4-4", "5-1", "2-2", "1-0", "0-0"],
+            ["6-6", "6-3", "3-3", "2-1", "2-0", "4-0", "3-0"],
+        ]
+        dealt = {Tile.parse(tile) for hand in hands for tile in hand}
+        boneyard = [tile for tile in Tile.full_set(6) if tile not in dealt]
+        game = Game(Rules.preset("clasico", players=2), deals=[(hands, boneyard)])
+        for action in (Play(Tile(6, 6)), Play(Tile(6, 5), Side.LEFT), Play(Tile(6, 3), Side.RIGHT)):
+            game.apply(action)
+        ctx, buffer = quiet_context(["1 2", "5-1 i extra", "5-3", "v", "2"])
+        assert Match(game, 0, {}, ctx).ask(game.view(0)) == Play(Tile(5, 3), Side.LEFT)
+        out = buffer.getvalue()
+        assert "Escribe un solo número de opción, no «1 2»." in out
+        assert "No entiendo «5-1 i extra»" in out
+        assert "Elige otra jugada." in out
+
+
+class TestArena:
+    def test_the_table_in_spanish(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = [*ARENA, "--preset", "sin-pozo", "--target", "20", "--games", "2"]
+        assert main(argv) == 0
+        captured = capsys.readouterr()
+        out = captured.out
+        assert "greedy contra random: Sin pozo · 4 jugadores por parejas · a 20" in out
+        assert "4 partidas" in out and "IC 95% (Wilson)" in out
+        for heading in ("Manos", "Partidas", "Pts/mano", "p50 ms", "1. greedy", "2. random"):
+            assert heading in out
+        assert "Tiempo por jugada: CPU de un núcleo." in out
+
+    def test_the_table_in_english(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = [
+            "--lang",
+            "en",
+            *ARENA,
+            "--preset",
+            "sin-pozo",
+            "--target",
+            "20",
+            "--games",
+            "2",
+            "--jobs",
+            "2",
+        ]
+        assert main(argv) == 0
+        captured = capsys.readouterr()
+        out = captured.out
+        assert "greedy against random: Sin pozo · 4 players in pairs · to 20" in out
+        assert "4 games" in out and "95% CI (Wilson)" in out
+        for heading in ("Rounds", "Games", "Pts/round", "Time per move: CPU of one core."):
+            assert heading in out
+        for spanish in ("Manos", "Partidas", "contra", "Jugando", "Tiempo"):
+            assert spanish not in out + captured.err
+
+
+# --- simulate: the seed is always shown -----------------------------------------------------
+
+
+def test_simulate_without_a_seed_shows_the_one_it_drew(capsys: pytest.CaptureFixture[str]) -> None:
+    first = simulate_json(capsys, "--games", "3")
+    assert isinstance(first["seed"], int)
+    again = simulate_json(capsys, "--games", "3", "--seed", str(first["seed"]))
+    for data in (first, again):
+        data.pop("games_per_second")
+    assert again == first

@@ -54,6 +54,10 @@ def record() -> dict[str, Any]:
     return finished_practice_record()
 
 
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
 def write(path: Path, data: Any) -> str:
     path.write_text(json.dumps(data), encoding="utf-8")
     return str(path)
@@ -66,10 +70,16 @@ class TestVerify:
         rounds = len(record["rounds"])
         assert rounds >= 1 and all(r["seed"] for r in record["rounds"])
         assert main(["verify", write(tmp_path / "partida.json", record)]) == 0
-        lines = capsys.readouterr().out.splitlines()
-        assert lines == [f"Mano {n}: verificado" for n in range(1, rounds + 1)] + [
-            "Todos los repartos son los que daban las semillas publicadas."
+        out = capsys.readouterr().out
+        assert flat(out).startswith(
+            "Partida del sitio: en cada mano, la semilla y la sal reveladas deben dar el compromiso "
+            "publicado al repartir, y la semilla, el reparto."
+        )
+        assert [line for line in out.splitlines() if line.startswith("Mano ")] == [
+            f"Mano {n}: verificado" for n in range(1, rounds + 1)
         ]
+        assert "Jugadas: verificado" in out and "NO verificado" not in out
+        assert flat(out).endswith("la partida se reproduce entera.")
 
     def test_a_tampered_seed_fails_its_round(
         self, record: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -78,13 +88,15 @@ class TestVerify:
         seed = tampered["rounds"][0]["seed"]
         tampered["rounds"][0]["seed"] = ("1" if seed[0] != "1" else "2") + seed[1:]
         assert main(["verify", write(tmp_path / "trampa.json", tampered)]) == 1
-        lines = capsys.readouterr().out.splitlines()
-        assert lines[0] == (
+        out = flat(capsys.readouterr().out)
+        assert (
             "Mano 1: NO verificado: la semilla y la sal no dan el compromiso publicado al repartir; "
             "la semilla no da el reparto registrado"
-        )
-        assert lines[1:-1] == [f"Mano {n}: verificado" for n in range(2, len(record["rounds"]) + 1)]
-        assert lines[-1] == "Hay repartos que no se pudieron verificar."
+        ) in out
+        for n in range(2, len(record["rounds"]) + 1):
+            assert f"Mano {n}: verificado" in out
+        assert "Jugadas: NO verificado: mano 1: el reparto no es el que da su semilla" in out
+        assert out.endswith("Hay cosas que no se pudieron verificar.")
 
     def test_a_tampered_deal_fails_even_with_the_right_seed(
         self, record: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -94,7 +106,30 @@ class TestVerify:
         hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
         assert main(["--lang", "en", "verify", write(tmp_path / "trampa.json", tampered)]) == 1
         out = capsys.readouterr().out
-        assert "Round 1: NOT verified: la semilla no da el reparto registrado" in out
+        assert "Round 1: NOT verified: the seed does not give the recorded deal" in out
+        assert "Moves: NOT verified: round 1:" in flat(out)
+
+    def test_a_changed_move_or_score_is_refused_although_the_deals_check_out(
+        self, record: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        forged = json.loads(json.dumps(record))
+        forged["scores"] = forged["scores"][::-1] if len(set(forged["scores"])) > 1 else [999, 0]
+        assert main(["verify", write(tmp_path / "trampa.json", forged)]) == 1
+        out = flat(capsys.readouterr().out)
+        assert "Mano 1: verificado" in out
+        assert "Jugadas: NO verificado: el registro dice puntos" in out
+        moved = json.loads(json.dumps(record))
+        moved["rounds"][0]["actions"].pop()
+        assert main(["verify", write(tmp_path / "trampa.json", moved)]) == 1
+        assert "Jugadas: NO verificado: mano 1:" in flat(capsys.readouterr().out)
+
+    def test_a_missing_salt_is_named(
+        self, record: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        tampered = json.loads(json.dumps(record))
+        del tampered["rounds"][0]["salt"]
+        assert main(["verify", write(tmp_path / "trampa.json", tampered)]) == 1
+        assert "Mano 1: NO verificado: la mano no trae sal y compromiso" in capsys.readouterr().out
 
     def test_unreadable_files_exit_2(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         missing = str(tmp_path / "no-existe.json")
@@ -119,6 +154,33 @@ class TestVerify:
 SERVE = "import sys; from tranque.cli import main; sys.exit(main())"
 
 
+def bad_databases(tmp_path: Path) -> dict[str, tuple[str, str, str]]:
+    """--db values the site cannot open, and the line `serve` says for each, es and en."""
+    missing = tmp_path / "no" / "such"
+    return {
+        "unknown scheme": (
+            "nope://somewhere",
+            "opción --db no válida: no se conoce «nope»; usa sqlite:///archivo.db",
+            "invalid --db: 'nope' is not known; use sqlite:///file.db",
+        ),
+        "not a url": (
+            "::::",
+            "opción --db no válida: «::::» no es una URL",
+            "invalid --db: '::::' is not a database URL",
+        ),
+        "unreachable postgres": (
+            f"postgresql://nobody:secret@127.0.0.1:{free_port()}/nothing",
+            "no se puede abrir la base de datos postgresql://nobody:***@127.0.0.1:",
+            "cannot open the database postgresql://nobody:***@127.0.0.1:",
+        ),
+        "sqlite in a missing directory": (
+            f"sqlite+aiosqlite:///{missing}/tranque.db",
+            f"opción --db no válida: no existe la carpeta {missing}",
+            f"invalid --db: there is no directory {missing}",
+        ),
+    }
+
+
 class TestServe:
     def test_help_lists_the_options(self, capsys: pytest.CaptureFixture[str]) -> None:
         assert main(["serve", "--help"]) == 0
@@ -134,6 +196,31 @@ class TestServe:
         assert capsys.readouterr().err.strip() == (
             "tranque: error: opción --port no válida: el puerto va de 1 a 65535, no 70000"
         )
+
+    @pytest.mark.parametrize(
+        "case", ["unknown scheme", "not a url", "unreachable postgres", "sqlite in a missing directory"]
+    )
+    @pytest.mark.parametrize("lang", ["es", "en"])
+    def test_a_bad_database_is_one_line_before_the_site_is_announced(
+        self,
+        case: str,
+        lang: str,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+    ) -> None:
+        def no_server(*args: Any, **kwargs: Any) -> None:
+            raise AssertionError("the site was started")
+
+        monkeypatch.setattr("uvicorn.run", no_server)
+        monkeypatch.chdir(tmp_path)
+        url, spanish, english = bad_databases(tmp_path)[case]
+        assert main(["--lang", lang, "serve", "--db", url]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""  # not "Tranque está en marcha"
+        assert captured.err.startswith("tranque: error: ") and captured.err.count("\n") == 1
+        assert (spanish if lang == "es" else english) in captured.err and "secret" not in captured.err
+        assert list(tmp_path.iterdir()) == []
 
     @pytest.fixture
     def serving(self, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int, Path]]:
@@ -181,6 +268,6 @@ class TestServe:
         assert out.rstrip().endswith("Tranque se detuvo.")
         assert (
             f"Tranque está en marcha: abre http://127.0.0.1:{port} en el navegador. Ctrl+C para pararlo."
-            in out
+            in flat(out)
         )
-        assert f"Base de datos: sqlite+aiosqlite:///{database}" in out
+        assert f"Base de datos: sqlite+aiosqlite:///{database}" in flat(out)

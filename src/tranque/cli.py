@@ -2,12 +2,13 @@
 
 Each subcommand is one entry of `COMMANDS` (a `Command` with its options and its run
 function), so adding one is one line. Every bad option ends in a one-line message in the
-player's language and exit code 2, never a traceback.
+player's language and exit code 2, never a traceback; every help shows the defaults.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import os
 import re
 import sys
@@ -16,8 +17,8 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
-from tranque.terminal.catalogue import LANGS, t
 from tranque.terminal import arena, play, replay, serve, simulate, verify
+from tranque.terminal.catalogue import LANGS, t
 from tranque.terminal.command import CliError, Command, Context
 
 COMMANDS: dict[str, Command] = {
@@ -48,8 +49,6 @@ _ARGPARSE_MESSAGES = [
 def translate_argparse(message: str, lang: str) -> str:
     for pattern, key in _ARGPARSE_MESSAGES:
         match = pattern.fullmatch(message)
-        if match and match.groupdict().get("what") == "COMMAND":
-            return t("arg_missing_command", lang, commands=", ".join(COMMANDS))
         if match:
             return t(key, lang, **match.groupdict())
     return message
@@ -66,16 +65,33 @@ class Parser(argparse.ArgumentParser):
         raise CliError(translate_argparse(message, self.lang))
 
 
-def chosen_lang(argv: Sequence[str]) -> str:
-    """--lang (anywhere on the line), else $TRANQUE_LANG, else Spanish."""
-    env = os.environ.get("TRANQUE_LANG", "es")
-    lang = env if env in LANGS else "es"
+def lang_on_line(argv: Sequence[str]) -> str | None:
+    """The last valid --lang on the line, wherever it is."""
+    lang = None
     for index, word in enumerate(argv):
         if word == "--lang" and index + 1 < len(argv) and argv[index + 1] in LANGS:
             lang = argv[index + 1]
         elif word.startswith("--lang=") and word.removeprefix("--lang=") in LANGS:
             lang = word.removeprefix("--lang=")
     return lang
+
+
+def chosen_lang(argv: Sequence[str]) -> str:
+    """--lang (anywhere on the line), else $TRANQUE_LANG, else Spanish."""
+    env = os.environ.get("TRANQUE_LANG", "es")
+    return lang_on_line(argv) or (env if env in LANGS else "es")
+
+
+def check_environment_lang(argv: Sequence[str], lang: str) -> None:
+    """A $TRANQUE_LANG that names no language is refused, as --lang would refuse it."""
+    env = os.environ.get("TRANQUE_LANG")
+    if env is not None and env not in LANGS and lang_on_line(argv) is None:
+        raise CliError(t("bad_env_lang", lang, value=env, langs=", ".join(LANGS)))
+
+
+def version() -> str:
+    """The installed package's version."""
+    return importlib.metadata.version("tranque")
 
 
 def build_parser(lang: str) -> Parser:
@@ -95,8 +111,11 @@ def build_parser(lang: str) -> Parser:
         formatter_class=formatter,
     )
     parser._optionals.title = t("options_title", lang)
+    parser.add_argument(
+        "--version", action="version", version=f"tranque {version()}", help=t("opt_version", lang)
+    )
+    # Not `required`: argparse would then report a missing command before an unknown option.
     commands = parser.add_subparsers(dest="command", title=t("commands_title", lang), metavar="COMMAND")
-    commands.required = True
     for name, command in COMMANDS.items():
         sub = commands.add_parser(
             name,
@@ -115,6 +134,10 @@ def build_parser(lang: str) -> Parser:
 
 
 class Formatter(argparse.HelpFormatter):
+    """Help in the player's language, each option followed by its default (like argparse's
+    ArgumentDefaultsHelpFormatter, whose "(default: …)" is English only). Options whose
+    default is not a plain value say it in their own help text."""
+
     def __init__(self, prog: str, lang: str) -> None:
         super().__init__(prog)
         self.lang = lang
@@ -123,14 +146,31 @@ class Formatter(argparse.HelpFormatter):
         # Subcommand usages are built with prefix "" and must stay without one.
         super().add_usage(usage, actions, groups, t("usage", self.lang) if prefix is None else prefix)
 
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if (
+            "%(default)" in text
+            or not action.option_strings
+            or default is None
+            or isinstance(default, bool | list)
+            or default is argparse.SUPPRESS
+        ):
+            return text
+        return text + t("help_default", self.lang)
+
 
 def main(argv: list[str] | None = None) -> int:
     args_list = list(argv) if argv is not None else sys.argv[1:]
     lang = chosen_lang(args_list)
-    out = Console(highlight=False, markup=False, emoji=False, soft_wrap=True)
+    # Output wraps at word boundaries to the terminal's width; an error stays one line.
+    out = Console(highlight=False, markup=False, emoji=False)
     err = Console(stderr=True, highlight=False, markup=False, emoji=False, soft_wrap=True)
     try:
+        check_environment_lang(args_list, lang)
         args = build_parser(lang).parse_args(args_list)
+        if args.command is None:
+            raise CliError(t("arg_missing_command", lang, commands=", ".join(COMMANDS)))
         return COMMANDS[args.command].run(args, Context(lang, out, err))
     except CliError as error:
         err.print(t("error_line", lang, message=error))

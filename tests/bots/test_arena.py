@@ -1,13 +1,11 @@
-"""The arena: duplicate seatings, Wilson intervals and whole matches, printed with rich."""
+"""The arena's match: duplicate seatings, Wilson intervals and whole matches. The
+`tranque arena` command that prints them is tested in tests/test_cli.py."""
 
 from __future__ import annotations
-
-import argparse
 
 import pytest
 
 from tranque import Rules
-from tranque.bots import arena
 from tranque.bots.arena import GameRecord, games_needed, play_game, play_match, seatings, summarize, wilson
 
 
@@ -60,17 +58,6 @@ def test_a_match_accounts_for_every_round_and_game() -> None:
     assert low <= rate <= high
 
 
-def test_run_prints_the_table_in_spanish(capsys: pytest.CaptureFixture[str]) -> None:
-    parser = argparse.ArgumentParser()
-    arena.add_arguments(parser)
-    args = parser.parse_args(["greedy", "random", "--preset", "sin-pozo", "--target", "20", "--games", "2"])
-    assert arena.run(args) == 0
-    out = capsys.readouterr().out
-    assert (
-        "Manos" in out and "Partidas" in out and "IC 95%" in out and "1. greedy" in out and "2. random" in out
-    )
-
-
 def test_games_needed_is_where_the_interval_leaves_one_half_for_good() -> None:
     def deal(first_wins: float) -> list[GameRecord]:
         return [GameRecord(game_win=[first_wins, 1 - first_wins]), GameRecord(game_win=[1.0, 0.0])]
@@ -81,10 +68,3 @@ def test_games_needed_is_where_the_interval_leaves_one_half_for_good() -> None:
     assert games_needed(("a", "b"), deals) == 2 * (low_at.index(True) + 1)
     assert games_needed(("a", "b"), [deal(0.0)] * 3) is None  # 50%: never above
     assert games_needed(("a", "b"), []) is None
-
-
-def test_run_refuses_an_unknown_level(capsys: pytest.CaptureFixture[str]) -> None:
-    parser = argparse.ArgumentParser()
-    arena.add_arguments(parser)
-    assert arena.run(parser.parse_args(["greedy", "oracle"])) == 2
-    assert "niveles" in capsys.readouterr().out

@@ -1,29 +1,25 @@
-"""`tranque arena`: two bot levels face each other on duplicate deals.
+"""Two bot levels face each other on duplicate deals (the match behind `tranque arena`).
 
 Every deal (a game seed: the same shuffles, round after round) is played once per seating:
 with two sides, twice, the bots swapping sides, so the luck of the cards cancels out. With
 more sides the first bot sits on one side against copies of the second, once on each side.
 
-It prints the share of rounds and of games each bot wins with a 95% Wilson interval, the
-points per round and the time each bot takes per decision (median and 99th percentile).
+`summarize` adds up the share of rounds and of games each bot wins with a 95% Wilson
+interval, the points per round and the time each bot takes per decision; `tranque arena`
+(tranque.terminal.arena) prints them.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from tranque.bots import bot_names, make_bot
+from tranque.bots import make_bot
 from tranque.bots.base import Bot
 from tranque.engine import Game, Rules
-
-if TYPE_CHECKING:
-    from rich.table import Table
 
 MAX_ROUNDS = 500  # a game that long is a bug, not a game
 
@@ -97,7 +93,7 @@ def play_game(
             else:
                 record.round_wins[owner[result.winner]] += 1
             per_bot = [0, 0]
-            for side, points in result.points.items():
+            for side, points in enumerate(result.points):
                 per_bot[owner[side]] += points
             for bot in (0, 1):
                 record.points[bot].append(per_bot[bot])
@@ -176,55 +172,6 @@ def play_match(
             yield futures[future], future.result()
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    levels = bot_names()
-    parser.add_argument("bots", nargs="*", default=None, help=f"dos niveles ({', '.join(levels)})")
-    parser.add_argument("--preset", default="clasico", help="modalidad (por defecto: clasico)")
-    parser.add_argument("--players", type=int, default=None, help="número de jugadores")
-    parser.add_argument("--mode", choices=["pairs", "individual"], default=None, help="parejas o individual")
-    parser.add_argument("--target", type=int, default=None, help="meta de puntos")
-    parser.add_argument("--games", type=int, default=100, help="repartos; cada uno se juega en cada asiento")
-    parser.add_argument("--seed", type=int, default=1, help="semilla de los repartos y de los bots")
-    parser.add_argument("--jobs", type=int, default=1, help="procesos en paralelo")
-
-
-def run(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    console = Console()
-    chosen = list(args.bots or ["expert", "heuristic"])
-    if len(chosen) == 1:
-        chosen.append(chosen[0])
-    if len(chosen) != 2 or any(name not in bot_names() for name in chosen):
-        console.print(f"[red]Indica dos niveles de bot entre: {', '.join(bot_names())}[/red]")
-        return 2
-    overrides = {
-        key: value
-        for key, value in (("players", args.players), ("mode", args.mode), ("target", args.target))
-        if value is not None
-    }
-    rules = Rules.preset(args.preset, **overrides)
-    names = (chosen[0], chosen[1])
-    by_deal: dict[int, list[GameRecord]] = {}
-    per_deal = len(seatings(rules))
-    with Progress(
-        TextColumn("[bold]Jugando[/bold]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-    ) as progress:
-        task = progress.add_task("partidas", total=args.games * per_deal)
-        for number, deal_records in play_match(rules, names, args.games, args.seed, args.jobs):
-            by_deal[number] = deal_records
-            progress.advance(task, len(deal_records))
-    deals = [by_deal[n] for n in sorted(by_deal)]
-    summary = summarize(names, [record for deal in deals for record in deal])
-    console.print(render(summary, rules, games_needed(names, deals)))
-    return 0
-
-
 def games_needed(names: tuple[str, str], deals: Sequence[list[GameRecord]]) -> int | None:
     """The fewest games, counted in whole duplicate deals in deal order, after which the
     Wilson interval of the leading bot's game wins lies above one half, and stays there."""
@@ -244,42 +191,3 @@ def games_needed(names: tuple[str, str], deals: Sequence[list[GameRecord]]) -> i
         elif not above:
             needed = None
     return needed
-
-
-def render(summary: MatchSummary, rules: Rules, needed: int | None = None) -> Table:
-    from rich.table import Table
-
-    mode = "por parejas" if rules.is_pairs else "individual"
-    title = (
-        f"{summary.names[0]} contra {summary.names[1]}: {rules.preset_name}, {rules.players} jugadores "
-        f"{mode}, a {rules.target}\n{summary.games} partidas, {summary.rounds} manos; "
-        "ganadas con IC 95% (Wilson)"
-    )
-    table = Table(title=title)
-    table.add_column("Bot")
-    for column in ("Manos", "Partidas", "Pts/mano", "p50 ms", "p99 ms"):
-        table.add_column(column, justify="right")
-    for bot in (0, 1):
-        table.add_row(
-            f"{bot + 1}. {summary.names[bot]}",
-            _show_rate(summary.round_rate(bot)),
-            _show_rate(summary.game_rate(bot)),
-            f"{summary.points_per_round[bot]:.1f}",
-            f"{summary.time_ms(bot, 0.5):.2f}",
-            f"{summary.time_ms(bot, 0.99):.2f}",
-        )
-    leader = 0 if summary.game_wins[0] >= summary.game_wins[1] else 1
-    if needed is None:
-        table.caption = "Ningún bot queda por encima del 50% de partidas con el IC 95%."
-    else:
-        table.caption = (
-            f"{summary.names[leader]} queda por encima del 50% de partidas (IC 95%) "
-            f"desde la partida {needed}."
-        )
-    table.caption = f"{table.caption}\nTiempo por jugada: CPU de un núcleo."
-    return table
-
-
-def _show_rate(rate: tuple[float, float, float]) -> str:
-    value, low, high = rate
-    return f"{value:.1%}\n[{low:.1%}–{high:.1%}]"

@@ -1,19 +1,110 @@
-"""`tranque arena`: bot levels against each other on duplicate deals (tranque.bots.arena)."""
+"""`tranque arena A B`: two bot levels on duplicate deals (the match is tranque.bots.arena)."""
 
 from __future__ import annotations
 
 import argparse
 
-from tranque.bots import arena
-from tranque.terminal.command import Command, Context
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from tranque.bots import bot_names
+from tranque.bots.arena import GameRecord, MatchSummary, games_needed, play_match, seatings, summarize
+from tranque.engine import Rules
+from tranque.terminal.catalogue import plural, t
+from tranque.terminal.command import CliError, Command, Context
+from tranque.terminal.options import add_table_options, positive_int, rules_from_args, whole_number
+from tranque.terminal.render import describe_rules
+
+DEFAULT_BOTS = ("expert", "heuristic")
 
 
 def configure(parser: argparse.ArgumentParser, lang: str) -> None:
-    arena.add_arguments(parser)
+    parser.add_argument(
+        "bots",
+        nargs="*",
+        metavar="BOT",
+        default=list(DEFAULT_BOTS),
+        help=t("opt_arena_bots", lang, bots=", ".join(bot_names()), default=" ".join(DEFAULT_BOTS)),
+    )
+    add_table_options(parser, lang)
+    parser.add_argument(
+        "--games", type=positive_int(lang), default=100, metavar="N", help=t("opt_arena_games", lang)
+    )
+    parser.add_argument(
+        "--seed", type=whole_number(lang), default=1, metavar="S", help=t("opt_arena_seed", lang)
+    )
+    parser.add_argument("--jobs", type=positive_int(lang), default=1, metavar="J", help=t("opt_jobs", lang))
+
+
+def chosen_bots(words: list[str], lang: str) -> tuple[str, str]:
+    for word in words:
+        if word not in bot_names():
+            raise CliError(t("bad_arena_bot", lang, bot=word, bots=", ".join(bot_names())))
+    if len(words) != 2:
+        raise CliError(t("arena_two_bots", lang, count=len(words), bots=", ".join(bot_names())))
+    return words[0], words[1]
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    return arena.run(args)
+    lang = ctx.lang
+    names = chosen_bots(list(args.bots), lang)
+    rules = rules_from_args(args, lang)
+    by_deal: dict[int, list[GameRecord]] = {}
+    progress = Progress(
+        TextColumn(t("arena_playing", lang)),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=ctx.err,
+        transient=True,
+    )
+    with progress:
+        task = progress.add_task("", total=args.games * len(seatings(rules)))
+        for number, deal_records in play_match(rules, names, args.games, args.seed, args.jobs):
+            by_deal[number] = deal_records
+            progress.advance(task, len(deal_records))
+    deals = [by_deal[n] for n in sorted(by_deal)]
+    summary = summarize(names, [record for deal in deals for record in deal])
+    ctx.out.print(render(summary, rules, lang, games_needed(names, deals)))
+    return 0
+
+
+def render(summary: MatchSummary, rules: Rules, lang: str, needed: int | None = None) -> Table:
+    """The match as a table: rounds and games won with their 95% intervals, points per round
+    and decision times, and from which game the leader's interval stays above one half."""
+    first, second = summary.names
+    title = t("arena_title", lang, first=first, second=second, rules=describe_rules(rules, lang))
+    counted = t(
+        "arena_counted",
+        lang,
+        games=plural("games", summary.games, lang),
+        rounds=plural("rounds", summary.rounds, lang),
+    )
+    table = Table(title=f"{title}\n{counted}")
+    table.add_column(t("col_bot", lang))
+    for key in ("col_rounds_won", "col_games_won", "col_points_per_round", "col_p50_ms", "col_p99_ms"):
+        table.add_column(t(key, lang), justify="right")
+    for bot in (0, 1):
+        table.add_row(
+            f"{bot + 1}. {summary.names[bot]}",
+            show_rate(summary.round_rate(bot)),
+            show_rate(summary.game_rate(bot)),
+            f"{summary.points_per_round[bot]:.1f}",
+            f"{summary.time_ms(bot, 0.5):.2f}",
+            f"{summary.time_ms(bot, 0.99):.2f}",
+        )
+    leader = 0 if summary.game_wins[0] >= summary.game_wins[1] else 1
+    if needed is None:
+        caption = t("arena_no_leader", lang)
+    else:
+        caption = t("arena_leader", lang, bot=summary.names[leader], games=needed)
+    table.caption = f"{caption}\n{t('arena_times', lang)}"
+    return table
+
+
+def show_rate(rate: tuple[float, float, float]) -> str:
+    value, low, high = rate
+    return f"{value:.1%}\n[{low:.1%}–{high:.1%}]"
 
 
 COMMAND = Command("help_arena", configure, run)

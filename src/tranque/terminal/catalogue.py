@@ -1,12 +1,16 @@
-"""The messages of the `tranque` command line, in Spanish first and in English.
+"""The terminal's catalogue: every message of the `tranque` command line, in Spanish first
+and in English.
 
 `t(key, lang, **values)` formats one message with `str.format`. A language without its own
-text for a key falls back to Spanish.
+text for a key falls back to Spanish. `plural` counts a noun ("1 ficha", "3 fichas") and
+`number_word` spells a small count ("cinco").
 
 >>> t("event_pass", "es", who="Jugador 3")
 'Jugador 3 pasa'
 >>> t("event_pass", "en", who="Player 3")
 'Player 3 passes'
+>>> plural("tiles", 1, "es"), plural("pips", 2, "en"), number_word(5, "es")
+('1 ficha', '2 pips', 'cinco')
 """
 
 from __future__ import annotations
@@ -27,7 +31,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "arguments_title": {"es": "argumentos", "en": "arguments"},
     "commands_title": {"es": "órdenes", "en": "commands"},
     "opt_help": {"es": "muestra esta ayuda y sale", "en": "show this help and exit"},
-    "opt_lang": {"es": "idioma: es (español) o en (inglés)", "en": "language: es (Spanish) or en (English)"},
+    "opt_lang": {
+        "es": "idioma: es (español) o en (inglés) (por defecto: $TRANQUE_LANG, o es)",
+        "en": "language: es (Spanish) or en (English) (default: $TRANQUE_LANG, or es)",
+    },
+    "opt_version": {"es": "muestra la versión y sale", "en": "show the version and exit"},
+    "help_default": {"es": " (por defecto: %(default)s)", "en": " (default: %(default)s)"},
     "help_play": {"es": "juega en la terminal contra los bots", "en": "play in the terminal against bots"},
     "help_simulate": {
         "es": "simula muchas partidas entre bots y muestra las cifras",
@@ -46,8 +55,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "pit bot levels against each other on duplicate deals",
     },
     "help_verify": {
-        "es": "comprueba que los repartos de una partida del sitio fueron justos",
-        "en": "check that the deals of a game played on the site were fair",
+        "es": "comprueba los repartos y las jugadas de una partida guardada",
+        "en": "check the deals and the moves of a saved game",
     },
     "opt_host": {"es": "dirección donde escuchar", "en": "address to listen on"},
     "opt_port": {"es": "puerto donde escuchar", "en": "port to listen on"},
@@ -56,27 +65,49 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "database URL (else $TRANQUE_DATABASE_URL, or {default})",
     },
     "opt_verify_file": {
-        "es": "el registro de la partida (JSON, descargado del sitio)",
-        "en": "the game's record (JSON, downloaded from the site)",
+        "es": "el registro de la partida (JSON: descargado del sitio o guardado con --record)",
+        "en": "the game's record (JSON: downloaded from the site or saved with --record)",
     },
     "opt_preset": {"es": "modalidad: {presets}", "en": "preset: {presets}"},
-    "opt_players": {"es": "número de jugadores (2 a 6)", "en": "number of players (2 to 6)"},
-    "opt_mode": {"es": "por parejas (pairs) o individual", "en": "pairs or individual"},
-    "opt_target": {"es": "puntos para ganar la partida", "en": "points that win the game"},
+    "opt_players": {
+        "es": "número de jugadores, 2 a 6 (por defecto: el de la modalidad, 4 en clasico)",
+        "en": "number of players, 2 to 6 (default: the preset's, 4 in clasico)",
+    },
+    "opt_mode": {
+        "es": "pairs (por parejas) o individual (por defecto: por parejas si la modalidad lo permite)",
+        "en": "pairs or individual (default: pairs where the preset allows them)",
+    },
+    "opt_target": {
+        "es": "puntos para ganar la partida (por defecto: la meta de la modalidad)",
+        "en": "points that win the game (default: the preset's target)",
+    },
     "opt_bot": {"es": "nivel de los bots: {bots}", "en": "bot level: {bots}"},
     "opt_seat": {
         "es": "tu asiento, de 0 a N-1 (por parejas, tu compañero se sienta enfrente)",
         "en": "your seat, from 0 to N-1 (in pairs, your partner sits opposite)",
     },
     "opt_seed": {
-        "es": "semilla: las mismas cifras con la misma semilla",
-        "en": "seed: the same figures for the same seed",
+        "es": "semilla: las mismas cifras con la misma semilla (por defecto: una al azar, que se muestra)",
+        "en": "seed: the same figures for the same seed (default: a random one, shown)",
     },
     "opt_seed_play": {
-        "es": "semilla de los repartos y los bots (para repetir una partida)",
-        "en": "seed for the deals and the bots (to replay a game)",
+        "es": "semilla de los repartos y los bots, para repetir una partida (por defecto: al azar)",
+        "en": "seed for the deals and the bots, to replay a game (default: random)",
     },
     "opt_games": {"es": "cuántas partidas simular", "en": "how many games to simulate"},
+    "opt_arena_bots": {
+        "es": "dos niveles de bot: {bots} (por defecto: {default})",
+        "en": "two bot levels: {bots} (default: {default})",
+    },
+    "opt_arena_games": {
+        "es": "repartos; cada uno se juega una vez en cada asiento",
+        "en": "deals; each is played once in every seating",
+    },
+    "opt_arena_seed": {
+        "es": "semilla de los repartos y de los bots",
+        "en": "seed for the deals and the bots",
+    },
+    "opt_jobs": {"es": "procesos en paralelo", "en": "processes in parallel"},
     "opt_players_kind": {
         "es": "bots: random, greedy, o mixed (greedy en asientos pares, random en impares)",
         "en": "bots: random, greedy, or mixed (greedy in even seats, random in odd ones)",
@@ -93,7 +124,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "interrupted": {"es": "Interrumpido.", "en": "Interrupted."},
     "arg_unknown": {"es": "opción desconocida: {what}", "en": "unknown option: {what}"},
     "arg_missing": {"es": "falta: {what}", "en": "missing: {what}"},
-    "arg_missing_command": {"es": "falta la orden: {commands}", "en": "missing command: {commands}"},
+    "arg_missing_command": {
+        "es": "falta la orden: {commands} (tranque --help dice qué hace cada una)",
+        "en": "missing command: {commands} (tranque --help says what each does)",
+    },
     "arg_choice": {
         "es": "{option}: {value} no es válido; opciones: {choices}",
         "en": "{option}: {value} is not valid; choose from {choices}",
@@ -102,6 +136,50 @@ MESSAGES: dict[str, dict[str, str]] = {
     "arg_invalid": {"es": "{option}: valor no válido: {value}", "en": "{option}: invalid value: {value}"},
     "arg_other": {"es": "{option}: {message}", "en": "{option}: {message}"},
     "not_a_whole_number": {"es": "«{value}» no es un número entero", "en": "'{value}' is not a whole number"},
+    "bad_env_lang": {
+        "es": "TRANQUE_LANG: «{value}» no es un idioma; hay: {langs}",
+        "en": "TRANQUE_LANG: '{value}' is not a language; there are: {langs}",
+    },
+    "bad_arena_bot": {
+        "es": "no hay un bot «{bot}»; hay: {bots}",
+        "en": "there is no bot '{bot}'; there are: {bots}",
+    },
+    "arena_two_bots": {
+        "es": "indica dos niveles de bot, no {count}: elige entre {bots}",
+        "en": "name two bot levels, not {count}: choose from {bots}",
+    },
+    "record_is_directory": {
+        "es": "opción --record no válida: {file} es una carpeta",
+        "en": "invalid --record: {file} is a directory",
+    },
+    "record_cannot_write": {
+        "es": "opción --record no válida: no se puede escribir {file}: {reason}",
+        "en": "invalid --record: cannot write {file}: {reason}",
+    },
+    "record_no_directory": {
+        "es": "opción --record no válida: no existe la carpeta {directory}",
+        "en": "invalid --record: there is no directory {directory}",
+    },
+    "bad_db_url": {
+        "es": "opción --db no válida: «{url}» no es una URL de base de datos",
+        "en": "invalid --db: '{url}' is not a database URL",
+    },
+    "bad_db_scheme": {
+        "es": "opción --db no válida: no se conoce «{scheme}»; usa sqlite:///archivo.db, postgresql://… o memory://",
+        "en": "invalid --db: '{scheme}' is not known; use sqlite:///file.db, postgresql://… or memory://",
+    },
+    "bad_db_directory": {
+        "es": "opción --db no válida: no existe la carpeta {directory}",
+        "en": "invalid --db: there is no directory {directory}",
+    },
+    "db_unreachable": {
+        "es": "no se puede abrir la base de datos {url}: {reason}",
+        "en": "cannot open the database {url}: {reason}",
+    },
+    "db_timeout": {
+        "es": "la base de datos {url} no contesta en {seconds} s",
+        "en": "the database {url} does not answer within {seconds} s",
+    },
     "not_positive": {"es": "debe ser al menos 1, no {value}", "en": "must be at least 1, not {value}"},
     "bad_option": {"es": "opción {option} no válida: {message}", "en": "invalid {option}: {message}"},
     "bad_seat": {
@@ -123,6 +201,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "no_such_file": {"es": "no existe el archivo {file}", "en": "no such file: {file}"},
     "cannot_read": {"es": "no se puede leer {file}: {reason}", "en": "cannot read {file}: {reason}"},
     "cannot_write": {"es": "no se puede escribir {file}: {reason}", "en": "cannot write {file}: {reason}"},
+    "no_permission": {"es": "no hay permiso", "en": "permission denied"},
+    "read_only": {"es": "es de solo lectura", "en": "it is read-only"},
     "bad_record": {"es": "{file}: {reason}", "en": "{file}: not a valid game record ({reason})"},
     "not_a_record": {
         "es": "{file} no es un registro de partida de Tranque",
@@ -142,6 +222,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "or_goals": {"es": " o {goals} goles", "en": " or {goals} goals"},
     "round_title": {"es": "Mano {number}", "en": "Round {number}"},
     "scoreboard": {"es": "Marcador: {scores}", "en": "Score: {scores}"},
+    "scoreboard_penalty": {
+        "es": "Marcador (en contra: gana el total más bajo): {scores}",
+        "en": "Score (penalty: the lowest total wins): {scores}",
+    },
     "goals_suffix": {"es": " ({goals}/{target} goles)", "en": " ({goals}/{target} goals)"},
     "col_player": {"es": "Jugador", "en": "Player"},
     "col_team": {"es": "Pareja", "en": "Team"},
@@ -155,12 +239,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Ends: {left} on the left, {right} on the right",
     },
     "no_ends": {"es": "Puntas: ninguna todavía", "en": "Ends: none yet"},
-    "boneyard_count": {"es": "Pozo: {count} fichas", "en": "Boneyard: {count} tiles"},
+    "boneyard_count": {"es": "Pozo: {tiles}", "en": "Boneyard: {tiles}"},
     "no_boneyard": {"es": "Sin pozo: nadie roba", "en": "No boneyard: nobody draws"},
     "your_hand": {"es": "Tu mano: ", "en": "Your hand: "},
     # Moves
     "at_left": {"es": "a la izquierda", "en": "on the left"},
     "at_right": {"es": "a la derecha", "en": "on the right"},
+    "at_equal_ends": {
+        "es": "en el {end} (las dos puntas son iguales)",
+        "en": "on the {end} (both ends are the same)",
+    },
     "option_lead": {"es": "salir con {tile}", "en": "lead with {tile}"},
     "option_draw": {"es": "robar del pozo", "en": "draw from the boneyard"},
     "option_pass": {"es": "pasar", "en": "pass"},
@@ -188,9 +276,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Your move ({choices}, or a tile like 6-4): ",
     },
     "which_end": {
-        "es": "¿En qué punta va el {tile}? i = izquierda ({left}), d = derecha ({right}): ",
-        "en": "Which end for {tile}? i = left ({left}), d = right ({right}): ",
+        "es": "¿En qué punta va el {tile}? i = izquierda ({left}), d = derecha ({right}), v = volver: ",
+        "en": "Which end for {tile}? l = left ({left}), r = right ({right}), b = back: ",
     },
+    "choose_again": {"es": "Elige otra jugada.", "en": "Choose another move."},
     "press_enter": {
         "es": "Pulsa Enter para seguir (q para salir): ",
         "en": "Press Enter to go on (q to quit): ",
@@ -203,6 +292,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "No hay opción «{text}»: elige un número del 1 al {count}.",
         "en": "There is no option '{text}': choose a number from 1 to {count}.",
     },
+    "one_number": {
+        "es": "Escribe un solo número de opción, no «{text}».",
+        "en": "Type a single option number, not '{text}'.",
+    },
     "not_understood": {
         "es": "No entiendo «{text}»: escribe el número de una opción, una ficha como 6-4, o q para salir.",
         "en": "I don't understand '{text}': type an option's number, a tile like 6-4, or q to quit.",
@@ -212,28 +305,50 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "La ficha {tile} no se puede jugar ahora: elige una de las opciones.",
         "en": "The {tile} can't be played now: pick one of the options.",
     },
-    "bad_end": {"es": "Escribe i (izquierda) o d (derecha).", "en": "Type i (left) or d (right)."},
+    "bad_end": {"es": "Escribe i (izquierda) o d (derecha).", "en": "Type l (left) or r (right)."},
     "wrong_end": {
         "es": "La ficha {tile} no pega {where} (ahí hay un {end}).",
         "en": "The {tile} doesn't fit {where} (that end shows {end}).",
     },
     "quit": {"es": "Partida abandonada. ¡Hasta la próxima!", "en": "Game abandoned. See you next time!"},
     "record_saved": {"es": "Partida guardada en {file}", "en": "Game saved to {file}"},
+    "record_saved_last": {"es": "Última partida guardada en {file}", "en": "Last game saved to {file}"},
+    "pass_points": {"es": "  +{palitos} para {who}", "en": "  +{palitos} for {who}"},
+    "pass_points_first": {
+        "es": "  +{palitos} para {who} (el primer pase que anota en la partida vale 2)",
+        "en": "  +{palitos} for {who} (the game's first scoring pass is worth 2)",
+    },
+    "game_over_mid_round": {
+        "es": "{who} llega a la meta con ese pase: la partida termina sin acabar la mano.",
+        "en": "{who} reaches the target with that pass: the game ends before the round does.",
+    },
     # Round and game ends
     "round_over": {"es": "Fin de la mano {number}: {headline}", "en": "End of round {number}: {headline}"},
     "domino": {"es": "¡Dominó! {who} se quedó sin fichas.", "en": "Dominó! {who} played their last tile."},
     "domino_you": {"es": "¡Dominó! Te quedaste sin fichas.", "en": "Dominó! You played your last tile."},
     "tranque_won": {
-        "es": "¡Tranque! Nadie puede jugar; gana {who} con {pips} puntos en la mano, la cuenta más baja.",
-        "en": "Tranque! Nobody can play; {who} wins with {pips} pips in hand, the lowest count.",
+        "es": "¡Tranque! Nadie puede jugar; gana {who} con {pips} en la mano, la cuenta más baja.",
+        "en": "Tranque! Nobody can play; {who} wins with {pips} in hand, the lowest count.",
     },
     "tranque_won_you": {
-        "es": "¡Tranque! Nadie puede jugar; ganas tú con {pips} puntos en la mano, la cuenta más baja.",
-        "en": "Tranque! Nobody can play; you win with {pips} pips in hand, the lowest count.",
+        "es": "¡Tranque! Nadie puede jugar; ganas tú con {pips} en la mano, la cuenta más baja.",
+        "en": "Tranque! Nobody can play; you win with {pips} in hand, the lowest count.",
+    },
+    "tranque_tie_broken": {
+        "es": "¡Tranque! Nadie puede jugar y la cuenta más baja empata a {pips}: gana {who}, "
+        "quien salió o el más cercano después.",
+        "en": "Tranque! Nobody can play and the lowest count is tied at {pips}: {who} wins, "
+        "as the starter or the nearest after them.",
     },
     "tranque_tie": {
         "es": "¡Tranque empatado! Nadie puede jugar y las cuentas más bajas empatan: nadie anota.",
         "en": "Tied tranque! Nobody can play and the lowest counts tie: nobody scores.",
+    },
+    "tranque_tie_ponce": {
+        "es": "¡Tranque empatado! Las cuentas más bajas empatan: nadie se lleva las fichas; "
+        "solo cuentan los 2 palitos de quien trancó.",
+        "en": "Tied tranque! The lowest counts tie: nobody takes the pips; only the blocker's "
+        "2 palitos are scored.",
     },
     "tranque_draw": {
         "es": "¡Tranque empatado! Es tablas: cada uno suma lo que le queda.",
@@ -245,8 +360,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the winner takes the pips left in the other hands",
     },
     "why_others_partner": {
-        "es": "la pareja ganadora se lleva los puntos de las otras tres manos, la del compañero incluida",
-        "en": "the winning team takes the pips of the other three hands, the partner's included",
+        "es": "la pareja ganadora se lleva los puntos de las otras {hands} manos, la del compañero incluida",
+        "en": "the winning team takes the pips of the other {hands} hands, the partner's included",
     },
     "why_all_hands": {
         "es": "en un tranque la pareja ganadora se lleva los puntos de todas las manos, también los suyos",
@@ -260,10 +375,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "en contra: cada uno suma lo que le queda en la mano; el ganador suma 0",
         "en": "penalty scoring: everyone adds what they hold; the winner adds 0",
     },
-    "why_ponce": {
-        "es": "palitos: los pases, 2 para quien trancó y las fichas redondeadas a decenas",
-        "en": "palitos: passes, 2 for whoever blocked, and the pips rounded to tens",
+    "ponce_passes": {"es": "{palitos} por pases", "en": "{palitos} from passes"},
+    "ponce_blocker": {"es": "{palitos} por trancar", "en": "{palitos} for blocking"},
+    "ponce_pips_domino": {
+        "es": "{palitos} por los {pips} de las otras manos, redondeados a decenas",
+        "en": "{palitos} for the {pips} in the other hands, rounded to tens",
     },
+    "ponce_pips_tranque": {
+        "es": "{palitos} por los {pips} de todas las manos, redondeados a decenas",
+        "en": "{palitos} for the {pips} in all the hands, rounded to tens",
+    },
+    "ponce_nothing": {"es": "nadie anota palitos", "en": "nobody scores palitos"},
     "why_futbol": {
         "es": "el ganador se lleva los puntos del rival",
         "en": "the winner takes the loser's pips",
@@ -289,22 +411,68 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "serve_database": {"es": "Base de datos: {url}", "en": "Database: {url}"},
     "serve_stopped": {"es": "Tranque se detuvo.", "en": "Tranque stopped."},
+    "verify_site": {
+        "es": "Partida del sitio: en cada mano, la semilla y la sal reveladas deben dar el compromiso "
+        "publicado al repartir, y la semilla, el reparto.",
+        "en": "A game from the site: in each round the revealed seed and salt must give the commitment "
+        "published at the deal, and the seed the deal.",
+    },
+    "verify_local": {
+        "es": "Partida de tranque play o simulate: no hay compromisos publicados; se comprueba que la "
+        "semilla de cada mano da su reparto.",
+        "en": "A game from tranque play or simulate: there are no published commitments; each round's "
+        "seed must give its deal.",
+    },
     "verify_round_ok": {"es": "Mano {number}: verificado", "en": "Round {number}: verified"},
     "verify_round_failed": {
         "es": "Mano {number}: NO verificado: {problems}",
         "en": "Round {number}: NOT verified: {problems}",
     },
+    "verify_seed_hidden": {
+        "es": "la semilla de esta mano no se ha revelado",
+        "en": "this round's seed has not been revealed",
+    },
+    "verify_no_seed": {
+        "es": "la mano no trae semilla: su reparto no se puede rehacer",
+        "en": "the round has no seed: its deal cannot be redone",
+    },
+    "verify_bad_seed": {
+        "es": "la semilla no es un número hexadecimal",
+        "en": "the seed is not a hexadecimal number",
+    },
+    "verify_no_salt": {
+        "es": "la mano no trae sal y compromiso",
+        "en": "the round has no salt and commitment",
+    },
+    "verify_commitment_differs": {
+        "es": "la semilla y la sal no dan el compromiso publicado al repartir",
+        "en": "the seed and salt do not give the commitment published at the deal",
+    },
+    "verify_bad_deal": {
+        "es": "el reparto registrado no vale: {reason}",
+        "en": "the recorded deal is invalid: {reason}",
+    },
+    "verify_deal_differs": {
+        "es": "la semilla no da el reparto registrado",
+        "en": "the seed does not give the recorded deal",
+    },
     "verify_no_rounds": {
         "es": "El registro no tiene manos que verificar.",
         "en": "The record has no rounds to verify.",
     },
+    "verify_moves_ok": {
+        "es": "Jugadas: verificado: cada jugada, los puntos y los ganadores se reproducen como dice "
+        "el registro",
+        "en": "Moves: verified: every move, the scores and the winners replay as the record says",
+    },
+    "verify_moves_failed": {"es": "Jugadas: NO verificado: {reason}", "en": "Moves: NOT verified: {reason}"},
     "verify_all_ok": {
-        "es": "Todos los repartos son los que daban las semillas publicadas.",
-        "en": "Every deal is the one its published seed gives.",
+        "es": "Todo verificado: los repartos son los de sus semillas y la partida se reproduce entera.",
+        "en": "All verified: the deals are their seeds' and the whole game replays.",
     },
     "verify_failed": {
-        "es": "Hay repartos que no se pudieron verificar.",
-        "en": "Some deals could not be verified.",
+        "es": "Hay cosas que no se pudieron verificar.",
+        "en": "Some things could not be verified.",
     },
     # Replays and simulations
     "replay_title": {"es": "Partida guardada · {rules}", "en": "Saved game · {rules}"},
@@ -325,6 +493,47 @@ MESSAGES: dict[str, dict[str, str]] = {
     "col_side": {"es": "Lado", "en": "Side"},
     "col_bots": {"es": "Bots", "en": "Bots"},
     "col_win_pct": {"es": "Ganadas", "en": "Won"},
+    "shared_wins_note": {
+        "es": "Un empate reparte la partida: cuenta como ganada para cada uno, y la suma pasa del 100 %.",
+        "en": "A tie shares the game: it counts as won for each, so the sum passes 100 %.",
+    },
+    # Arena
+    "arena_playing": {"es": "Jugando", "en": "Playing"},
+    "arena_title": {"es": "{first} contra {second}: {rules}", "en": "{first} against {second}: {rules}"},
+    "arena_counted": {
+        "es": "{games}, {rounds}; ganadas con IC 95% (Wilson)",
+        "en": "{games}, {rounds}; won, with 95% CI (Wilson)",
+    },
+    "col_bot": {"es": "Bot", "en": "Bot"},
+    "col_rounds_won": {"es": "Manos", "en": "Rounds"},
+    "col_games_won": {"es": "Partidas", "en": "Games"},
+    "col_points_per_round": {"es": "Pts/mano", "en": "Pts/round"},
+    "col_p50_ms": {"es": "p50 ms", "en": "p50 ms"},
+    "col_p99_ms": {"es": "p99 ms", "en": "p99 ms"},
+    "arena_no_leader": {
+        "es": "Ningún bot queda por encima del 50% de partidas con el IC 95%.",
+        "en": "Neither bot stays above 50% of games with the 95% CI.",
+    },
+    "arena_leader": {
+        "es": "{bot} queda por encima del 50% de partidas (IC 95%) desde la partida {games}.",
+        "en": "{bot} stays above 50% of games (95% CI) from game {games} on.",
+    },
+    "arena_times": {"es": "Tiempo por jugada: CPU de un núcleo.", "en": "Time per move: CPU of one core."},
+}
+
+# Nouns counted in messages: (singular, plural) in each language.
+PLURALS: dict[str, dict[str, tuple[str, str]]] = {
+    "tiles": {"es": ("ficha", "fichas"), "en": ("tile", "tiles")},
+    "pips": {"es": ("punto", "puntos"), "en": ("pip", "pips")},
+    "palitos": {"es": ("palito", "palitos"), "en": ("palito", "palitos")},
+    "games": {"es": ("partida", "partidas"), "en": ("game", "games")},
+    "rounds": {"es": ("mano", "manos"), "en": ("round", "rounds")},
+}
+
+# Small counts spelled out (feminine in Spanish: they count "manos").
+NUMBER_WORDS: dict[str, tuple[str, ...]] = {
+    "es": ("cero", "una", "dos", "tres", "cuatro", "cinco", "seis"),
+    "en": ("zero", "one", "two", "three", "four", "five", "six"),
 }
 
 
@@ -332,3 +541,16 @@ def t(key: str, lang: str, **values: Any) -> str:
     """The message `key` in `lang` (Spanish when missing), formatted with `values`."""
     texts = MESSAGES[key]
     return texts.get(lang, texts[DEFAULT_LANG]).format(**values)
+
+
+def plural(noun: str, count: int, lang: str) -> str:
+    """`count` and the noun, singular for exactly one: "1 ficha", "0 fichas", "2 pips"."""
+    forms = PLURALS[noun]
+    singular, many = forms.get(lang, forms[DEFAULT_LANG])
+    return f"{count} {singular if count == 1 else many}"
+
+
+def number_word(count: int, lang: str) -> str:
+    """A small count in words ("cinco", "five"); digits past six."""
+    words = NUMBER_WORDS.get(lang, NUMBER_WORDS[DEFAULT_LANG])
+    return words[count] if 0 <= count < len(words) else str(count)

@@ -1,4 +1,4 @@
-"""Table options shared by `play` and `simulate`, and how they become `Rules`."""
+"""Table options shared by `play`, `simulate` and `arena`, and how they become `Rules`."""
 
 from __future__ import annotations
 
@@ -36,25 +36,19 @@ def whole_number(lang: str) -> Callable[[str], int]:
     return parse
 
 
-def add_table_options(parser: argparse.ArgumentParser, lang: str, *, target: bool) -> None:
+def add_table_options(parser: argparse.ArgumentParser, lang: str) -> None:
     parser.add_argument(
         "--preset", default="clasico", help=t("opt_preset", lang, presets=", ".join(Rules.presets()))
     )
     parser.add_argument("--players", type=whole_number(lang), metavar="N", help=t("opt_players", lang))
     parser.add_argument("--mode", choices=["pairs", "individual"], help=t("opt_mode", lang))
-    if target:
-        parser.add_argument("--target", type=whole_number(lang), metavar="T", help=t("opt_target", lang))
+    parser.add_argument("--target", type=whole_number(lang), metavar="T", help=t("opt_target", lang))
 
 
 def rules_from_args(args: argparse.Namespace, lang: str) -> Rules:
     """The table's rules; an impossible combination is a `CliError` naming the option."""
-    overrides = {
-        name: getattr(args, name)
-        for name in ("players", "mode", "target")
-        if getattr(args, name, None) is not None
-    }
     try:
-        return Rules.preset(args.preset, **overrides)
+        return Rules.from_options(args.preset, players=args.players, mode=args.mode, target=args.target)
     except RulesError as error:
         option = _OPTION_OF_PARAMETER.get(error.parameter, error.parameter)
-        raise CliError(t("bad_option", lang, option=option, message=error.message)) from None
+        raise CliError(t("bad_option", lang, option=option, message=error.detail(lang))) from None

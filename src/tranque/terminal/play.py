@@ -2,7 +2,8 @@
 
 The human picks an option by its number, or types a tile ("6-4", then i/d when it fits
 both ends; "6-4 d" in one go also works); "q" quits. Input comes from `Context.read_line`,
-so tests script a whole game.
+so tests script a whole game. `--record` is checked before the first deal and written
+however the game ends: played out, q, the end of the input or Ctrl-C.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from pathlib import Path
 from rich.text import Text
 
 from tranque.bots import Bot, bot_names, make_bot
-from tranque.engine import Action, Game, Play, PlayerView, Side, Tile
+from tranque.engine import Action, Game, PassEvent, Play, PlayerView, Side, Tile
 from tranque.engine.events import public
-from tranque.engine.record import save
 from tranque.terminal.catalogue import t
 from tranque.terminal.command import CliError, Command, Context
 from tranque.terminal.options import add_table_options, rules_from_args, whole_number
+from tranque.terminal.record_file import check_writable, write_record
 from tranque.terminal.render import (
     action_label,
     board,
@@ -29,9 +30,10 @@ from tranque.terminal.render import (
     scores_text,
     where,
 )
-from tranque.terminal.results import game_end, round_end
+from tranque.terminal.results import ended_mid_round, game_end, pass_points_text, round_end
 
 QUIT_WORDS = {"q", "quit", "salir"}
+BACK_WORDS = {"v", "volver", "b", "back"}
 LEFT_WORDS = {"i", "izq", "izquierda", "l", "left"}
 RIGHT_WORDS = {"d", "der", "derecha", "r", "right"}
 
@@ -45,10 +47,10 @@ class BadInput(Exception):
 
 
 def configure(parser: argparse.ArgumentParser, lang: str) -> None:
-    add_table_options(parser, lang, target=True)
+    add_table_options(parser, lang)
     parser.add_argument("--bot", default="greedy", help=t("opt_bot", lang, bots=", ".join(bot_names())))
-    parser.add_argument("--seat", type=whole_number(lang), default=0, help=t("opt_seat", lang))
-    parser.add_argument("--seed", type=whole_number(lang), help=t("opt_seed_play", lang))
+    parser.add_argument("--seat", type=whole_number(lang), default=0, metavar="K", help=t("opt_seat", lang))
+    parser.add_argument("--seed", type=whole_number(lang), metavar="S", help=t("opt_seed_play", lang))
     parser.add_argument("--record", metavar="FILE", help=t("opt_record_play", lang))
 
 
@@ -65,15 +67,16 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         }
     except ValueError:
         raise CliError(t("bad_bot", ctx.lang, bot=args.bot, bots=", ".join(bot_names()))) from None
+    if args.record:
+        check_writable(args.record, ctx.lang)
     game = Game(rules, seed=args.seed)
     ctx.out.print(t("welcome", ctx.lang, rules=describe_rules(rules, ctx.lang), seat=args.seat))
-    Match(game, args.seat, bots, ctx).play()
-    if args.record:
-        try:
-            save(game, args.record)
-        except OSError as error:
-            raise CliError(t("cannot_write", ctx.lang, file=args.record, reason=error.strerror)) from None
-        ctx.out.print(t("record_saved", ctx.lang, file=Path(args.record)))
+    try:
+        Match(game, args.seat, bots, ctx).play()
+    finally:  # Ctrl-C too: main says "Interrumpido." once the game is safe
+        if args.record:
+            write_record(game, args.record, ctx.lang)
+            ctx.out.print(t("record_saved", ctx.lang, file=Path(args.record)), soft_wrap=True)
     return 0
 
 
@@ -114,15 +117,25 @@ class Match:
                 action = self.ask(game.view(seat))
             else:
                 action = self.bots[seat].choose(game.view(seat))
-            game.apply(action)
-            self.ctx.out.print(
-                describe_event(public(game.round.full_events[-1], self.you), self.lang, self.you)
-            )
+            self.apply(action)
         if game.round.is_over:
             self.show_round_end()
-        else:  # ponce: a team reached 20 mid-round
+        else:  # ponce (C6): a pass took a team to the target mid-round
+            self.ctx.out.print(ended_mid_round(game, self.lang, self.you))
             self.ctx.out.print(scores_text(game.rules, game.scores, game.goals, self.lang, self.you))
         self.ctx.out.print(game_end(game, self.lang, self.you))
+
+    def apply(self, action: Action) -> None:
+        """Apply `action` and tell it, with the palitos a ponce pass scores (V6)."""
+        game, out = self.game, self.ctx.out
+        ends, scores = game.round.ends, list(game.scores)
+        game.apply(action)
+        event = public(game.round.full_events[-1], self.you)
+        out.print(describe_event(event, self.lang, self.you, ends))
+        if isinstance(event, PassEvent):
+            for side, (before, after) in enumerate(zip(scores, game.scores, strict=True)):
+                if after > before:
+                    out.print(pass_points_text(side, after - before, self.lang))
 
     def read(self, prompt: str) -> str:
         self.ctx.out.print(prompt, end="")
@@ -157,7 +170,7 @@ class Match:
         out.print(board(view, self.game.round_number, lang))
         options = list(view.legal_actions)
         for number, action in enumerate(options, start=1):
-            out.print(f"  {number}) {action_label(action, lang)}")
+            out.print(f"  {number}) {action_label(action, lang, view.ends)}")
         choices = "1" if len(options) == 1 else f"1-{len(options)}"
         while True:
             try:
@@ -172,13 +185,17 @@ class Match:
             raise BadInput(t("input_help", lang))
         if words[0].isdigit():
             number = int(words[0])
-            if not 1 <= number <= len(options) or len(words) > 1:
+            if len(words) > 1:
+                raise BadInput(t("one_number", lang, text=text.strip()))
+            if not 1 <= number <= len(options):
                 raise BadInput(t("no_such_option", lang, text=text.strip(), count=len(options)))
             return options[number - 1]
         try:
             tile = Tile.parse(words[0])
         except ValueError:
             raise BadInput(t("not_understood", lang, text=text.strip())) from None
+        if len(words) > 2:
+            raise BadInput(t("not_understood", lang, text=text.strip()))
         plays = [a for a in options if isinstance(a, Play) and a.tile == tile]
         if not plays:
             key = "tile_does_not_fit" if tile in view.hand else "not_your_tile"
@@ -190,6 +207,8 @@ class Match:
         assert view.ends is not None
         while True:
             answer = self.read(t("which_end", lang, tile=tile, left=view.ends[0], right=view.ends[1]))
+            if answer.strip().lower() in BACK_WORDS:
+                raise BadInput(t("choose_again", lang))
             side = parse_side(answer)
             if side is not None:
                 return Play(tile, side)

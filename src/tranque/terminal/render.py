@@ -23,11 +23,14 @@ from tranque.engine import (
     PlayerView,
     PlayEvent,
     Rules,
+    Scoring,
     Side,
     Tile,
 )
 from tranque.engine.presets import PRESETS
-from tranque.terminal.catalogue import t
+from tranque.terminal.catalogue import plural, t
+
+Ends = tuple[int, int] | None
 
 TEAM_LETTERS = "ABC"
 END_STYLE = "bold reverse"
@@ -112,30 +115,47 @@ def ends_text(ends: tuple[int, int] | None, lang: str) -> str:
     return t("ends", lang, left=ends[0], right=ends[1])
 
 
-def where(side: Side, lang: str) -> str:
+def where(side: Side, lang: str, ends: Ends = None) -> str:
+    """Which end a tile goes to; with both ends equal there is only one place (R8)."""
+    if ends is not None and ends[0] == ends[1]:
+        return t("at_equal_ends", lang, end=ends[0])
     return t("at_left" if side is Side.LEFT else "at_right", lang)
 
 
-def action_label(action: Action, lang: str) -> str:
+def ends_after(ends: Ends, event: Event) -> Ends:
+    """The two open ends once `event` is played on a line whose ends were `ends`."""
+    if not isinstance(event, PlayEvent):
+        return ends
+    tile = event.tile
+    if event.side is None or ends is None:  # the lead: its high half on the left
+        return tile.high, tile.low
+    left, right = ends
+    if event.side is Side.LEFT:
+        return tile.pips - left, right
+    return left, tile.pips - right
+
+
+def action_label(action: Action, lang: str, ends: Ends = None) -> str:
     """An option as the human reads it: "6-4 a la izquierda", "robar del pozo", "pasar"."""
     if isinstance(action, Play):
         if action.side is None:
             return t("option_lead", lang, tile=action.tile)
-        return f"{action.tile} {where(action.side, lang)}"
+        return f"{action.tile} {where(action.side, lang, ends)}"
     if isinstance(action, Draw):
         return t("option_draw", lang)
     return t("option_pass", lang)
 
 
-def describe_event(event: Event, lang: str, you: int | None = None) -> str:
-    """One event as a sentence: "Jugador 2 juega 5-3 a la derecha", "Robas 5-2"."""
+def describe_event(event: Event, lang: str, you: int | None = None, ends: Ends = None) -> str:
+    """One event as a sentence: "Jugador 2 juega 5-3 a la derecha", "Robas 5-2". `ends` are
+    the line's ends before the event, so a play on two equal ends names no side."""
     mine = event.seat == you
     who = cap(player_name(event.seat, lang, you))
     if isinstance(event, PlayEvent):
         if event.side is None:
             return t("event_lead_you" if mine else "event_lead", lang, who=who, tile=event.tile)
         key = "event_play_you" if mine else "event_play"
-        return t(key, lang, who=who, tile=event.tile, where=where(event.side, lang))
+        return t(key, lang, who=who, tile=event.tile, where=where(event.side, lang, ends))
     if isinstance(event, DrawEvent):
         if event.tile is None:
             return t("event_draw", lang, who=who)
@@ -152,7 +172,8 @@ def scores_text(
         if rules.goals_to_win is not None:
             part += t("goals_suffix", lang, goals=goals[side], target=rules.goals_to_win)
         parts.append(part)
-    return t("scoreboard", lang, scores=" · ".join(parts))
+    key = "scoreboard_penalty" if rules.scoring is Scoring.PENALTY else "scoreboard"
+    return t(key, lang, scores=" · ".join(parts))
 
 
 def players_table(view: PlayerView, lang: str, you: int | None) -> Table:
@@ -185,7 +206,7 @@ def board(view: PlayerView, round_number: int, lang: str) -> Group:
     if rules.drawing is Drawing.NONE:
         boneyard = t("no_boneyard", lang)
     else:
-        boneyard = t("boneyard_count", lang, count=view.boneyard_count)
+        boneyard = t("boneyard_count", lang, tiles=plural("tiles", view.boneyard_count, lang))
     parts: list[Text | Table] = [
         header,
         Text(scores_text(rules, view.scores, view.goals, lang, you)),

@@ -7,10 +7,20 @@ import argparse
 from rich.text import Text
 
 from tranque.engine import Drawing, Game
-from tranque.engine.record import RecordError, load
+from tranque.engine.record import RecordError, replay
 from tranque.terminal.catalogue import t
 from tranque.terminal.command import CliError, Command, Context
-from tranque.terminal.render import cap, describe_event, describe_rules, hand_text, player_name, scores_text
+from tranque.terminal.record_file import read_record
+from tranque.terminal.render import (
+    Ends,
+    cap,
+    describe_event,
+    describe_rules,
+    ends_after,
+    hand_text,
+    player_name,
+    scores_text,
+)
 from tranque.terminal.results import game_end, round_end
 
 
@@ -19,16 +29,11 @@ def configure(parser: argparse.ArgumentParser, lang: str) -> None:
 
 
 def load_game(path: str, lang: str) -> Game:
+    data = read_record(path, lang)
     try:
-        return load(path)
-    except FileNotFoundError:
-        raise CliError(t("no_such_file", lang, file=path)) from None
-    except OSError as error:
-        raise CliError(t("cannot_read", lang, file=path, reason=error.strerror)) from None
+        return replay(data)
     except RecordError as error:
-        raise CliError(t("bad_record", lang, file=path, reason=error)) from None
-    except ValueError:
-        raise CliError(t("not_a_record", lang, file=path)) from None
+        raise CliError(t("bad_record", lang, file=path, reason=error.text(lang))) from None
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
@@ -44,16 +49,17 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             out.print(f"{cap(player_name(seat, lang))}: {hand_text(hand)}")
         key = "boneyard_dealt" if rules.drawing is Drawing.UNTIL_PLAYABLE else "out_of_play_dealt"
         out.print(t(key, lang, tiles=hand_text(round_.dealt_boneyard)))
+        ends: Ends = None
         for event in round_.full_events:
-            out.print("  " + describe_event(event, lang))
+            out.print("  " + describe_event(event, lang, ends=ends))
+            ends = ends_after(ends, event)
         result = round_.result
         if result is None:
             out.print(t("round_unfinished", lang))
             continue
-        for side, points in result.points.items():
-            scores[side] += points
-        for side, scored in result.goals.items():
-            goals[side] += scored
+        for side in range(rules.side_count):
+            scores[side] += result.points[side]
+            goals[side] += result.goals[side]
         out.print(round_end(rules, number, result, round_.hands, lang))
         out.print(scores_text(rules, scores, goals, lang))
     if not game.round.is_over:  # an abandoned game, or ponce reaching 20 mid-round

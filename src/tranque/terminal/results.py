@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tranque.engine import Game, RoundEnd, RoundResult, Rules, Scoring, Tile, TranqueCount
-from tranque.terminal.catalogue import t
+from tranque.terminal.catalogue import number_word, plural, t
 from tranque.terminal.render import (
     TEAM_LETTERS,
     cap,
@@ -24,45 +24,57 @@ from tranque.terminal.render import (
 def headline(rules: Rules, result: RoundResult, lang: str, you: int | None) -> str:
     """Dominó, tranque or empate, and who won it."""
     if result.tie:
-        return t("tranque_draw" if rules.scoring is Scoring.PENALTY else "tranque_tie", lang)
+        if rules.scoring is Scoring.PENALTY:
+            return t("tranque_draw", lang)
+        if rules.scoring is Scoring.PONCE:
+            return t("tranque_tie_ponce", lang)
+        return t("tranque_tie", lang)
     assert result.winner is not None and result.winner_seat is not None
     if result.kind is RoundEnd.DOMINO:
         if result.winner_seat == you:
             return t("domino_you", lang)
         return t("domino", lang, who=cap(player_name(result.winner_seat, lang, you)))
-    if result.winner_seat == you and not (rules.is_pairs and rules.tranque_count is TranqueCount.TEAM):
-        return t("tranque_won_you", lang, pips=result.seat_counts[result.winner_seat])
-    if rules.is_pairs and rules.tranque_count is TranqueCount.TEAM:
-        who, pips = side_subject(rules, result.winner, lang, you), result.counts[result.winner]
+    team_count = rules.is_pairs and rules.tranque_count is TranqueCount.TEAM
+    if team_count:
+        who, count = side_subject(rules, result.winner, lang, you), result.counts[result.winner]
+        tied = any(c == count for side, c in enumerate(result.counts) if side != result.winner)
     else:
-        who, pips = player_name(result.winner_seat, lang, you), result.seat_counts[result.winner_seat]
+        who, count = player_name(result.winner_seat, lang, you), result.seat_counts[result.winner_seat]
+        tied = any(
+            c == count and rules.side_of(seat) != result.winner for seat, c in enumerate(result.seat_counts)
+        )
         if rules.is_pairs:
             who += f" ({side_name(rules, result.winner, lang, you)})"
+    pips = plural("pips", count, lang)
+    if tied:  # salon, maracucho: the tie goes to the starter or the nearest after them
+        return t("tranque_tie_broken", lang, who=who, pips=pips)
+    if result.winner_seat == you and not team_count:
+        return t("tranque_won_you", lang, pips=pips)
     return t("tranque_won", lang, who=who, pips=pips)
 
 
 def reason(rules: Rules, result: RoundResult, lang: str, you: int | None) -> str | None:
     """Why the points are what they are; None on a tie that scores nothing."""
+    if rules.scoring is Scoring.PONCE:
+        return t("why", lang, why=ponce_breakdown(rules, result, lang, you))
     if result.tie and rules.scoring is not Scoring.PENALTY:
         return None
     if rules.scoring is Scoring.PENALTY:
         why = t("why_penalty", lang)
     elif rules.scoring is Scoring.FUTBOL:
-        scorers = list(result.goals)
+        scorers = [side for side, goals in enumerate(result.goals) if goals]
         if scorers and scorers[0] == you:
             why = t("why_futbol_goal_you", lang)
         elif scorers:
             why = t("why_futbol_goal", lang, who=player_name(scorers[0], lang, you))
         else:
             why = t("why_futbol", lang)
-    elif rules.scoring is Scoring.PONCE:
-        why = t("why_ponce", lang)
     elif rules.scoring is Scoring.OPPONENTS_ONLY:
         why = t("why_opponents", lang)
     elif rules.is_pairs and result.kind is RoundEnd.TRANQUE:
         why = t("why_all_hands", lang)
     elif rules.is_pairs:
-        why = t("why_others_partner", lang)
+        why = t("why_others_partner", lang, hands=number_word(rules.players - 1, lang))
     else:
         why = t("why_others", lang)
     if result.capicua:
@@ -70,12 +82,41 @@ def reason(rules: Rules, result: RoundResult, lang: str, you: int | None) -> str
     return t("why", lang, why=why)
 
 
+def ponce_breakdown(rules: Rules, result: RoundResult, lang: str, you: int | None) -> str:
+    """Each team's palitos as passes + the blocker's 2 + the pips rounded to tens (V6)."""
+    domino = result.kind is RoundEnd.DOMINO
+    parts = []
+    for side in range(rules.side_count):
+        passes, blocker = result.pass_points[side], result.blocker_points[side]
+        rounded = result.points[side] - passes - blocker
+        terms = []
+        if passes:
+            terms.append(t("ponce_passes", lang, palitos=plural("palitos", passes, lang)))
+        if blocker:
+            terms.append(t("ponce_blocker", lang, palitos=plural("palitos", blocker, lang)))
+        if side == result.winner and result.winner_seat is not None:
+            taken = sum(result.seat_counts) - (result.seat_counts[result.winner_seat] if domino else 0)
+            key = "ponce_pips_domino" if domino else "ponce_pips_tranque"
+            terms.append(
+                t(key, lang, palitos=plural("palitos", rounded, lang), pips=plural("pips", taken, lang))
+            )
+        if terms:
+            parts.append(f"{cap(side_name(rules, side, lang, you))}: {' + '.join(terms)}")
+    return " · ".join(parts) if parts else t("ponce_nothing", lang)
+
+
 def points_text(rules: Rules, result: RoundResult, lang: str, you: int | None) -> str:
     parts = [
-        f"{cap(side_name(rules, side, lang, you))} +{points}"
-        for side, points in sorted(result.points.items())
+        f"{cap(side_name(rules, side, lang, you))} +{result.points[side]}" for side in range(rules.side_count)
     ]
     return t("points_line", lang, points=" · ".join(parts))
+
+
+def pass_points_text(side: int, gained: int, lang: str) -> str:
+    """A ponce pass that scores, told when it happens: "+1 palito para la pareja B"."""
+    key = "pass_points_first" if gained > 1 else "pass_points"
+    team = t("team_subject", lang, letter=TEAM_LETTERS[side])
+    return t(key, lang, palitos=plural("palitos", gained, lang), who=team)
 
 
 def hands_table(rules: Rules, hands: Sequence[Sequence[Tile]], lang: str, you: int | None) -> Table:
@@ -111,6 +152,12 @@ def round_end(
         parts.append(Text(why))
     parts.append(Text(points_text(rules, result, lang, you)))
     return Group(*parts)
+
+
+def ended_mid_round(game: Game, lang: str, you: int | None = None) -> str:
+    """Ponce (C6): a pass took a team to the target, which ends the game there and then."""
+    (side,) = game.winners
+    return t("game_over_mid_round", lang, who=cap(side_subject(game.rules, side, lang, you)))
 
 
 def game_end(game: Game, lang: str, you: int | None = None) -> Text:

@@ -1,10 +1,16 @@
-"""`tranque serve`: the site on http://127.0.0.1:8000 (uvicorn, SQLite by default)."""
+"""`tranque serve`: the site on http://127.0.0.1:8000 (uvicorn, SQLite by default).
+
+The database is reached once before the site is announced, so a bad `--db` is one line and
+exit code 2, not a traceback after "Tranque está en marcha".
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import os
+from pathlib import Path
 
 from tranque.bots import bot_names
 from tranque.terminal.catalogue import t
@@ -12,15 +18,21 @@ from tranque.terminal.command import CliError, Command, Context
 from tranque.terminal.options import whole_number
 
 DEFAULT_DATABASE = "sqlite+aiosqlite:///./tranque.db"
+DATABASE_SECONDS = 10  # how long to wait for the database before giving up
 WS_MAX_SIZE = 1 << 20  # 1 MiB: a client message is at most 16 KiB (protocol.MAX_MESSAGE_CHARS)
 
 
 def configure(parser: argparse.ArgumentParser, lang: str) -> None:
     parser.add_argument("--host", default="127.0.0.1", help=t("opt_host", lang))
-    parser.add_argument("--port", type=whole_number(lang), default=8000, help=t("opt_port", lang))
+    parser.add_argument(
+        "--port", type=whole_number(lang), default=8000, metavar="P", help=t("opt_port", lang)
+    )
     parser.add_argument("--db", metavar="URL", help=t("opt_db", lang, default=DEFAULT_DATABASE))
     parser.add_argument(
-        "--bot-level", default="heuristic", help=t("opt_bot", lang, bots=", ".join(bot_names()))
+        "--bot-level",
+        default="heuristic",
+        metavar="BOT",
+        help=t("opt_bot", lang, bots=", ".join(bot_names())),
     )
 
 
@@ -28,6 +40,48 @@ def database_url(args: argparse.Namespace) -> str:
     """--db, else $TRANQUE_DATABASE_URL, else a SQLite file in the current directory."""
     url: str = args.db or os.environ.get("TRANQUE_DATABASE_URL") or DEFAULT_DATABASE
     return url
+
+
+def check_database(url: str, lang: str) -> None:
+    """Refuse a database URL the site could not open: an unknown scheme, a SQLite file in a
+    directory that does not exist, a server that does not answer."""
+    import sqlalchemy as sa
+
+    from tranque.server.store.factory import MEMORY_URL
+    from tranque.server.store.sql import create_engine
+
+    if url == MEMORY_URL:
+        return
+    try:
+        parsed = sa.make_url(url)
+    except sa.exc.ArgumentError:
+        raise CliError(t("bad_db_url", lang, url=url)) from None
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql", "postgres"):
+        raise CliError(t("bad_db_scheme", lang, scheme=parsed.drivername))
+    database = parsed.database or ""
+    is_file = backend == "sqlite" and database not in ("", ":memory:") and not database.startswith("file:")
+    if is_file and not Path(database).parent.is_dir():
+        raise CliError(t("bad_db_directory", lang, directory=Path(database).parent))
+
+    async def connect() -> None:
+        engine = create_engine(url)
+        try:
+            async with asyncio.timeout(DATABASE_SECONDS), engine.connect():
+                pass
+        finally:
+            await engine.dispose()
+
+    shown = parsed.render_as_string(hide_password=True)
+    try:
+        asyncio.run(connect())
+    except TimeoutError:
+        raise CliError(t("db_timeout", lang, url=shown, seconds=DATABASE_SECONDS)) from None
+    except Exception as error:  # the driver's own errors: refused, unknown host, bad password…
+        cause = error.orig if isinstance(error, sa.exc.DBAPIError) and error.orig else error
+        lines = str(cause).strip().splitlines()
+        reason = lines[0] if lines else type(cause).__name__
+        raise CliError(t("db_unreachable", lang, url=shown, reason=reason)) from None
 
 
 def site_url(host: str, port: int) -> str:
@@ -49,9 +103,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     from tranque.server.app import Settings, create_app
 
     url = database_url(args)
+    check_database(url, lang)
     settings = Settings(database_url=url, default_bot_level=args.bot_level)
-    ctx.out.print(t("serve_open", lang, url=site_url(args.host, args.port)))
-    ctx.out.print(t("serve_database", lang, url=url))
+    ctx.out.print(t("serve_open", lang, url=site_url(args.host, args.port)), soft_wrap=True)
+    ctx.out.print(t("serve_database", lang, url=url), soft_wrap=True)
     # uvicorn shuts down gracefully on Ctrl+C, then re-raises SIGINT; whether that reaches us
     # as KeyboardInterrupt depends on timing inside asyncio.run. Either way it has stopped.
     app = create_app(settings)

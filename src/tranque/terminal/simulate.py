@@ -1,7 +1,8 @@
 """`tranque simulate`: many bot-only games, and the figures they add up to.
 
 Deterministic for a seed: one `random.Random(seed)` hands out every game's deal seed and
-every bot's seed, in a fixed order.
+every bot's seed, in a fixed order. Without `--seed` one is drawn and shown, so any run can
+be repeated.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,17 +21,17 @@ from rich.table import Table
 
 from tranque.bots import Bot, make_bot
 from tranque.engine import Game, RoundEnd, Rules
-from tranque.engine.record import save
 from tranque.terminal.catalogue import t
-from tranque.terminal.command import CliError, Command, Context
+from tranque.terminal.command import Command, Context
 from tranque.terminal.options import add_table_options, positive_int, rules_from_args, whole_number
+from tranque.terminal.record_file import check_writable, write_record
 from tranque.terminal.render import cap, describe_rules, side_label
 
 KINDS = ("random", "greedy", "mixed")
 
 
 def configure(parser: argparse.ArgumentParser, lang: str) -> None:
-    add_table_options(parser, lang, target=False)
+    add_table_options(parser, lang)
     parser.add_argument(
         "--games", type=positive_int(lang), default=200, metavar="N", help=t("opt_games", lang)
     )
@@ -75,7 +77,7 @@ class Tally:
             self.rounds += 1
             self.tranques += result.kind is RoundEnd.TRANQUE
             self.ties += result.tie
-            self.points += sum(result.points.values())
+            self.points += sum(result.points)
         for side in game.winners:
             self.wins[side] += 1
 
@@ -101,7 +103,7 @@ def simulate(
     return tally, game
 
 
-def figures(rules: Rules, tally: Tally, seed: int | None, kind: str, seconds: float) -> dict[str, Any]:
+def figures(rules: Rules, tally: Tally, seed: int, kind: str, seconds: float) -> dict[str, Any]:
     rounds = max(tally.rounds, 1)
     return {
         "preset": rules.preset_name,
@@ -124,6 +126,9 @@ def figures(rules: Rules, tally: Tally, seed: int | None, kind: str, seconds: fl
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     rules = rules_from_args(args, ctx.lang)
+    if args.record:
+        check_writable(args.record, ctx.lang)
+    seed = secrets.randbits(32) if args.seed is None else args.seed
     kinds = seat_bots(args.players_kind, rules.players)
     progress = Progress(
         TextColumn(t("simulating", ctx.lang)),
@@ -136,19 +141,18 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     started = time.perf_counter()
     with progress:
         task = progress.add_task("", total=args.games)
-        tally, last = simulate(rules, args.games, args.seed, kinds, lambda: progress.advance(task))
+        tally, last = simulate(rules, args.games, seed, kinds, lambda: progress.advance(task))
     seconds = time.perf_counter() - started
-    data = figures(rules, tally, args.seed, args.players_kind, seconds)
+    data = figures(rules, tally, seed, args.players_kind, seconds)
     if args.record:
-        try:
-            save(last, args.record)
-        except OSError as error:
-            raise CliError(t("cannot_write", ctx.lang, file=args.record, reason=error.strerror)) from None
+        write_record(last, args.record, ctx.lang)
     if args.json:
         print(json.dumps(data, ensure_ascii=False), file=ctx.out.file)
     else:
         ctx.out.print(summary_table(rules, data, ctx.lang))
         ctx.out.print(sides_table(rules, data, ctx.lang))
+        if args.record:
+            ctx.out.print(t("record_saved_last", ctx.lang, file=args.record), soft_wrap=True)
     return 0
 
 
@@ -159,7 +163,7 @@ def summary_table(rules: Rules, data: dict[str, Any], lang: str) -> Table:
     speed = data["games_per_second"]
     rows = [
         ("row_bots", ", ".join(f"{seat}: {bot}" for seat, bot in enumerate(data["bots"]))),
-        ("row_seed", "—" if data["seed"] is None else str(data["seed"])),
+        ("row_seed", str(data["seed"])),
         ("row_games", str(data["games"])),
         ("row_rounds_per_game", f"{data['rounds_per_game']:.2f}"),
         ("row_tranque_pct", f"{data['tranque_pct']:.1f} %"),
@@ -180,6 +184,8 @@ def sides_table(rules: Rules, data: dict[str, Any], lang: str) -> Table:
     for side, pct in enumerate(data["win_pct_by_side"]):
         bots = ", ".join(data["bots"][seat] for seat in rules.seats_of(side))
         table.add_row(cap(side_label(rules, side, lang)), bots, f"{pct:.1f} %")
+    if sum(data["win_pct_by_side"]) > 100.005:  # en-contra: a tie shares the win
+        table.caption = t("shared_wins_note", lang)
     return table
 
 

@@ -1,57 +1,99 @@
-"""`tranque verify RECORD.json`: re-shuffle every revealed deal of a game and check it.
+"""`tranque verify RECORD.json`: check every deal of a game record, then every move.
 
-Exit codes: 0 every round verified, 1 a round fails (or none could be checked), 2 the file
-cannot be read or is not a game record.
+A record from the site carries, for each finished round, the commitment published at the
+deal and the seed and salt revealed after it: seed + salt must give the commitment, and the
+seed must give the deal. A record from `tranque play` or `simulate` has seeds only, so the
+deal each seed gives is what can be checked. On any record every action is then replayed
+(`tranque.engine.record.replay`), so a changed or removed move, a changed score or a forged
+winner is refused too.
+
+Exit codes: 0 everything checks out, 1 something does not, 2 the file cannot be read or is
+not a game record.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
+from tranque.engine import Rules, RulesError
+from tranque.engine.deal import DealError, deal_from_seed, parse_deal
+from tranque.engine.record import RecordError, replay
+from tranque.server.fairness import commitment_of
 from tranque.terminal.catalogue import t
-from tranque.server.verify import verify_record
 from tranque.terminal.command import CliError, Command, Context
+from tranque.terminal.record_file import read_record
 
 
 def configure(parser: argparse.ArgumentParser, lang: str) -> None:
     parser.add_argument("file", metavar="RECORD.json", help=t("opt_verify_file", lang))
 
 
-def read_record(path: str, lang: str) -> dict[str, Any]:
+def from_site(record: dict[str, Any]) -> bool:
+    """A site record names its table and publishes a commitment for each deal."""
+    return "table" in record or any("commitment" in round_ for round_ in record["rounds"])
+
+
+def round_problems(rules: Rules, round_data: dict[str, Any], site: bool, lang: str) -> list[str]:
+    """What is wrong with one round's deal (nothing when it checks out)."""
+    seed_text = round_data.get("seed")
+    if seed_text is None:
+        return [t("verify_seed_hidden" if site else "verify_no_seed", lang)]
     try:
-        with open(path, encoding="utf-8") as source:
-            data = json.load(source)
-    except FileNotFoundError:
-        raise CliError(t("no_such_file", lang, file=path)) from None
-    except OSError as error:
-        raise CliError(t("cannot_read", lang, file=path, reason=error.strerror)) from None
-    except ValueError:  # bad JSON or bad UTF-8
-        raise CliError(t("not_a_record", lang, file=path)) from None
-    if not isinstance(data, dict):
-        raise CliError(t("not_a_record", lang, file=path))
-    return data
+        seed = bytes.fromhex(seed_text)
+    except (TypeError, ValueError):
+        return [t("verify_bad_seed", lang)]
+    problems = []
+    if site:
+        try:
+            salt = bytes.fromhex(round_data["salt"])
+            published = round_data["commitment"]
+        except (KeyError, TypeError, ValueError):
+            problems.append(t("verify_no_salt", lang))
+        else:
+            if commitment_of(seed, salt) != published:
+                problems.append(t("verify_commitment_differs", lang))
+    try:
+        recorded = parse_deal(rules, round_data["hands"], round_data["boneyard"])
+    except DealError as error:
+        problems.append(t("verify_bad_deal", lang, reason=error.text(lang)))
+    else:
+        if recorded != deal_from_seed(rules, seed):
+            problems.append(t("verify_deal_differs", lang))
+    return problems
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     lang, out = ctx.lang, ctx.out
+    record = read_record(args.file, lang)
     try:
-        checked = verify_record(read_record(args.file, lang))
-    except (AttributeError, KeyError, TypeError, ValueError):  # JSON of the wrong shape
+        rules = Rules.from_json(record["rules"])
+        rounds = record["rounds"]
+        if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
+            raise TypeError("rounds")
+        site = from_site(record)
+        checked = [round_problems(rules, round_data, site, lang) for round_data in rounds]
+    except (KeyError, TypeError, AttributeError, RulesError):  # JSON of the wrong shape
         raise CliError(t("not_a_record", lang, file=args.file)) from None
-    if "problems" in checked:  # not a record at all
-        raise CliError(t("not_a_record", lang, file=args.file))
-    for round_ in checked["rounds"]:
-        number = round_["round"] + 1
-        if round_["ok"]:
-            out.print(t("verify_round_ok", lang, number=number))
+    out.print(t("verify_site" if site else "verify_local", lang))
+    for number, problems in enumerate(checked, start=1):
+        if problems:
+            out.print(t("verify_round_failed", lang, number=number, problems="; ".join(problems)))
         else:
-            out.print(t("verify_round_failed", lang, number=number, problems="; ".join(round_["problems"])))
-    if not checked["rounds"]:
+            out.print(t("verify_round_ok", lang, number=number))
+    if not checked:
         out.print(t("verify_no_rounds", lang))
-    out.print(t("verify_all_ok" if checked["ok"] else "verify_failed", lang))
-    return 0 if checked["ok"] else 1
+    try:
+        replay(record)
+    except RecordError as error:
+        moves_ok = False
+        out.print(t("verify_moves_failed", lang, reason=error.text(lang)))
+    else:
+        moves_ok = True
+        out.print(t("verify_moves_ok", lang))
+    ok = bool(checked) and not any(checked) and moves_ok
+    out.print(t("verify_all_ok" if ok else "verify_failed", lang))
+    return 0 if ok else 1
 
 
 COMMAND = Command("help_verify", configure, run)
