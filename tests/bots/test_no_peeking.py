@@ -97,7 +97,7 @@ def positions(rules: Rules, seed: int) -> list[tuple[Deal, list[Action], int]]:
         view = rnd.view(rnd.turn)
         if len(view.legal_actions) > 1 and len(view.line) >= 3:
             found.append((deal, list(actions), rnd.turn))
-        actions.append(rnd.apply(bot.choose(view)))
+        actions.append(rnd.apply(bot.choose(view)).action)
     return found[:: max(1, len(found) // 3)][:3]
 
 

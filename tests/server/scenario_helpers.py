@@ -220,7 +220,7 @@ class Mirror:
         elif event["kind"] == "action":
             assert self.game.round.turn == data["seat"], (self.game.round.turn, event)
             applied = self.game.apply(action_from_json(data["action"]))
-            assert applied.to_json() == data["action"], (applied, event)
+            assert applied.action.to_json() == data["action"], (applied, event)
 
 
 def new_game(rules: Rules, seeds: Sequence[bytes]) -> Game:

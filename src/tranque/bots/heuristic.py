@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tranque.bots.base import bot_rng
+from tranque.bots.base import bot_rng, legal_choices
 from tranque.bots.knowledge import TILE_NUMBERS, Knowledge, knowledge_of, tiles_without
 from tranque.engine import Action, Play, PlayerView, PlayEvent, Side, TranqueCount
 from tranque.engine.tiles import HIGH, IS_DOUBLE, LOW, PIPS, WITH_NUMBER, Mask, indices, mask_pips
@@ -46,7 +46,7 @@ class HeuristicBot:
         self.weights = weights or Weights()
 
     def choose(self, view: PlayerView) -> Action:
-        actions = view.legal_actions
+        actions = legal_choices(view)
         if len(actions) == 1:
             return actions[0]
         known = knowledge_of(view)

@@ -8,9 +8,10 @@ from collections.abc import Callable, Sequence
 
 from tranque.engine.actions import Action, IllegalAction
 from tranque.engine.deal import DealError, deal_from_seed, parse_deal
+from tranque.engine.events import Event
 from tranque.engine.round import Round
-from tranque.engine.rules import FirstLead, NextStart, Rules, Scoring, TieStart
-from tranque.engine.scoring import RoundResult
+from tranque.engine.rules import FirstLead, NextStart, Rules, TieStart
+from tranque.engine.scoring import RoundResult, scorer_of
 from tranque.engine.tiles import Mask, Tile, TileIndex
 from tranque.engine.view import PlayerView
 
@@ -41,6 +42,7 @@ class Game:
         seed_for_round: Callable[[int], bytes] | None = None,
     ) -> None:
         self.rules = rules
+        self.scorer = scorer_of(rules)
         self.seed = seed
         self._seed_for_round = seed_for_round
         sides = rules.side_count
@@ -55,7 +57,7 @@ class Game:
         self.winners: list[int] = []
         self._credited_pass_points = [0] * sides
         if first_starter is not None and not (0 <= first_starter < rules.players):
-            raise DealError(f"first_starter debe ser un asiento de 0 a {rules.players - 1}")
+            raise DealError("deal_bad_first_starter", last=rules.players - 1)
         if rules.first_round_lead is FirstLead.RANDOM_ANY and first_starter is None:
             first_starter = self._random_starter()
         self.first_starter = first_starter
@@ -73,7 +75,7 @@ class Game:
             hands, boneyard = self._deals[number]
             return list(hands), list(boneyard), None
         if self._explicit and self._seed_for_round is None:
-            raise DealError(f"no hay reparto para la mano {number + 1}")
+            raise DealError("deal_none_for_round", round=number + 1)
         if self._seed_for_round is not None:
             seed = self._seed_for_round(number)
         elif self.seed is None:
@@ -108,81 +110,54 @@ class Game:
         """0-based number of the current round."""
         return len(self.rounds) - 1
 
+    @property
+    def turn(self) -> int | None:
+        """The seat to act, or None while no one is (between rounds, or the game over)."""
+        return None if self.is_over or self.round.is_over else self.round.turn
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to act may take; empty between rounds and once it is over."""
+        return [] if self.is_over else self.round.legal_actions()
+
     def view(self, seat: int | None) -> PlayerView:
         return self.round.view(seat, scores=self.scores, goals=self.goals)
 
-    def apply(self, action: Action) -> Action:
-        """Apply `action` to the current round and score what it settles. Returns the
-        action as applied (a lead's or single placement's side filled in)."""
+    def apply(self, action: Action, *, seat: int | None = None) -> Event:
+        """Apply `action` to the current round (for `seat`, if given, which must be the seat
+        to act) and score what it settles. Returns the event that happened (see
+        `Round.apply`)."""
         if self.is_over:
-            raise IllegalAction("La partida ya terminó.")
+            raise IllegalAction("game_over")
         if self.round.is_over:
-            raise IllegalAction("La mano ya terminó: empieza la siguiente.")
-        seat = self.round.turn
-        applied = self.round.apply(action)
-        self.actions.append((self.round_number, seat, applied))
+            raise IllegalAction("next_round_pending")
+        mover = self.round.turn
+        event = self.round.apply(action, seat=seat)
+        self.actions.append((self.round_number, mover, event.action))
         if self.rules.pass_points:
             self._credit_pass_points()
         if self.round.is_over and not self.is_over:
             self._finish_round()
-        return applied
+        return event
 
     def _credit_pass_points(self) -> None:
         """C6: ponce pass points enter the score at once; reaching the target ends the game."""
-        for side, earned in enumerate(self.round.pass_points):
-            gained = earned - self._credited_pass_points[side]
-            if gained:
-                self._credited_pass_points[side] = earned
-                self._add(side, gained)
-
-    def _add(self, side: int, points: int) -> None:
-        self.scores[side] += points
-        if (
-            not self.winners
-            and self.rules.scoring is Scoring.PONCE
-            and self.scores[side] >= self.rules.target
-        ):
-            self.winners = [side]
+        earned = self.round.pass_points
+        gains = [now - before for now, before in zip(earned, self._credited_pass_points, strict=True)]
+        if any(gains):
+            self._credited_pass_points = list(earned)
+            self.winners = self.scorer.credit(self.rules, self.scores, gains)
 
     def _finish_round(self) -> None:
         result = self.round.result
         assert result is not None
         self.results.append(result)
-        rules = self.rules
-        if rules.scoring is Scoring.PONCE:
-            # C6: the blocker's 2 count before the pips.
-            for side, points in result.blocker_points.items():
-                self._add(side, points)
-            for side, points in result.points.items():
-                self._add(side, points - result.pass_points.get(side, 0) - result.blocker_points.get(side, 0))
-            return
-        for side, points in result.points.items():
-            self.scores[side] += points
-        for side, goals in result.goals.items():
-            self.goals[side] += goals
-        self.winners = self._game_winners(result)
-
-    def _game_winners(self, result: RoundResult) -> list[int]:
-        rules = self.rules
-        if rules.goals_to_win is not None:
-            scorers = [s for s, g in enumerate(self.goals) if g >= rules.goals_to_win]
-            if scorers:
-                return scorers
-        reached = [s for s, points in enumerate(self.scores) if points >= rules.target]
-        if not reached:
-            return []
-        if rules.scoring is Scoring.PENALTY:
-            # V8: the game ends when a total reaches the target; the lowest total wins.
-            lowest = min(self.scores)
-            return [s for s, points in enumerate(self.scores) if points == lowest]
-        best = max(self.scores[s] for s in reached)
-        return [s for s in reached if self.scores[s] == best]
+        self.winners = self.scorer.settle(self.rules, self.scores, self.goals, result)
 
     def next_starter(self) -> int:
         """R7, R13, V6–V8, C7: who starts the round after the current one."""
         result = self.round.result
         if result is None:
-            raise IllegalAction("La mano no ha terminado.")
+            raise IllegalAction("round_not_over")
         previous = self.round.starter
         rotate = (previous + 1) % self.rules.players
         if result.tie:
@@ -194,8 +169,8 @@ class Game:
 
     def start_next_round(self) -> Round:
         if self.is_over:
-            raise IllegalAction("La partida ya terminó.")
+            raise IllegalAction("game_over")
         if not self.round.is_over:
-            raise IllegalAction("La mano no ha terminado.")
+            raise IllegalAction("round_not_over")
         self.round = self._deal(first=False, starter=self.next_starter())
         return self.round
