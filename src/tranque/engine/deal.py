@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from tranque.engine.errors import EngineError
 from tranque.engine.rules import Rules
-from tranque.engine.tiles import BIT, HIGH, IS_DOUBLE, PIPS, TILES, Mask, Tile, TileIndex, as_tile, indices
+from tranque.engine.tiles import BIT, LEAD_ORDER, TILES, Mask, Tile, TileIndex, as_tile, indices
 
 
 class DealError(EngineError):
@@ -57,7 +57,7 @@ def deal_from_seed(rules: Rules, seed: bytes) -> tuple[list[Mask], list[TileInde
 def random_deal(rules: Rules, random: Callable[[], float]) -> tuple[list[Mask], list[TileIndex]]:
     """A uniformly random deal from `random()` floats, for simulations and search. Real
     tables deal with `deal_from_seed`, whose shuffle anyone can check."""
-    order = indices(rules.set_mask)
+    order = list(range(rules.tile_count))  # the set's tiles are indices 0..tile_count-1
     for i in range(len(order) - 1, 0, -1):
         j = int(random() * (i + 1))
         order[i], order[j] = order[j], order[i]
@@ -84,48 +84,54 @@ def parse_deal(
         raise DealError("deal_hand_count", hands=len(hands), players=rules.players)
     full = rules.set_mask
     seen = 0
-
-    def take(value: Tile | str) -> TileIndex:
-        if isinstance(value, Tile):
-            tile = value
-        else:
-            try:
-                tile = as_tile(value)
-            except ValueError as error:
-                raise DealError("deal_bad_tile", cause=error) from None
-        bit = BIT[tile.index]
-        if not bit & full:
-            raise DealError("deal_tile_not_in_set", tile=str(tile), set_max=rules.set_max)
-        nonlocal seen
-        if bit & seen:
-            raise DealError("deal_tile_twice", tile=str(tile))
-        seen |= bit
-        return tile.index
-
     masks = []
     for seat, hand in enumerate(hands):
         if len(hand) != rules.hand_size:
             raise DealError("deal_hand_size", seat=seat, size=len(hand), hand_size=rules.hand_size)
         mask = 0
         for value in hand:
-            mask |= BIT[take(value)]
+            bit = BIT[_tile_in_set(value, full, seen, rules)]
+            mask |= bit
+            seen |= bit
         masks.append(mask)
-    rest = [take(value) for value in boneyard]
+    rest = []
+    for value in boneyard:
+        index = _tile_in_set(value, full, seen, rules)
+        seen |= BIT[index]
+        rest.append(index)
     missing = full & ~seen
     if missing:
         raise DealError("deal_missing_tiles", tiles=[str(TILES[i]) for i in indices(missing)[:5]])
     return masks, rest
 
 
+def _tile_in_set(value: Tile | str, full: Mask, seen: Mask, rules: Rules) -> TileIndex:
+    """The index of a dealt tile that belongs to the set and was not dealt already."""
+    if isinstance(value, Tile):
+        tile = value
+    else:
+        try:
+            tile = as_tile(value)
+        except EngineError as error:
+            raise DealError("deal_bad_tile", cause=error) from None
+    bit = BIT[tile.index]
+    if not bit & full:
+        raise DealError("deal_tile_not_in_set", tile=str(tile), set_max=rules.set_max)
+    if bit & seen:
+        raise DealError("deal_tile_twice", tile=str(tile))
+    return tile.index
+
+
 def first_lead(hands: Sequence[Mask]) -> tuple[int, TileIndex]:
     """R6: (seat, tile) of the highest double dealt, else of the highest tile (pips, then
     high half). With the set's highest double dealt this is its holder."""
-    best: tuple[bool, int, int] | None = None
-    choice = (0, -1)
-    for seat, hand in enumerate(hands):
-        for tile in indices(hand):
-            key = (IS_DOUBLE[tile], PIPS[tile], HIGH[tile])
-            if best is None or key > best:
-                best = key
-                choice = (seat, tile)
-    return choice
+    dealt = 0
+    for hand in hands:
+        dealt |= hand
+    for tile in LEAD_ORDER:
+        bit = BIT[tile]
+        if dealt & bit:
+            for seat, hand in enumerate(hands):
+                if hand & bit:
+                    return seat, tile
+    return 0, -1

@@ -178,7 +178,7 @@ class Round:
             rules, hands, boneyard, starter, forced_lead=forced, pass_bonus_pending=pass_bonus_pending
         )
         round_ = cls(rules, state)
-        round_.dealt_boneyard = tuple(TILES[i] for i in boneyard)
+        round_.dealt_boneyard = tuple([TILES[i] for i in boneyard])
         return round_
 
     # What everybody may know ---------------------------------------------------------

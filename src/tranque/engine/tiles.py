@@ -49,6 +49,11 @@ for _high in range(MAX_NUMBER + 1):
 PIPS: Final[list[int]] = [h + lo for h, lo in zip(HIGH, LOW, strict=True)]
 BIT: Final[list[Mask]] = [1 << i for i in range(TILE_COUNT)]
 IS_DOUBLE: Final[list[bool]] = [h == lo for h, lo in zip(HIGH, LOW, strict=True)]
+# R6's order for the first lead: doubles highest first, then the other tiles by pips and
+# then by the higher half.
+LEAD_ORDER: Final[list[TileIndex]] = sorted(
+    range(TILE_COUNT), key=lambda i: (IS_DOUBLE[i], PIPS[i], HIGH[i]), reverse=True
+)
 # WITH_NUMBER[n]: every tile showing the number n on one of its halves.
 WITH_NUMBER: Final[list[Mask]] = [
     sum(BIT[i] for i in range(TILE_COUNT) if n in (HIGH[i], LOW[i])) for n in range(MAX_NUMBER + 1)
