@@ -714,7 +714,7 @@ class TestVerify:
         assert code == 1
         assert "Mano 1: NO verificado: la semilla no da el reparto registrado" in out
         assert "Mano 2: NO verificado: la semilla no es un número hexadecimal" in out
-        assert "Jugadas: NO verificado: mano 1: el reparto no es el que da su semilla" in flat(out)
+        assert "Jugadas: NO verificado: mano 1: la semilla no da el reparto registrado" in flat(out)
 
 
 # --- --version and help ----------------------------------------------------------------------

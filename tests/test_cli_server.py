@@ -95,7 +95,7 @@ class TestVerify:
         ) in out
         for n in range(2, len(record["rounds"]) + 1):
             assert f"Mano {n}: verificado" in out
-        assert "Jugadas: NO verificado: mano 1: el reparto no es el que da su semilla" in out
+        assert "Jugadas: NO verificado: mano 1: la semilla no da el reparto registrado" in out
         assert out.endswith("Hay cosas que no se pudieron verificar.")
 
     def test_a_tampered_deal_fails_even_with_the_right_seed(

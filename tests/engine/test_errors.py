@@ -382,10 +382,16 @@ CASES: list[tuple[str, type[EngineError], Callable[[], object], str]] = [
         f"mano 1: el registro dice que salió {OTHER_SEAT}",
     ),
     (
-        "record_seed_mismatch",
+        "record_unfair_deal",
         RecordError,
         lambda: replay(record(s=_set(("rounds", 0, "seed"), "00" * 32))),
-        "mano 1: el reparto no es el que da su semilla",
+        "mano 1: la semilla no da el reparto registrado",
+    ),
+    (
+        "record_unfair_deal",
+        RecordError,
+        lambda: replay(record(s=_set(("rounds", 0, "seed"), "zz"))),
+        "mano 1: la semilla no es un número hexadecimal",
     ),
     (
         "record_incomplete",

@@ -242,6 +242,33 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "es": "no hay reparto para la mano {round}",
         "en": "there is no deal for round {round}",
     },
+    # Fair deals (FairnessError) ----------------------------------------------------------
+    "fair_seed_hidden": {
+        "es": "la semilla de esta mano no se ha revelado",
+        "en": "this round's seed has not been revealed",
+    },
+    "fair_no_seed": {
+        "es": "la mano no trae semilla: su reparto no se puede rehacer",
+        "en": "the round has no seed: its deal cannot be redone",
+    },
+    "fair_bad_seed": {
+        "es": "la semilla no es un número hexadecimal",
+        "en": "the seed is not a hexadecimal number",
+    },
+    "fair_no_salt": {"es": "la mano no trae sal y compromiso", "en": "the round has no salt and commitment"},
+    "fair_commitment_differs": {
+        "es": "la semilla y la sal no dan el compromiso publicado al repartir",
+        "en": "the seed and salt do not give the commitment published at the deal",
+    },
+    "fair_bad_deal": {
+        "es": "el reparto registrado no vale: {cause}",
+        "en": "the recorded deal is invalid: {cause}",
+    },
+    "fair_no_deal": {"es": "la mano no trae su reparto", "en": "the round has no deal"},
+    "fair_deal_differs": {
+        "es": "la semilla no da el reparto registrado",
+        "en": "the seed does not give the recorded deal",
+    },
     # Game records (RecordError) ----------------------------------------------------------
     "record_not_tranque": {
         "es": "no es un registro de partida de Tranque",
@@ -263,10 +290,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "es": "mano {round}: el registro dice que salió {starter}",
         "en": "round {round}: the record says seat {starter} led",
     },
-    "record_seed_mismatch": {
-        "es": "mano {round}: el reparto no es el que da su semilla",
-        "en": "round {round}: the deal is not the one its seed gives",
-    },
+    "record_unfair_deal": {"es": "mano {round}: {cause}", "en": "round {round}: {cause}"},
     "record_incomplete": {
         "es": "registro incompleto: falta {missing}",
         "en": "incomplete record: {missing} is missing",

@@ -11,12 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from tranque.engine.actions import action_from_json
-from tranque.engine.deal import deal_from_seed
 from tranque.engine.errors import EngineError
+from tranque.engine.fairness import deal_problems, revealed_seed
 from tranque.engine.game import Game
 from tranque.engine.messages import Verbatim
 from tranque.engine.rules import Rules
-from tranque.engine.tiles import TILES
 
 FORMAT = "tranque-record"
 VERSION = 1
@@ -105,15 +104,12 @@ def _check_round_start(game: Game, number: int, round_data: dict[str, Any]) -> N
         raise RecordError(
             "record_starter_differs", round=number + 1, starter=Verbatim(str(round_data["starter"]))
         )
-    seed_hex = round_data.get("seed")
-    if seed_hex is None:
+    if round_data.get("seed") is None:
         return
-    seed = bytes.fromhex(seed_hex)
-    hands, boneyard = deal_from_seed(game.rules, seed)
-    dealt = game.round.fast_state()
-    if hands != dealt.hands or [TILES[i] for i in boneyard] != list(game.round.dealt_boneyard):
-        raise RecordError("record_seed_mismatch", round=number + 1)
-    game.round_seeds[number] = seed
+    problems = deal_problems(game.rules, round_data, committed=False)
+    if problems:
+        raise RecordError("record_unfair_deal", round=number + 1, cause=problems[0])
+    game.round_seeds[number] = revealed_seed(round_data, committed=False)
 
 
 def save(game: Game, path: str | Path) -> None:

@@ -6,14 +6,10 @@ both, and anyone can re-shuffle with `tranque.engine.deal.deal_from_seed` and co
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from dataclasses import dataclass
-from typing import Any
 
-from tranque.engine import Rules
-from tranque.engine.deal import deal_from_seed
-from tranque.engine.tiles import TILES
+from tranque.engine.fairness import commitment_of
 
 
 @dataclass(frozen=True)
@@ -28,26 +24,3 @@ class DealSecret:
     @property
     def commitment(self) -> str:
         return commitment_of(self.seed, self.salt)
-
-
-def commitment_of(seed: bytes, salt: bytes) -> str:
-    return hashlib.sha256(seed + salt).hexdigest()
-
-
-def verify_round(rules: Rules, round_data: dict[str, Any], commitment: str) -> list[str]:
-    """Problems with one revealed round (empty when it checks out): the seed and salt must
-    match the commitment published at the deal, and the seed must give the recorded deal."""
-    problems = []
-    try:
-        seed = bytes.fromhex(round_data["seed"])
-        salt = bytes.fromhex(round_data["salt"])
-    except (KeyError, TypeError, ValueError):
-        return ["la mano no trae semilla y sal revelados"]
-    if commitment_of(seed, salt) != commitment:
-        problems.append("la semilla y la sal no dan el compromiso publicado al repartir")
-    hands, boneyard = deal_from_seed(rules, seed)
-    dealt = [sorted(str(TILES[i]) for i in range(55) if hand >> i & 1) for hand in hands]
-    recorded = [sorted(hand) for hand in round_data.get("hands", [])]
-    if dealt != recorded or [str(TILES[i]) for i in boneyard] != list(round_data.get("boneyard", [])):
-        problems.append("la semilla no da el reparto registrado")
-    return problems

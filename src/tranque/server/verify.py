@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tranque.engine import Rules, RulesError
-from tranque.server.fairness import verify_round
+from tranque.engine.fairness import deal_problems
 
 
 def verify_record(record: dict[str, Any]) -> dict[str, Any]:
@@ -23,14 +23,6 @@ def verify_record(record: dict[str, Any]) -> dict[str, Any]:
         }
     checked = []
     for number, round_data in enumerate(rounds):
-        if round_data.get("seed") is None:
-            checked.append(
-                {"round": number, "ok": False, "problems": ["la semilla de esta mano no se ha revelado"]}
-            )
-            continue
-        try:
-            problems = verify_round(rules, round_data, str(round_data.get("commitment", "")))
-        except (TypeError, ValueError, AttributeError):
-            problems = ["la mano registrada está mal formada"]
+        problems = [problem.text("es") for problem in deal_problems(rules, round_data, committed=True)]
         checked.append({"round": number, "ok": not problems, "problems": problems})
     return {"ok": bool(checked) and all(r["ok"] for r in checked), "rounds": checked}

@@ -428,34 +428,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "Mano {number}: NO verificado: {problems}",
         "en": "Round {number}: NOT verified: {problems}",
     },
-    "verify_seed_hidden": {
-        "es": "la semilla de esta mano no se ha revelado",
-        "en": "this round's seed has not been revealed",
-    },
-    "verify_no_seed": {
-        "es": "la mano no trae semilla: su reparto no se puede rehacer",
-        "en": "the round has no seed: its deal cannot be redone",
-    },
-    "verify_bad_seed": {
-        "es": "la semilla no es un número hexadecimal",
-        "en": "the seed is not a hexadecimal number",
-    },
-    "verify_no_salt": {
-        "es": "la mano no trae sal y compromiso",
-        "en": "the round has no salt and commitment",
-    },
-    "verify_commitment_differs": {
-        "es": "la semilla y la sal no dan el compromiso publicado al repartir",
-        "en": "the seed and salt do not give the commitment published at the deal",
-    },
-    "verify_bad_deal": {
-        "es": "el reparto registrado no vale: {reason}",
-        "en": "the recorded deal is invalid: {reason}",
-    },
-    "verify_deal_differs": {
-        "es": "la semilla no da el reparto registrado",
-        "en": "the seed does not give the recorded deal",
-    },
     "verify_no_rounds": {
         "es": "El registro no tiene manos que verificar.",
         "en": "The record has no rounds to verify.",

@@ -17,9 +17,8 @@ import argparse
 from typing import Any
 
 from tranque.engine import Rules, RulesError
-from tranque.engine.deal import DealError, deal_from_seed, parse_deal
+from tranque.engine.fairness import deal_problems
 from tranque.engine.record import RecordError, replay
-from tranque.server.fairness import commitment_of
 from tranque.terminal.catalogue import t
 from tranque.terminal.command import CliError, Command, Context
 from tranque.terminal.record_file import read_record
@@ -36,31 +35,7 @@ def from_site(record: dict[str, Any]) -> bool:
 
 def round_problems(rules: Rules, round_data: dict[str, Any], site: bool, lang: str) -> list[str]:
     """What is wrong with one round's deal (nothing when it checks out)."""
-    seed_text = round_data.get("seed")
-    if seed_text is None:
-        return [t("verify_seed_hidden" if site else "verify_no_seed", lang)]
-    try:
-        seed = bytes.fromhex(seed_text)
-    except (TypeError, ValueError):
-        return [t("verify_bad_seed", lang)]
-    problems = []
-    if site:
-        try:
-            salt = bytes.fromhex(round_data["salt"])
-            published = round_data["commitment"]
-        except (KeyError, TypeError, ValueError):
-            problems.append(t("verify_no_salt", lang))
-        else:
-            if commitment_of(seed, salt) != published:
-                problems.append(t("verify_commitment_differs", lang))
-    try:
-        recorded = parse_deal(rules, round_data["hands"], round_data["boneyard"])
-    except DealError as error:
-        problems.append(t("verify_bad_deal", lang, reason=error.text(lang)))
-    else:
-        if recorded != deal_from_seed(rules, seed):
-            problems.append(t("verify_deal_differs", lang))
-    return problems
+    return [problem.text(lang) for problem in deal_problems(rules, round_data, committed=site)]
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
