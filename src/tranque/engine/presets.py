@@ -185,24 +185,3 @@ def build_preset(name: str, overrides: dict[str, Any]) -> Rules:
     params.update(overrides)
     return Rules(preset_name=name, **params)
 
-
-def rules_from_options(
-    preset: str = "clasico",
-    *,
-    players: int | None = None,
-    mode: Mode | str | None = None,
-    target: int | None = None,
-    turn_seconds: int | None = None,
-    capicua_bonus: int | None = None,
-) -> Rules:
-    """A table's rules from the options a person chose; an option left as None takes the
-    preset's own value. The one place where the HTTP API, the terminal and the arena turn
-    their options into `Rules` (see `Rules.from_options`)."""
-    chosen = {
-        "players": players,
-        "mode": mode,
-        "target": target,
-        "turn_seconds": turn_seconds,
-        "capicua_bonus": capicua_bonus,
-    }
-    return build_preset(preset, {name: value for name, value in chosen.items() if value is not None})

@@ -177,16 +177,14 @@ class Rules:
         >>> Rules.from_options("ponce", target=None).target
         20
         """
-        from tranque.engine.presets import rules_from_options
-
-        return rules_from_options(
-            preset,
-            players=players,
-            mode=mode,
-            target=target,
-            turn_seconds=turn_seconds,
-            capicua_bonus=capicua_bonus,
-        )
+        chosen = {
+            "players": players,
+            "mode": mode,
+            "target": target,
+            "turn_seconds": turn_seconds,
+            "capicua_bonus": capicua_bonus,
+        }
+        return Rules.preset(preset, **{name: value for name, value in chosen.items() if value is not None})
 
     @staticmethod
     def presets() -> list[str]:

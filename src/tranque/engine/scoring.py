@@ -199,9 +199,20 @@ class Scorer:
     ) -> list[int]:
         """The game's winners if a finished round worth `points` and `round_goals` (and its
         `reach_order`) is added to the totals from before it; [] if the game goes on."""
-        totals = [total + gained for total, gained in zip(scores, points, strict=True)]
+        totals = list(scores)
         goal_totals = [total + scored for total, scored in zip(goals, round_goals, strict=True)]
+        for gains in self.stages(rules, points, order):
+            for side, gain in enumerate(gains):
+                totals[side] += gain
+            if self.ends_at_once:
+                winners = self.game_winners(rules, totals, goal_totals)
+                if winners:
+                    return winners
         return self.game_winners(rules, totals, goal_totals)
+
+    def stages(self, rules: Rules, points: Sequence[int], order: tuple[int, ...]) -> Sequence[Sequence[int]]:
+        """A finished round's `points` in the order the game adds them: all at once here."""
+        return (points,)
 
     def game_winners(self, rules: Rules, scores: Sequence[int], goals: Sequence[int]) -> list[int]:
         """R14: of the sides whose total reaches the target, the highest (all of them if tied);
@@ -343,22 +354,13 @@ class PonceScorer(Scorer):
         blocker = -1 if state.outcome == DOMINO else rules.side_of(state.closer)
         return (*state.team_points, blocker)
 
-    def winners_after(
-        self,
-        rules: Rules,
-        scores: Sequence[int],
-        goals: Sequence[int],
-        points: Sequence[int],
-        round_goals: Sequence[int],
-        order: tuple[int, ...] = (),
-    ) -> list[int]:
-        """As the game adds them: the passes (all at once here, not one by one), the
-        blocker's 2, the pips."""
+    def stages(self, rules: Rules, points: Sequence[int], order: tuple[int, ...]) -> Sequence[Sequence[int]]:
+        """The passes (all at once here, not one by one), the blocker's 2, the pips."""
         sides = rules.side_count
         passes = order[:sides] or _ZEROS[sides]
         blocker_side = order[sides] if order else -1
         blocker = [PONCE_BLOCKER_POINTS if side == blocker_side else 0 for side in range(sides)]
-        return self._race(rules, list(scores), (passes, blocker, _pips_points(points, passes, blocker)))
+        return (passes, blocker, _pips_points(points, passes, blocker))
 
     def _race(self, rules: Rules, scores: list[int], stages: Sequence[Sequence[int]]) -> list[int]:
         """Credit `stages` in order until a team reaches the target; its winners, or []."""

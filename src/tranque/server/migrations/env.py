@@ -28,14 +28,9 @@ def run_on(connection: sa.Connection) -> None:
 
 
 async def run_on_url(url: str) -> None:
-    from tranque.server.store.sql import create_engine
+    from tranque.server.store.sql import run_in_transaction
 
-    engine = create_engine(url)
-    try:
-        async with engine.begin() as connection:
-            await connection.run_sync(run_on)
-    finally:
-        await engine.dispose()
+    await run_in_transaction(url, run_on)
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ one-row path, which says precisely why.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -89,10 +90,15 @@ def upgrade_connection(connection: sa.Connection) -> None:
 
 async def upgrade_to_head(url: str) -> None:
     """Create or upgrade the schema of the database at `url` (idempotent)."""
+    await run_in_transaction(url, upgrade_connection)
+
+
+async def run_in_transaction(url: str, work: Callable[[sa.Connection], None]) -> None:
+    """Run `work` on a synchronous connection to the database at `url`, in one transaction."""
     engine = create_engine(url)
     try:
         async with engine.begin() as connection:
-            await connection.run_sync(upgrade_connection)
+            await connection.run_sync(work)
     finally:
         await engine.dispose()
 
