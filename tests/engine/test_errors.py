@@ -400,6 +400,12 @@ CASES: list[tuple[str, type[EngineError], Callable[[], object], str]] = [
         "registro incompleto: falta 'rounds'",
     ),
     (
+        "record_illegal_action",
+        RecordError,
+        lambda: replay(record(a=_set(("rounds", 0, "actions", 0, "tile"), "0-0"))),
+        f"mano 1, jugada 1 (asiento {FIRST['starter']}): No tienes la ficha 0-0.",
+    ),
+    (
         "record_does_not_replay",
         RecordError,
         lambda: replay(record(d=_deal_twice)),

@@ -1,5 +1,6 @@
 """The rules engine: pure rules, no I/O, no clock, randomness only through a given seed."""
 
+from tranque.engine import docstrings
 from tranque.engine.actions import DRAW, PASS, Action, Draw, IllegalAction, Pass, Play, Side, action_from_json
 from tranque.engine.deal import DealError
 from tranque.engine.errors import EngineError
@@ -21,6 +22,8 @@ from tranque.engine.rules import (
 from tranque.engine.scoring import RoundEnd, RoundResult
 from tranque.engine.tiles import Tile, TileError
 from tranque.engine.view import PlayerView
+
+docstrings.restore(__name__)
 
 __all__ = [
     "DRAW",

@@ -295,6 +295,10 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "es": "registro incompleto: falta {missing}",
         "en": "incomplete record: {missing} is missing",
     },
+    "record_illegal_action": {
+        "es": "mano {round}, jugada {move} (asiento {seat}): {cause}",
+        "en": "round {round}, move {move} (seat {seat}): {cause}",
+    },
     "record_does_not_replay": {
         "es": "el registro no se puede reproducir: {cause}",
         "en": "the record cannot be replayed: {cause}",

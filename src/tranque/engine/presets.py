@@ -184,4 +184,3 @@ def build_preset(name: str, overrides: dict[str, Any]) -> Rules:
     }
     params.update(overrides)
     return Rules(preset_name=name, **params)
-

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tranque.engine.actions import action_from_json
+from tranque.engine.actions import IllegalAction, action_from_json
 from tranque.engine.errors import EngineError
 from tranque.engine.fairness import deal_problems, revealed_seed
 from tranque.engine.game import Game
@@ -71,12 +71,21 @@ def replay(record: dict[str, Any]) -> Game:
             if number:
                 game.start_next_round()
             _check_round_start(game, number, round_data)
-            for action_data in round_data["actions"]:
+            for move, action_data in enumerate(round_data["actions"], start=1):
                 if action_data.get("seat") != game.round.turn:
                     raise RecordError(
                         "record_action_not_in_turn", round=number + 1, action=Verbatim(str(action_data))
                     )
-                game.apply(action_from_json(action_data))
+                try:
+                    game.apply(action_from_json(action_data))
+                except IllegalAction as error:
+                    raise RecordError(
+                        "record_illegal_action",
+                        round=number + 1,
+                        move=move,
+                        seat=game.round.turn,
+                        cause=error,
+                    ) from None
             replayed = game.round.result
             if round_data.get("result") != (None if replayed is None else replayed.to_json()):
                 raise RecordError("record_result_differs", round=number + 1)

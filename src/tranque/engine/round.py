@@ -136,6 +136,13 @@ class Round:
         self._dealt = state.hands.copy()
         self.dealt_boneyard: tuple[Tile, ...] = ()
 
+    def __reduce__(self) -> tuple[type[Round], tuple[Rules, RoundState], tuple[object, ...]]:
+        """Copy and pickle as rules, state and history (the line is derived again): same in both builds."""
+        return (Round, (self.rules, self._state), (self._events, self._dealt, self.dealt_boneyard))
+
+    def __setstate__(self, saved: tuple[list[Event], list[Mask], tuple[Tile, ...]]) -> None:
+        self._events, self._dealt, self.dealt_boneyard = saved
+
     @classmethod
     def deal(
         cls,

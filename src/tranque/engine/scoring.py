@@ -8,7 +8,7 @@ referee (`Game`, `score_round`) and the bots' search share.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Final
@@ -144,6 +144,10 @@ class Scorer:
     points_against: ClassVar[bool] = False  # penalty: what a side scores counts against it
     passes_score: ClassVar[bool] = False  # ponce: passes earn palitos
     ends_at_once: ClassVar[bool] = False  # ponce: reaching the target ends the game at once
+
+    def __reduce__(self) -> tuple[Callable[[Scoring], Scorer], tuple[Scoring]]:
+        """Copies and pickles are the kind's shared instance."""
+        return (_shared_scorer, (self.kind,))
 
     def round_points(
         self, rules: Rules, state: RoundState, seat_counts: list[int] | None = None
@@ -374,6 +378,10 @@ class PonceScorer(Scorer):
 def _pips_points(points: Sequence[int], passes: Sequence[int], blocker: Sequence[int]) -> list[int]:
     """Ponce: the part of a round's palitos that comes from its pips."""
     return [total - passed - blocked for total, passed, blocked in zip(points, passes, blocker, strict=True)]
+
+
+def _shared_scorer(kind: Scoring) -> Scorer:
+    return SCORERS[kind]
 
 
 SCORERS: Final[dict[Scoring, Scorer]] = {

@@ -148,6 +148,10 @@ class RoundState:
         other.history = []
         return other
 
+    def __reduce__(self) -> tuple[Callable[[dict[str, object]], RoundState], tuple[dict[str, object]]]:
+        """Copy and pickle as the values of `STATE_FIELDS`: the same in the compiled and pure builds."""
+        return (_restore_state, ({name: getattr(self, name) for name in STATE_FIELDS},))
+
     @property
     def boneyard_count(self) -> int:
         return len(self.boneyard) - self.drawn
@@ -296,3 +300,11 @@ class RoundState:
         if not plays:
             return moves[0]
         return max(plays, key=lambda m: (PIPS[m >> 2], HIGH[m >> 2], -(m & 3)))
+
+
+def _restore_state(fields: dict[str, object]) -> RoundState:
+    """The inverse of `RoundState.__reduce__`."""
+    state = RoundState(0, [], [], 0, drawing=False)
+    for name, value in fields.items():
+        setattr(state, name, value)
+    return state

@@ -107,6 +107,10 @@ class Tile:
     def __hash__(self) -> int:
         return self.index
 
+    # Written out: compiled, a class that defines `__lt__` loses the dataclass's `__eq__`.
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Tile) and self.index == other.index
+
     # The index orders tiles by higher half, then lower half.
     def __lt__(self, other: Tile) -> bool:
         return self.index < other.index
