@@ -87,11 +87,6 @@ class DealSampler:
                 order[i], order[j] = b, a
 
 
-def sample_deal(known: Knowledge, rng: random.Random) -> Deal:
-    """One deal of the unseen tiles that fits `known` (see `DealSampler`)."""
-    return DealSampler(known, rng).draw()
-
-
 def _matching(tiles: list[TileIndex], masks: list[NumberMask], rng: random.Random) -> list[TileIndex]:
     """A tile for every place, each fitting its place, by augmenting paths (Kuhn): always
     found when one exists, and the real deal is one."""

@@ -20,7 +20,7 @@ from tranque.engine.state import (
     Move,
     RoundState,
 )
-from tranque.engine.tiles import BIT, HIGH, LOW, PIPS, TILES, WITH_NUMBER, Mask, Tile, TileIndex, indices
+from tranque.engine.tiles import BIT, HIGH, LOW, PIPS, TILES, Mask, Tile, TileIndex, indices
 from tranque.engine.view import PlayerView
 
 # Indexed by a move's end; 3 is never a legal end.
@@ -417,10 +417,3 @@ class Round:
             result=self.result if over else None,
             revealed_hands=tuple(tuple(_tiles(h)) for h in state.hands) if over else None,
         )
-
-    def playable_mask(self, seat: int) -> Mask:
-        """Tiles of `seat` that fit an open end now (every tile before the lead)."""
-        state = self._state
-        if state.left < 0:
-            return state.hands[seat]
-        return state.hands[seat] & (WITH_NUMBER[state.left] | WITH_NUMBER[state.right])

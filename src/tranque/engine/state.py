@@ -31,10 +31,6 @@ TRANQUE: Final = 2
 Move = int
 
 
-def play_move(tile: TileIndex, end: int) -> Move:
-    return tile * 4 + end
-
-
 _DRAW_ONLY: Final = (DRAW_MOVE,)
 _PASS_ONLY: Final = (PASS_MOVE,)
 # Plays by (playable tiles, left end, right end): positions repeat a lot in playouts.

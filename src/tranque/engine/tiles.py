@@ -34,11 +34,6 @@ class TileError(EngineError):
     """A tile that does not exist, or text that is not a tile."""
 
 
-def tile_index(a: int, b: int) -> TileIndex:
-    high, low = (a, b) if a >= b else (b, a)
-    return high * (high + 1) // 2 + low
-
-
 HIGH: Final[list[int]] = []
 LOW: Final[list[int]] = []
 for _high in range(MAX_NUMBER + 1):
