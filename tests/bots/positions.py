@@ -1,4 +1,5 @@
-"""Helpers for bot tests: every seating of every preset, and real positions to look at.
+"""Helpers for bot tests: real positions to look at (every seating of every preset is
+`COMBOS` in tests/engine/deals.py).
 
 Positions come from whole rounds played by `greedy` bots from fixed seeds, so the tests see
 passes, draws, ponce pass points and late endgames without spelling each one out.
@@ -8,23 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import pytest
-
 from tranque import Game, Round, Rules
 from tranque.bots import make_bot
 from tranque.engine import PlayerView
-from tranque.engine.presets import PRESETS
-
-COMBOS = [
-    pytest.param(name, players, mode.value, id=f"{name}-{players}-{mode.value}")
-    for name, preset in PRESETS.items()
-    for players, modes in sorted(preset.seatings.items())
-    for mode in modes
-]
-
-
-def rules_of(name: str, players: int, mode: str) -> Rules:
-    return Rules.preset(name, players=players, mode=mode)
 
 
 def rounds_with_views(rules: Rules, seed: int, rounds: int = 2) -> Iterator[tuple[Round, PlayerView]]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bots.positions import COMBOS, rounds_with_views, rules_of
-from tests.engine.deals import complete_deal, run
+from tests.bots.positions import rounds_with_views
+from tests.engine.deals import COMBOS, complete_deal, rules_of, run
 from tranque import Round, Rules
 from tranque.bots.knowledge import TILE_NUMBERS, knowledge_of, numbers
 from tranque.engine.tiles import BIT, Mask

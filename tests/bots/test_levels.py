@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bots.positions import COMBOS, rules_of
+from tests.engine.deals import COMBOS, rules_of
 from tranque import Draw, Game, Pass, Play
 from tranque.bots import LEVELS, bot_names, make_bot
 from tranque.engine import Scoring

@@ -9,8 +9,9 @@ from itertools import permutations
 
 import pytest
 
-from tests.bots.positions import COMBOS, rounds_with_views, rules_of
+from tests.bots.positions import rounds_with_views
 from tests.bots.test_knowledge import fits_slots
+from tests.engine.deals import COMBOS, rules_of
 from tranque import Rules, Tile
 from tranque.bots import sampling
 from tranque.bots.knowledge import TILE_NUMBERS, Knowledge, knowledge_of

@@ -12,7 +12,8 @@ somewhere deterministic, so the deal is still the whole set (C9) and reads short
 '2-2 3-0 3-1 3-2 3-3 4-0 4-1'
 
 A deal unpacks into `Round.deal(rules, *deal, first=True)` and is an item of
-`Game(rules, deals=[...])`. Scripts name actions the way a person reads them:
+`Game(rules, deals=[...])`. Scripts name actions the way a person reads them, and
+`played_round` deals a round and plays a script on it in one go:
 
 >>> from tranque import Round
 >>> rnd = Round.deal(rules, *deal, first=True)
@@ -20,17 +21,42 @@ A deal unpacks into `Round.deal(rules, *deal, first=True)` and is an item of
 ['6-6', 'robar', 'robar']
 >>> rnd.turn, rnd.boneyard_count
 (1, 12)
+>>> played_round(rules, deal, "6-6 draw*2").boneyard_count
+12
+
+`COMBOS` parametrizes a test over every seating of every preset (`rules_of` makes its
+rules); `play_randomly` and `finish_round` play seeded random legal actions, and
+`assert_same_game` checks that two games (one replayed or reloaded) are the same game.
 """
 
 from __future__ import annotations
 
+import copy
+import random
 from collections.abc import Collection, Sequence
 from typing import Any, NamedTuple
 
+import pytest
+
 from tranque import Game, Round, Rules, Tile
-from tranque.engine import Action
+from tranque.engine import Action, Mode, RoundResult
+from tranque.engine.presets import PRESETS
+from tranque.engine.record import to_record
 
 TileList = Sequence[Tile | str] | str
+
+# Every seating of every preset: parametrize ("name", "players", "mode") with it.
+COMBOS = [
+    pytest.param(name, players, mode, id=f"{name}-{players}-{mode.value}")
+    for name, preset in PRESETS.items()
+    for players, modes in sorted(preset.seatings.items())
+    for mode in modes
+]
+
+
+def rules_of(name: str, players: int, mode: Mode | str) -> Rules:
+    """The rules of one of `COMBOS`."""
+    return Rules.preset(name, players=players, mode=mode)
 
 
 class Deal(NamedTuple):
@@ -99,6 +125,77 @@ def run(target: Round | Game, script: str) -> list[Action]:
         for _ in range(int(times or 1)):
             applied.append(target.apply(Action.parse(word)).action)
     return applied
+
+
+def played_round(
+    rules: Rules,
+    deal: tuple[Sequence[Sequence[Tile | str]], Sequence[Tile | str]],
+    script: str = "",
+    *,
+    starter: int | None = None,
+) -> Round:
+    """The round of `deal` (the game's first, or led by `starter`) with `script` played on it."""
+    if starter is None:
+        rnd = Round.deal(rules, *deal, first=True)
+    else:
+        rnd = Round.deal(rules, *deal, starter=starter)
+    run(rnd, script)
+    return rnd
+
+
+def result_of(rnd: Round) -> RoundResult:
+    """The result of a round that must be over."""
+    result = rnd.result
+    assert result is not None, "the round is not over"
+    return result
+
+
+def finish_round(game: Game, rng: random.Random) -> Game:
+    """`game` with its current round played to the end by random legal actions."""
+    while not game.round.is_over:
+        game.apply(rng.choice(game.round.legal_actions()))
+    return game
+
+
+def play_randomly(game: Game, rng: random.Random, steps: int | None = None) -> Game:
+    """`game` played by random legal actions, starting each next round, to its end or for
+    `steps` steps (an action or a round's start each)."""
+    taken = 0
+    while not game.is_over and (steps is None or taken < steps):
+        if game.round.is_over:
+            game.start_next_round()
+        else:
+            game.apply(rng.choice(game.round.legal_actions()))
+        taken += 1
+    return game
+
+
+def without_seeds(record: dict[str, Any]) -> dict[str, Any]:
+    """A game record without its rounds' seeds (a game rebuilt from explicit deals has none)."""
+    stripped = copy.deepcopy(record)
+    for round_data in stripped["rounds"]:
+        round_data.pop("seed")
+    return stripped
+
+
+def assert_same_game(one: Game, two: Game) -> None:
+    """`two` (replayed, reloaded or played alongside) is the same game as `one`: totals,
+    results, the current round seen by the referee and by every seat, and the record but for
+    the rounds' seeds."""
+    assert two.scores == one.scores
+    assert two.goals == one.goals
+    assert two.winners == one.winners
+    assert [r.to_json() for r in two.results] == [r.to_json() for r in one.results]
+    assert two.round_number == one.round_number
+    assert two.round.hands == one.round.hands
+    assert two.round.line == one.round.line
+    assert two.round.layout == one.round.layout
+    assert two.round.boneyard == one.round.boneyard
+    assert two.round.full_events == one.round.full_events
+    assert two.round.turn == one.round.turn
+    for seat in [None, *range(one.rules.players)]:
+        assert two.view(seat).to_json() == one.view(seat).to_json()
+    assert without_seeds(to_record(two)) == without_seeds(to_record(one))
 
 
 def snapshot(rnd: Round) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.engine.deals import finish_round, play_randomly
 from tranque import Draw, Game, IllegalAction, Pass, Play, Round, Rules, RulesError, Side, Tile
 from tranque.engine import TileError, action_from_json
 
@@ -133,14 +134,11 @@ class TestIllegalActions:
 
     def test_R10_a_finished_round_accepts_nothing(self) -> None:
         game = Game(Rules.preset("clasico", players=2, mode="individual"), seed=7)
-        rng = random.Random(7)
         with pytest.raises(IllegalAction, match="La mano no ha terminado"):
             game.start_next_round()
         with pytest.raises(IllegalAction, match="La mano no ha terminado"):
             game.next_starter()
-        while not game.round.is_over:
-            game.apply(rng.choice(list(game.round.legal_actions())))
-        rnd = game.round
+        rnd = finish_round(game, random.Random(7)).round
         for action in (Pass(), Draw(), Play(Tile(6, 6)), Play(Tile(0, 0), Side.LEFT)):
             refuse(rnd, action, "La mano ya terminó")
         with pytest.raises(IllegalAction, match="La mano ya terminó"):
@@ -153,13 +151,7 @@ class TestIllegalActions:
         assert game.round_number == 1
 
     def test_R14_a_finished_game_accepts_nothing(self) -> None:
-        game = Game(Rules.preset("en-contra", players=2), seed=3)
-        rng = random.Random(3)
-        while not game.is_over:
-            if game.round.is_over:
-                game.start_next_round()
-            else:
-                game.apply(rng.choice(list(game.round.legal_actions())))
+        game = play_randomly(Game(Rules.preset("en-contra", players=2), seed=3), random.Random(3))
         before = (list(game.scores), list(game.winners), len(game.actions), game.round_number)
         views = [game.view(seat).to_json() for seat in [None, 0, 1]]
         for action in (Pass(), Draw(), Play(Tile(6, 6))):

@@ -11,18 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tranque import Draw, Game, Pass, Play, Round, Rules, Side, Tile
+from tests.engine.deals import COMBOS, rules_of
+from tranque import Draw, Game, Pass, Play, Round, Side, Tile
 from tranque.engine import Mode
-from tranque.engine.presets import PRESETS
 from tranque.engine.scoring import score_round
 from tranque.engine.state import DOMINO, DRAW_MOVE, ONGOING, PASS_MOVE, STATE_FIELDS, TRANQUE, RoundState
 
-COMBOS = [
-    pytest.param(name, players, mode, id=f"{name}-{players}-{mode.value}")
-    for name, preset in PRESETS.items()
-    for players, modes in sorted(preset.seatings.items())
-    for mode in modes
-]
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 FAST = settings(max_examples=4, deadline=None, database=None)
 
@@ -48,7 +42,7 @@ def snapshot(state: RoundState) -> dict[str, Any]:
 def a_round(name: str, players: int, mode: Mode, seed: int, later: bool) -> Round:
     """The first round of a seeded game (R6's forced lead where the preset has one), or the
     same deal as a later round led by any tile from a seat the seed picks."""
-    rules = Rules.preset(name, players=players, mode=mode)
+    rules = rules_of(name, players, mode)
     first = Game(rules, seed=seed).round
     if not later:
         return first

@@ -18,17 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.engine.deals import COMBOS, assert_same_game, play_randomly, rules_of, without_seeds
 from tranque import Draw, Game, Pass, Play, Round, Rules, Side, Tile
 from tranque.engine import DrawEvent, Event, Mode, PassEvent, PlayEvent, RoundEnd, RoundResult
-from tranque.engine.presets import PRESETS
 from tranque.engine.record import replay, to_record
-
-COMBOS = [
-    pytest.param(name, players, mode, id=f"{name}-{players}-{mode.value}")
-    for name, preset in PRESETS.items()
-    for players, modes in sorted(preset.seatings.items())
-    for mode in modes
-]
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 FEW = settings(max_examples=3, deadline=None, database=None)
@@ -43,10 +36,6 @@ TIE_ROTATES = {"internacional", "latino", "ponce"}
 # Where the previous round's winner starts the next one (V7, V8).
 WINNER_STARTS = {"futbol", "en-contra"}
 NO_DRAWING = {"sin-pozo", "futbol"}
-
-
-def make_rules(name: str, players: int, mode: Mode) -> Rules:
-    return Rules.preset(name, players=players, mode=mode)
 
 
 def full_set(set_max: int) -> list[Tile]:
@@ -278,7 +267,7 @@ def expected_next_starter(rules: Rules, rnd: Round, result: RoundResult) -> int:
 def test_R1_R4_C3_tiles_are_conserved_at_every_step(
     name: str, players: int, mode: Mode, seed: int, policy: int
 ) -> None:
-    rules = make_rules(name, players, mode)
+    rules = rules_of(name, players, mode)
     whole = sorted(full_set(rules.set_max), key=str)
     assert len(whole) == (rules.set_max + 1) * (rules.set_max + 2) // 2
     undealt = len(whole) - players * rules.hand_size
@@ -307,7 +296,7 @@ def test_R1_R4_C3_tiles_are_conserved_at_every_step(
 def test_R5_R6_R8_R9_legal_actions_equal_brute_force(
     name: str, players: int, mode: Mode, seed: int, policy: int
 ) -> None:
-    rules = make_rules(name, players, mode)
+    rules = rules_of(name, players, mode)
     game = Game(rules, seed=seed)
     first = game.round
     forced: Tile | None = None
@@ -347,7 +336,7 @@ def test_R5_R6_R8_R9_legal_actions_equal_brute_force(
 def test_R10_R11_C1_every_round_ends_with_exactly_one_outcome(
     name: str, players: int, mode: Mode, seed: int, policy: int
 ) -> None:
-    rules = make_rules(name, players, mode)
+    rules = rules_of(name, players, mode)
     game = Game(rules, seed=seed)
     rng = random.Random(policy)
     for _ in range(3):
@@ -390,7 +379,7 @@ def test_R10_R11_C1_every_round_ends_with_exactly_one_outcome(
 def test_R12_R13_V1_V9_round_points_follow_the_preset_formula(
     name: str, players: int, mode: Mode, seed: int, policy: int
 ) -> None:
-    rules = make_rules(name, players, mode)
+    rules = rules_of(name, players, mode)
     game = Game(rules, seed=seed)
     rng = random.Random(policy)
     bonus = name == "ponce"
@@ -435,7 +424,7 @@ def ponce_first_to_twenty(
 def test_R14_V6_V8_C6_game_scores_are_the_sum_of_round_points(
     name: str, players: int, mode: Mode, seed: int, policy: int
 ) -> None:
-    rules = make_rules(name, players, mode)
+    rules = rules_of(name, players, mode)
     game = Game(rules, seed=seed)
     rng = random.Random(policy)
     sides = side_count(rules)
@@ -505,7 +494,7 @@ def test_R14_V6_V8_C6_game_scores_are_the_sum_of_round_points(
 def test_R17_views_never_show_a_tile_the_seat_may_not_know(
     name: str, players: int, mode: Mode, seed: int, policy: int
 ) -> None:
-    rules = make_rules(name, players, mode)
+    rules = rules_of(name, players, mode)
 
     def hidden(game: Game) -> None:
         rnd = game.round
@@ -552,7 +541,7 @@ def test_R17_views_never_show_a_tile_the_seat_may_not_know(
 def test_same_seed_gives_the_same_game_and_another_seed_another_deal(
     name: str, players: int, mode: Mode, seed: int, other: int, policy: int
 ) -> None:
-    rules = make_rules(name, players, mode)
+    rules = rules_of(name, players, mode)
     one, two = Game(rules, seed=seed), Game(rules, seed=seed)
     play_game(one, random.Random(policy), max_rounds=3)
     play_game(two, random.Random(policy), max_rounds=3)
@@ -579,33 +568,9 @@ def test_R4_different_seeds_spread_the_highest_double_over_every_seat() -> None:
 def test_json_replay_rebuilds_the_same_state(
     name: str, players: int, mode: Mode, seed: int, policy: int, stop: int
 ) -> None:
-    rules = make_rules(name, players, mode)
-    game = Game(rules, seed=seed)
-    rng = random.Random(policy)
-    for _ in range(stop):
-        if game.is_over:
-            break
-        if game.round.is_over:
-            game.start_next_round()
-        else:
-            game.apply(rng.choice(game.round.legal_actions()))
+    game = play_randomly(Game(rules_of(name, players, mode), seed=seed), random.Random(policy), stop)
     record = json.loads(json.dumps(to_record(game)))
     again = replay(record)
-    assert again.scores == game.scores
-    assert again.goals == game.goals
-    assert again.winners == game.winners
-    assert [r.to_json() for r in again.results] == [r.to_json() for r in game.results]
-    assert again.round_number == game.round_number
-    assert again.round.hands == game.round.hands
-    assert again.round.line == game.round.line
-    assert again.round.layout == game.round.layout
-    assert again.round.boneyard == game.round.boneyard
-    assert again.round.full_events == game.round.full_events
-    assert again.round.turn == game.round.turn
-    for seat in [None, *range(players)]:
-        assert again.view(seat).to_json() == game.view(seat).to_json()
     # Replaying from explicit deals cannot know the shuffle seeds; everything else matches.
-    rebuilt = to_record(again)
-    for round_data in [*rebuilt["rounds"], *record["rounds"]]:
-        round_data.pop("seed")
-    assert rebuilt == record
+    assert_same_game(game, again)
+    assert without_seeds(to_record(again)) == without_seeds(record)

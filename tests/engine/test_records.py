@@ -3,7 +3,6 @@ tampered with (or is not a record at all) raises `RecordError` with a clear reas
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import re
@@ -13,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.engine.deals import assert_same_game, finish_round, play_randomly
 from tranque import Game, Rules
 from tranque.engine.deal import deal_from_seed
 from tranque.engine.record import RecordError, load, replay, save, to_record
@@ -23,35 +23,7 @@ Record = dict[str, Any]
 
 def played(name: str, seed: int, actions: int | None = None, **overrides: Any) -> Game:
     """A seeded game played with random legal actions: to the end, or for `actions` steps."""
-    game = Game(Rules.preset(name, **overrides), seed=seed)
-    rng = random.Random(seed)
-    steps = 0
-    while not game.is_over and (actions is None or steps < actions):
-        if game.round.is_over:
-            game.start_next_round()
-        else:
-            game.apply(rng.choice(list(game.round.legal_actions())))
-        steps += 1
-    return game
-
-
-def without_seeds(record: Record) -> Record:
-    stripped = copy.deepcopy(record)
-    for round_data in stripped["rounds"]:
-        round_data.pop("seed")
-    return stripped
-
-
-def same_game(one: Game, two: Game) -> None:
-    assert two.scores == one.scores
-    assert two.goals == one.goals
-    assert two.winners == one.winners
-    assert [r.to_json() for r in two.results] == [r.to_json() for r in one.results]
-    assert two.round_number == one.round_number
-    assert two.round.hands == one.round.hands
-    assert two.round.line == one.round.line
-    assert two.round.full_events == one.round.full_events
-    assert without_seeds(to_record(two)) == without_seeds(to_record(one))
+    return play_randomly(Game(Rules.preset(name, **overrides), seed=seed), random.Random(seed), actions)
 
 
 class TestRoundTrip:
@@ -74,25 +46,23 @@ class TestRoundTrip:
         path = tmp_path / "partida.json"
         save(game, path)
         assert json.loads(path.read_text(encoding="utf-8")) == to_record(game)
-        same_game(game, load(path))
+        assert_same_game(game, load(path))
 
     def test_save_then_load_mid_round_and_between_rounds(self, tmp_path: Path) -> None:
         for steps in (0, 1, 17, 40):
             game = played("clasico", seed=5, actions=steps, players=3)
             save(game, tmp_path / f"partida-{steps}.json")
             again = load(tmp_path / f"partida-{steps}.json")
-            same_game(game, again)
+            assert_same_game(game, again)
             assert again.view(again.round.turn).to_json() == game.view(game.round.turn).to_json()
 
     def test_a_loaded_game_plays_on_like_the_original(self, tmp_path: Path) -> None:
         game = played("salon", seed=2, actions=25, players=4, mode="pairs")
         save(game, tmp_path / "partida.json")
         again = load(tmp_path / "partida.json")
-        rng_one, rng_two = random.Random(9), random.Random(9)
-        for one, rng in ((game, rng_one), (again, rng_two)):
-            while not one.round.is_over:
-                one.apply(rng.choice(list(one.round.legal_actions())))
-        same_game(game, again)
+        for one in (game, again):
+            finish_round(one, random.Random(9))
+        assert_same_game(game, again)
 
     def test_each_round_seed_re_deals_that_round(self) -> None:
         game = played("clasico", seed=21, players=4, mode="individual")
