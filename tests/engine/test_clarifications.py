@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.deals import Deal, complete_deal, run, snapshot, tiles
+from tests.engine.deals import Deal, complete_deal, played_round, result_of, run, snapshot, tiles
 from tests.engine.test_rules_clasico import (
     ALL_SIXES,
     DRAW_THEN_PLAY,
@@ -59,8 +59,7 @@ class TestTranqueDeclared:
         assert all(rnd.view(seat).legal_actions == () for seat in range(4))
 
     def test_C1_no_pass_events_for_a_tranque(self) -> None:
-        rnd = Round.deal(PAIRS, *TRANQUE_WON, first=True)
-        run(rnd, TRANQUE_LINE)
+        rnd = played_round(PAIRS, TRANQUE_WON, TRANQUE_LINE)
         assert [type(event) for event in rnd.full_events] == [PlayEvent] * 10
         before = snapshot(rnd)
         with pytest.raises(IllegalAction, match="terminó"):
@@ -75,19 +74,16 @@ class TestTranqueDeclared:
 
     @pytest.mark.parametrize(("rules", "points"), [(PAIRS, (6, 0)), (FOUR, (6, 0, 0, 0))])
     def test_C1_last_tile_that_blocks_is_a_domino(self, rules: Rules, points: tuple[int, ...]) -> None:
-        rnd = Round.deal(rules, *BLOCKING_DOMINO, first=True)
-        run(rnd, BLOCKING_DOMINO_LINE)
+        rnd = played_round(rules, BLOCKING_DOMINO, BLOCKING_DOMINO_LINE)
         assert rnd.ends == (6, 6)
         assert not any(6 in (t.high, t.low) for hand in rnd.hands for t in hand)
-        result = rnd.result
-        assert result is not None
+        result = result_of(rnd)
         assert (result.kind, result.winner, result.winner_seat, result.closer) == (RoundEnd.DOMINO, 0, 0, 0)
         assert result.points == points
         assert result.seat_counts == (0, 0, 4, 2)
 
     def test_C1_tranque_after_the_draw_that_empties_the_boneyard(self) -> None:
-        rnd = Round.deal(TWO, *DRAWN_OUT, first=True)
-        run(rnd, TRANQUE_LINE)
+        rnd = played_round(TWO, DRAWN_OUT, TRANQUE_LINE)
         assert not rnd.is_over
         assert (rnd.turn, rnd.boneyard_count) == (0, 14)
         run(rnd, "draw*13")
@@ -97,8 +93,7 @@ class TestTranqueDeclared:
         assert rnd.is_over
         assert rnd.boneyard_count == 0
         assert not [e for e in rnd.full_events if isinstance(e, PassEvent)]
-        result = rnd.result
-        assert result is not None
+        result = result_of(rnd)
         assert (result.kind, result.closer) == (RoundEnd.TRANQUE, 1)
         assert result.counts == (2 + 83, 5)
         assert (result.winner, result.points) == (1, (0, 85))
@@ -106,16 +101,14 @@ class TestTranqueDeclared:
             rnd.apply(Pass())
 
     def test_C1_emptying_draw_is_no_tranque_while_someone_can_play(self) -> None:
-        rnd = Round.deal(TWO, *ALL_SIXES, first=True)
-        run(rnd, "6-6 draw*14")
+        rnd = played_round(TWO, ALL_SIXES, "6-6 draw*14")
         assert not rnd.is_over
         assert rnd.legal_actions() == [Pass()]
 
 
 class TestDrawOne:
     def test_C2_draw_takes_exactly_one_tile_and_keeps_the_turn(self) -> None:
-        rnd = Round.deal(TWO, *DRAW_THEN_PLAY, first=True)
-        run(rnd, "6-6")
+        rnd = played_round(TWO, DRAW_THEN_PLAY, "6-6")
         hand = set(rnd.hands[1])
         assert rnd.apply(Draw()).action == Draw()
         assert rnd.turn == 1
@@ -125,8 +118,7 @@ class TestDrawOne:
         assert rnd.view(1).events[-1] == DrawEvent(1, Tile(2, 1))
 
     def test_C2_boneyard_is_drawn_from_index_zero(self) -> None:
-        rnd = Round.deal(TWO, *ALL_SIXES, first=True)
-        run(rnd, "6-6")
+        rnd = played_round(TWO, ALL_SIXES, "6-6")
         for drawn in range(14):
             assert rnd.boneyard == ALL_SIXES.boneyard[drawn:]
             run(rnd, "draw")
@@ -135,16 +127,14 @@ class TestDrawOne:
         assert draws == ALL_SIXES.boneyard
 
     def test_C2_drawn_tile_that_fits_must_be_played(self) -> None:
-        rnd = Round.deal(TWO, *DRAW_THEN_PLAY, first=True)
-        run(rnd, "6-6 draw")
+        rnd = played_round(TWO, DRAW_THEN_PLAY, "6-6 draw")
         assert rnd.legal_actions() == [Draw()]
         run(rnd, "draw")
         assert rnd.legal_actions() == [Play(Tile(6, 3), L)]
         assert rnd.turn == 1
 
     def test_C2_pass_once_the_boneyard_is_empty(self) -> None:
-        rnd = Round.deal(TWO, *ALL_SIXES, first=True)
-        run(rnd, "6-6 draw*14")
+        rnd = played_round(TWO, ALL_SIXES, "6-6 draw*14")
         assert rnd.legal_actions() == [Pass()]
         run(rnd, "pass")
         assert rnd.turn == 0

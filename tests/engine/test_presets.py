@@ -11,15 +11,10 @@ from collections.abc import Sequence
 
 import pytest
 
-from tranque import Draw, Game, IllegalAction, Pass, Play, Round, Rules, RulesError, Side, Tile
-from tranque.engine import Action, DealError, DrawEvent, Drawing, Mode, RoundEnd, Scoring
+from tests.engine.deals import Deal, played_round, result_of, run, tiles
+from tranque import Draw, Game, IllegalAction, Pass, Play, Round, Rules, RulesError, Tile
+from tranque.engine import DealError, DrawEvent, Drawing, Mode, RoundEnd, RoundResult, Scoring
 from tranque.engine.scoring import palitos
-
-Deal = tuple[list[list[Tile]], list[Tile]]
-
-
-def tiles(text: str) -> list[Tile]:
-    return [Tile.parse(word) for word in text.split()]
 
 
 def make_deal(rules: Rules, hands: Sequence[str], undealt: str = "") -> Deal:
@@ -28,7 +23,7 @@ def make_deal(rules: Rules, hands: Sequence[str], undealt: str = "") -> Deal:
     dealt = [tiles(hand) for hand in hands]
     first = tiles(undealt)
     named = {tile for hand in dealt for tile in hand} | set(first)
-    return dealt, first + [tile for tile in Tile.full_set(rules.set_max) if tile not in named]
+    return Deal(dealt, first + [tile for tile in Tile.full_set(rules.set_max) if tile not in named])
 
 
 def scripted_deal(rules: Rules, script: str, kept: Sequence[str], starter: int = 0) -> Deal:
@@ -46,22 +41,20 @@ def scripted_deal(rules: Rules, script: str, kept: Sequence[str], starter: int =
     return make_deal(rules, hands)
 
 
-def action(token: str) -> Action:
-    """``6-4`` (a lead, or the only way it fits), ``6-4L`` / ``6-4R``, ``pass``, ``draw``."""
-    if token == "pass":
-        return Pass()
-    if token == "draw":
-        return Draw()
-    side = {"L": Side.LEFT, "R": Side.RIGHT}.get(token[-1])
-    return Play(Tile.parse(token.rstrip("LR")), side)
+def scripted_round(
+    rules: Rules, script: str, kept: Sequence[str], starter: int = 0, *, first: bool = False
+) -> Round:
+    """`script` played on its `scripted_deal`, as the game's first round (R6 finds the
+    starter) or, without `first`, led by `starter`."""
+    deal = scripted_deal(rules, script, kept, starter)
+    return played_round(rules, deal, script, starter=None if first else starter)
 
 
-def run(table: Round | Game, script: str) -> None:
-    """Apply a script; ``draw*14`` repeats an action."""
-    for token in script.split():
-        word, _, times = token.partition("*")
-        for _ in range(int(times or 1)):
-            table.apply(action(word))
+def scripted_result(
+    rules: Rules, script: str, kept: Sequence[str], starter: int = 0, *, first: bool = False
+) -> RoundResult:
+    """The result of `scripted_round`, which the script must end."""
+    return result_of(scripted_round(rules, script, kept, starter, first=first))
 
 
 # A 4-player tranque in 10 plays, no passes: every 6 ends on the table with both ends 6.
@@ -148,10 +141,12 @@ FUTBOL_DOMINO = (
 )
 
 
-def refused(parameter: str, name: str, **overrides: object) -> None:
+def refused(parameter: str, name: str, **overrides: object) -> RulesError:
+    """Asserts that the preset with these overrides is refused, naming `parameter`."""
     with pytest.raises(RulesError) as error:
         Rules.preset(name, **overrides)
     assert error.value.parameter == parameter
+    return error.value
 
 
 # V1 -------------------------------------------------------------------------------------
@@ -218,10 +213,7 @@ class TestV1SinPozo:
         rules = Rules.preset("sin-pozo", players=2)
         # Every other tile with a 6 or a 5 is out of play: the lead blocks at once, 25 to 25.
         deal = make_deal(rules, ["6-5 0-0 4-3 4-2 3-3 3-2 1-0", "1-1 2-1 2-2 3-0 3-1 4-0 4-1"])
-        rnd = Round.deal(rules, *deal, starter=0)
-        run(rnd, "6-5")
-        result = rnd.result
-        assert result is not None
+        result = result_of(played_round(rules, deal, "6-5", starter=0))
         assert (result.kind, result.tie, result.winner) == (RoundEnd.TRANQUE, True, None)
         assert (result.counts, result.points) == ((25, 25), (0, 0))
 
@@ -245,41 +237,25 @@ class TestV2Salon:
     ) -> None:
         # The first and third seats after the starter tie at 19; the first comes first.
         rules = Rules.preset("salon", mode="individual")
-        rnd = Round.deal(
-            rules, *scripted_deal(rules, TRANQUE_10, KEPT_SECOND_FOURTH_TIED, starter), starter=starter
-        )
-        run(rnd, TRANQUE_10)
-        result = rnd.result
-        assert result is not None
+        result = scripted_result(rules, TRANQUE_10, KEPT_SECOND_FOURTH_TIED, starter)
         assert (result.winner, result.winner_seat, result.tie) == (winner, winner, False)
         assert result.points == tuple(71 if seat == winner else 0 for seat in range(4))  # 25 + 27 + 19
 
     def test_V2_individual_tranque_tie_with_the_starter_goes_to_the_starter(self) -> None:
-        rules = Rules.preset("salon", mode="individual")
-        rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, KEPT_FIRST_SECOND_TIED), starter=0)
-        run(rnd, TRANQUE_10)
-        result = rnd.result
-        assert result is not None
+        result = scripted_result(Rules.preset("salon", mode="individual"), TRANQUE_10, KEPT_FIRST_SECOND_TIED)
         assert result.seat_counts == (18, 18, 29, 25)
         assert (result.winner, result.points) == (0, (72, 0, 0, 0))
 
     @pytest.mark.parametrize("starter", [0, 1])
     def test_V2_pairs_tranque_tie_goes_to_the_starters_team(self, starter: int) -> None:
-        rules = Rules.preset("salon")
-        rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, KEPT_TEAMS_TIED, starter), starter=starter)
-        run(rnd, TRANQUE_10)
-        result = rnd.result
-        assert result is not None
+        result = scripted_result(Rules.preset("salon"), TRANQUE_10, KEPT_TEAMS_TIED, starter)
         assert (result.counts, result.winner, result.tie) == ((45, 45), starter, False)
         assert result.points == ((90, 0) if starter == 0 else (0, 90))
 
     @pytest.mark.parametrize(("mode", "points"), [("pairs", (21, 0)), ("individual", (21, 0, 0, 0))])
     def test_V2_domino_winner_scores_every_other_hand(self, mode: str, points: tuple[int, ...]) -> None:
-        rules = Rules.preset("salon", mode=mode)
-        rnd = Round.deal(rules, *scripted_deal(rules, DOMINO_21, KEPT_DOMINO_21), first=True)
-        run(rnd, DOMINO_21)
-        assert rnd.result is not None
-        assert rnd.result.points == points
+        result = scripted_result(Rules.preset("salon", mode=mode), DOMINO_21, KEPT_DOMINO_21, first=True)
+        assert result.points == points
 
 
 # V3 -------------------------------------------------------------------------------------
@@ -312,19 +288,13 @@ class TestV3Internacional:
         assert starters == [Game(rules, seed=seed).round.starter for seed in range(40)]
 
     def test_V3_domino_scores_all_hands(self) -> None:
-        rules = Rules.preset("internacional")
-        rnd = Round.deal(rules, *scripted_deal(rules, DOMINO_21, KEPT_DOMINO_21), starter=0)
-        run(rnd, DOMINO_21)
-        assert rnd.result is not None
-        assert (rnd.result.winner, rnd.result.points) == (0, (21, 0))
+        result = scripted_result(Rules.preset("internacional"), DOMINO_21, KEPT_DOMINO_21)
+        assert (result.winner, result.points) == (0, (21, 0))
 
     def test_V3_tranque_scores_all_hands_own_included(self) -> None:
-        rules = Rules.preset("internacional")
-        rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, KEPT_LOWEST_FIRST), starter=0)
-        run(rnd, TRANQUE_10)
-        assert rnd.result is not None
-        assert rnd.result.counts == (27, 63)
-        assert (rnd.result.winner, rnd.result.points) == (0, (90, 0))
+        result = scripted_result(Rules.preset("internacional"), TRANQUE_10, KEPT_LOWEST_FIRST)
+        assert result.counts == (27, 63)
+        assert (result.winner, result.points) == (0, (90, 0))
 
     def test_V3_tranque_tie_nobody_scores_and_the_start_passes_right(self) -> None:
         rules = Rules.preset("internacional")
@@ -359,18 +329,12 @@ class TestV4Latino:
         assert (game.round.starter, game.round.legal_actions()) == (3, [Play(Tile(6, 6))])
 
     def test_V4_domino_scores_only_the_opponents(self) -> None:
-        rules = Rules.preset("latino")
-        rnd = Round.deal(rules, *scripted_deal(rules, DOMINO_21, KEPT_DOMINO_21), first=True)
-        run(rnd, DOMINO_21)
-        assert rnd.result is not None
-        assert rnd.result.points == (13, 0)  # 3-3 and 6-1; the partner's 4-4 does not count
+        result = scripted_result(Rules.preset("latino"), DOMINO_21, KEPT_DOMINO_21, first=True)
+        assert result.points == (13, 0)  # 3-3 and 6-1; the partner's 4-4 does not count
 
     def test_V4_tranque_scores_only_the_opponents(self) -> None:
-        rules = Rules.preset("latino")
-        rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, KEPT_LOWEST_FIRST), first=True)
-        run(rnd, TRANQUE_10)
-        assert rnd.result is not None
-        assert (rnd.result.winner, rnd.result.points) == (0, (63, 0))
+        result = scripted_result(Rules.preset("latino"), TRANQUE_10, KEPT_LOWEST_FIRST, first=True)
+        assert (result.winner, result.points) == (0, (63, 0))
 
     def test_V4_tranque_tie_nobody_scores_and_the_start_passes_right(self) -> None:
         rules = Rules.preset("latino")
@@ -395,11 +359,7 @@ class TestV5Maracucho:
 
     def test_V5_tranque_is_won_by_the_single_lowest_player(self) -> None:
         # Seat 1 has the fewest pips (17) although their team has more (47 to 43).
-        rules = Rules.preset("maracucho")
-        rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, KEPT_SECOND_LOWEST), first=True)
-        run(rnd, TRANQUE_10)
-        result = rnd.result
-        assert result is not None
+        result = scripted_result(Rules.preset("maracucho"), TRANQUE_10, KEPT_SECOND_LOWEST, first=True)
         assert (result.counts, result.seat_counts) == ((43, 47), (18, 17, 25, 30))
         assert (result.winner, result.winner_seat, result.tie) == (1, 1, False)
         assert result.points == (0, 90)
@@ -409,22 +369,14 @@ class TestV5Maracucho:
         self, starter: int, winner_seat: int
     ) -> None:
         # The first and second seats after the starter tie at 18, from different teams.
-        rules = Rules.preset("maracucho")
-        deal = scripted_deal(rules, TRANQUE_10, KEPT_SECOND_THIRD_TIED, starter)
-        rnd = Round.deal(rules, *deal, starter=starter)
-        run(rnd, TRANQUE_10)
-        result = rnd.result
-        assert result is not None
+        result = scripted_result(Rules.preset("maracucho"), TRANQUE_10, KEPT_SECOND_THIRD_TIED, starter)
         team = winner_seat % 2
         assert (result.winner_seat, result.winner, result.tie) == (winner_seat, team, False)
         assert result.points == ((90, 0) if team == 0 else (0, 90))
 
     def test_V5_domino_scores_all_hands(self) -> None:
-        rules = Rules.preset("maracucho")
-        rnd = Round.deal(rules, *scripted_deal(rules, DOMINO_21, KEPT_DOMINO_21), first=True)
-        run(rnd, DOMINO_21)
-        assert rnd.result is not None
-        assert rnd.result.points == (21, 0)
+        result = scripted_result(Rules.preset("maracucho"), DOMINO_21, KEPT_DOMINO_21, first=True)
+        assert result.points == (21, 0)
 
 
 # V6 -------------------------------------------------------------------------------------
@@ -445,11 +397,8 @@ SECOND_ANSWERS_SIX_FIVE = [
 ]
 
 
-def ponce_round(kept: Sequence[str], script: str = TRANQUE_10, starter: int = 0) -> Round:
-    rules = Rules.preset("ponce")
-    rnd = Round.deal(rules, *scripted_deal(rules, script, kept, starter), starter=starter)
-    run(rnd, script)
-    return rnd
+def ponce_result(kept: Sequence[str], script: str = TRANQUE_10, starter: int = 0) -> RoundResult:
+    return scripted_result(Rules.preset("ponce"), script, kept, starter)
 
 
 class TestV6Ponce:
@@ -506,47 +455,35 @@ class TestV6Ponce:
         assert game.scores == [9, 5]
 
     def test_V6_tranque_blocker_scores_two_whoever_wins(self) -> None:
-        rnd = ponce_round(KEPT_LOWEST_FIRST)  # seat 1 blocks, seat 0 has the fewest pips
-        result = rnd.result
-        assert result is not None
+        result = ponce_result(KEPT_LOWEST_FIRST)  # seat 1 blocks, seat 0 has the fewest pips
         assert (result.closer, result.winner_seat, result.winner) == (1, 0, 0)
         assert (result.blocker_points, result.pass_points) == ((0, 2), (0, 0))
         assert result.points == (9, 2)  # 90 pips in all four hands: 9 palitos
 
     def test_V6_tranque_blocker_who_also_wins(self) -> None:
-        rnd = ponce_round(KEPT_SECOND_LOWEST)
-        assert rnd.result is not None
-        assert (rnd.result.winner_seat, rnd.result.points) == (1, (0, 11))
+        result = ponce_result(KEPT_SECOND_LOWEST)
+        assert (result.winner_seat, result.points) == (1, (0, 11))
 
     def test_V6_tranque_is_individual(self) -> None:
         # Seat 1 has the fewest pips (17) although their team has more (47 to 43).
-        rnd = ponce_round(KEPT_SECOND_LOWEST)
-        assert rnd.result is not None
-        assert rnd.result.counts == (43, 47)
-        assert rnd.result.seat_counts == (18, 17, 25, 30)
-        assert rnd.result.winner == 1
+        result = ponce_result(KEPT_SECOND_LOWEST)
+        assert result.counts == (43, 47)
+        assert result.seat_counts == (18, 17, 25, 30)
+        assert result.winner == 1
 
     def test_V6_tranque_tie_between_teams_scores_no_pips(self) -> None:
-        rnd = ponce_round(KEPT_FIRST_SECOND_TIED)  # seats 0 and 1 at 18
-        result = rnd.result
-        assert result is not None
+        result = ponce_result(KEPT_FIRST_SECOND_TIED)  # seats 0 and 1 at 18
         assert (result.tie, result.winner, result.points) == (True, None, (0, 2))
 
     def test_V6_tranque_tie_between_partners_goes_to_their_team(self) -> None:
-        rnd = ponce_round(KEPT_SECOND_FOURTH_TIED)  # seats 1 and 3 at 19
-        result = rnd.result
-        assert result is not None
+        result = ponce_result(KEPT_SECOND_FOURTH_TIED)  # seats 1 and 3 at 19
         assert (result.tie, result.winner, result.points) == (False, 1, (0, 11))
 
     @pytest.mark.parametrize(("pips", "expected"), [(15, 1), (16, 2), (25, 2), (26, 3)])
     def test_V6_round_points_become_palitos_rounding_halves_down(self, pips: int, expected: int) -> None:
         assert palitos(pips) == expected
         script, kept = DOMINOES_BY_PIPS_LEFT[pips]
-        rules = Rules.preset("ponce")
-        rnd = Round.deal(rules, *scripted_deal(rules, script, kept), first=True)
-        run(rnd, script)
-        result = rnd.result
-        assert result is not None
+        result = scripted_result(Rules.preset("ponce"), script, kept, first=True)
         assert (result.kind, sum(result.seat_counts)) == (RoundEnd.DOMINO, pips)
         assert result.points == (expected, 0)
 
@@ -611,11 +548,7 @@ class TestV7Futbol:
     def test_V7_domino_under_ten_pips_is_a_goal_for_the_loser(
         self, kept: str, points: int, goals: tuple[int, int]
     ) -> None:
-        rules = Rules.preset("futbol")
-        rnd = Round.deal(rules, *scripted_deal(rules, FUTBOL_DOMINO, ["", kept]), first=True)
-        run(rnd, FUTBOL_DOMINO)
-        result = rnd.result
-        assert result is not None
+        result = scripted_result(Rules.preset("futbol"), FUTBOL_DOMINO, ["", kept], first=True)
         assert (result.kind, result.winner, result.counts) == (
             RoundEnd.DOMINO,
             0,
@@ -627,11 +560,7 @@ class TestV7Futbol:
         ("kept", "winner"), [(FUTBOL_KEPT_FIRST_LOWER, 0), (FUTBOL_KEPT_SECOND_LOWER, 1)]
     )
     def test_V7_tranque_fewest_pips_takes_the_losers(self, kept: list[str], winner: int) -> None:
-        rules = Rules.preset("futbol")
-        rnd = Round.deal(rules, *scripted_deal(rules, FUTBOL_TRANQUE, kept), first=True)
-        run(rnd, FUTBOL_TRANQUE)
-        result = rnd.result
-        assert result is not None
+        result = scripted_result(Rules.preset("futbol"), FUTBOL_TRANQUE, kept, first=True)
         assert (result.kind, result.winner, result.goals) == (RoundEnd.TRANQUE, winner, (0, 0))
         assert result.points == ((56, 0) if winner == 0 else (0, 56))
 
@@ -708,20 +637,16 @@ class TestV8EnContra:
 
     def test_V8_every_loser_adds_their_own_pips(self) -> None:
         rules = Rules.preset("en-contra", players=2)
-        rnd = Round.deal(rules, *make_deal(rules, PENALTY_HANDS), first=True)
+        rnd = played_round(rules, make_deal(rules, PENALTY_HANDS))
         assert rnd.boneyard_count == 14
         run(rnd, PENALTY_DOMINO)
-        result = rnd.result
-        assert result is not None
+        result = result_of(rnd)
         assert (result.kind, result.winner, result.counts) == (RoundEnd.DOMINO, 0, (0, 90))
         assert result.points == (0, 90)
 
     def test_V8_tranque_penalties(self) -> None:
-        rules = Rules.preset("en-contra")
-        rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, PENALTY_GAME_KEPT[0]), first=True)
-        run(rnd, TRANQUE_10)
-        assert rnd.result is not None
-        assert (rnd.result.winner, rnd.result.points) == (3, (21, 19, 37, 0))
+        result = scripted_result(Rules.preset("en-contra"), TRANQUE_10, PENALTY_GAME_KEPT[0], first=True)
+        assert (result.winner, result.points) == (3, (21, 19, 37, 0))
 
     def test_V8_tranque_tie_is_a_draw_everyone_adds_their_pips(self) -> None:
         rules = Rules.preset("en-contra")
@@ -764,11 +689,8 @@ class TestV8EnContra:
 # V9 -------------------------------------------------------------------------------------
 
 
-def clasico_domino(script: str, kept: list[str], bonus: int) -> Round:
-    rules = Rules.preset("clasico", capicua_bonus=bonus)
-    rnd = Round.deal(rules, *scripted_deal(rules, script, kept), first=True)
-    run(rnd, script)
-    return rnd
+def clasico_domino(script: str, kept: list[str], bonus: int) -> RoundResult:
+    return scripted_result(Rules.preset("clasico", capicua_bonus=bonus), script, kept, first=True)
 
 
 class TestV9CapicuaBonus:
@@ -778,35 +700,27 @@ class TestV9CapicuaBonus:
         )
 
     def test_V9_bonus_when_the_last_tile_fits_both_different_ends(self) -> None:
-        rnd = clasico_domino(DOMINO_CAPICUA, KEPT_DOMINO_CAPICUA, 20)
-        assert rnd.result is not None
-        assert (rnd.result.capicua, rnd.result.points) == (True, (34, 0))
+        result = clasico_domino(DOMINO_CAPICUA, KEPT_DOMINO_CAPICUA, 20)
+        assert (result.capicua, result.points) == (True, (34, 0))
 
     def test_V9_no_bonus_when_off(self) -> None:
-        rnd = clasico_domino(DOMINO_CAPICUA, KEPT_DOMINO_CAPICUA, 0)
-        assert rnd.result is not None
-        assert (rnd.result.capicua, rnd.result.points) == (False, (14, 0))
+        result = clasico_domino(DOMINO_CAPICUA, KEPT_DOMINO_CAPICUA, 0)
+        assert (result.capicua, result.points) == (False, (14, 0))
 
     def test_V9_no_bonus_when_both_ends_show_the_same_number(self) -> None:
-        rnd = clasico_domino(DOMINO_EQUAL_ENDS, KEPT_DOMINO_EQUAL_ENDS, 20)
-        assert rnd.result is not None
-        assert (rnd.result.capicua, rnd.result.points) == (False, (25, 0))
+        result = clasico_domino(DOMINO_EQUAL_ENDS, KEPT_DOMINO_EQUAL_ENDS, 20)
+        assert (result.capicua, result.points) == (False, (25, 0))
 
     def test_V9_no_bonus_when_the_last_tile_fits_one_end(self) -> None:
-        rnd = clasico_domino(DOMINO_21, KEPT_DOMINO_21, 20)
-        assert rnd.result is not None
-        assert (rnd.result.capicua, rnd.result.points) == (False, (21, 0))
+        result = clasico_domino(DOMINO_21, KEPT_DOMINO_21, 20)
+        assert (result.capicua, result.points) == (False, (21, 0))
 
     def test_V9_bonus_in_sin_pozo_one_on_one_needs_different_ends(self) -> None:
         rules = Rules.preset("sin-pozo", players=2, capicua_bonus=20)
-        rnd = Round.deal(
-            rules,
-            *make_deal(rules, ["6-6 6-5 5-5 5-4 4-4 6-4 6-0", "2-0 2-1 2-2 3-0 3-1 3-2 3-3"]),
-            first=True,
-        )
-        run(rnd, "6-6 pass 6-5 pass 5-5 pass 5-4 pass 4-4 pass 6-4L pass 6-0")  # 6-0 on ends 6 and 6
-        assert rnd.result is not None
-        assert (rnd.result.capicua, rnd.result.points) == (False, (27, 0))
+        deal = make_deal(rules, ["6-6 6-5 5-5 5-4 4-4 6-4 6-0", "2-0 2-1 2-2 3-0 3-1 3-2 3-3"])
+        rnd = played_round(rules, deal, "6-6 pass 6-5 pass 5-5 pass 5-4 pass 4-4 pass 6-4L pass 6-0")
+        result = result_of(rnd)  # 6-0 went on ends 6 and 6
+        assert (result.capicua, result.points) == (False, (27, 0))
 
     @pytest.mark.parametrize("name", ["ponce", "futbol", "en-contra"])
     def test_V9_refused_with_ponce_futbol_and_penalty_scoring(self, name: str) -> None:

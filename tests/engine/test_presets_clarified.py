@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.engine.deals import result_of, run
 from tests.engine.test_presets import (
     ALL_SIXES_FIRST,
     FUTBOL_DOMINO,
@@ -25,19 +26,13 @@ from tests.engine.test_presets import (
     TRANQUE_10,
     TRANQUE_11,
     make_deal,
-    run,
+    refused,
     scripted_deal,
+    scripted_result,
+    scripted_round,
 )
 from tranque import Draw, Game, IllegalAction, Pass, Play, Round, Rules, RulesError, Tile
 from tranque.engine import Mode, RoundEnd
-
-
-def refused(parameter: str, name: str, **overrides: object) -> RulesError:
-    with pytest.raises(RulesError) as error:
-        Rules.preset(name, **overrides)
-    assert error.value.parameter == parameter
-    return error.value
-
 
 # C3 -------------------------------------------------------------------------------------
 
@@ -69,13 +64,10 @@ class TestC3OutOfPlay:
 
     def test_C3_tranque_needs_only_that_nobody_can_play(self) -> None:
         # 6-3, 6-2, 6-1 and 6-0 fit the ends (6 and 6) but are out of play.
-        rules = Rules.preset("futbol")
-        rnd = Round.deal(rules, *scripted_deal(rules, FUTBOL_TRANQUE, FUTBOL_KEPT_FIRST_LOWER), first=True)
-        run(rnd, FUTBOL_TRANQUE)
+        rnd = scripted_round(Rules.preset("futbol"), FUTBOL_TRANQUE, FUTBOL_KEPT_FIRST_LOWER, first=True)
         assert rnd.ends == (6, 6)
         assert {Tile(6, n) for n in range(4)} <= set(rnd.dealt_boneyard)
-        result = rnd.result
-        assert result is not None
+        result = result_of(rnd)
         assert (result.kind, result.closer, result.winner) == (RoundEnd.TRANQUE, 1, 0)
 
     def test_C3_first_lead_counts_out_of_play_tiles_as_not_dealt(self) -> None:
@@ -97,19 +89,13 @@ class TestC3OutOfPlay:
 
 class TestC4SalonPairs:
     def test_C4_pairs_tranque_winning_team_scores_all_four_hands(self) -> None:
-        rules = Rules.preset("salon")
-        rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, KEPT_LOWEST_FIRST), first=True)
-        run(rnd, TRANQUE_10)
-        result = rnd.result
-        assert result is not None
+        result = scripted_result(Rules.preset("salon"), TRANQUE_10, KEPT_LOWEST_FIRST, first=True)
         assert (result.counts, result.winner, result.points) == ((27, 63), 0, (90, 0))
 
     def test_C4_individual_tranque_winner_scores_the_other_hands(self) -> None:
         rules = Rules.preset("salon", mode="individual")
-        rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, KEPT_LOWEST_FIRST), first=True)
-        run(rnd, TRANQUE_10)
-        assert rnd.result is not None
-        assert rnd.result.points == (77, 0, 0, 0)  # 30 + 14 + 33
+        result = scripted_result(rules, TRANQUE_10, KEPT_LOWEST_FIRST, first=True)
+        assert result.points == (77, 0, 0, 0)  # 30 + 14 + 33
 
 
 # C5 -------------------------------------------------------------------------------------
@@ -134,29 +120,21 @@ class TestC5Results:
         self, name: str, mode: str, kept: list[str], winner_seat: int | None
     ) -> None:
         rules = Rules.preset(name, mode=mode)
-        rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, kept), starter=0)
-        run(rnd, TRANQUE_10)
-        result = rnd.result
-        assert result is not None
+        result = scripted_result(rules, TRANQUE_10, kept)
         assert result.winner_seat == winner_seat
         assert result.tie is (winner_seat is None)
         assert result.winner == (None if winner_seat is None else rules.side_of(winner_seat))
 
     @pytest.mark.parametrize("name", ["clasico", "maracucho", "ponce"])
     def test_C5_pairs_counts_are_per_team_and_per_seat(self, name: str) -> None:
-        rules = Rules.preset(name)
-        rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, KEPT_SECOND_LOWEST), first=True)
-        run(rnd, TRANQUE_10)
-        assert rnd.result is not None
-        assert rnd.result.counts == (43, 47)
-        assert rnd.result.seat_counts == (18, 17, 25, 30)
+        result = scripted_result(Rules.preset(name), TRANQUE_10, KEPT_SECOND_LOWEST, first=True)
+        assert result.counts == (43, 47)
+        assert result.seat_counts == (18, 17, 25, 30)
 
     def test_C5_individual_counts_are_per_seat(self) -> None:
         rules = Rules.preset("clasico", mode="individual")
-        rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, KEPT_SECOND_LOWEST), first=True)
-        run(rnd, TRANQUE_10)
-        assert rnd.result is not None
-        assert rnd.result.counts == rnd.result.seat_counts == (18, 17, 25, 30)
+        result = scripted_result(rules, TRANQUE_10, KEPT_SECOND_LOWEST, first=True)
+        assert result.counts == result.seat_counts == (18, 17, 25, 30)
 
 
 # C6 -------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.engine.deals import Deal, complete_deal, pips, run, snapshot, tiles
+from tests.engine.deals import Deal, complete_deal, pips, played_round, result_of, run, snapshot, tiles
 from tranque import Draw, Game, IllegalAction, Pass, Play, Round, Rules, RulesError, Side, Tile
 from tranque.engine import DrawEvent, PassEvent, PlayerView, PlayEvent, RoundEnd
 from tranque.engine.state import RoundState
@@ -477,14 +477,12 @@ class TestPlacing:
 
 class TestDrawing:
     def test_R9_draw_when_nothing_fits(self) -> None:
-        rnd = Round.deal(TWO, *DRAW_THEN_PLAY, first=True)
-        run(rnd, "6-6")
+        rnd = played_round(TWO, DRAW_THEN_PLAY, "6-6")
         assert rnd.turn == 1
         assert rnd.legal_actions() == [Draw()]
 
     def test_R9_draw_one_at_a_time_until_playable_then_play_it(self) -> None:
-        rnd = Round.deal(TWO, *DRAW_THEN_PLAY, first=True)
-        run(rnd, "6-6 draw")
+        rnd = played_round(TWO, DRAW_THEN_PLAY, "6-6 draw")
         assert (rnd.turn, rnd.boneyard_count, rnd.hand_counts) == (1, 13, [6, 8])
         assert Tile(2, 1) in rnd.hands[1]
         assert rnd.legal_actions() == [Draw()]
@@ -498,16 +496,14 @@ class TestDrawing:
 
     @pytest.mark.parametrize("action", [Draw(), Pass()])
     def test_R9_no_more_drawing_nor_passing_once_a_tile_fits(self, action: Any) -> None:
-        rnd = Round.deal(TWO, *DRAW_THEN_PLAY, first=True)
-        run(rnd, "6-6 draw draw")
+        rnd = played_round(TWO, DRAW_THEN_PLAY, "6-6 draw draw")
         before = snapshot(rnd)
         with pytest.raises(IllegalAction):
             rnd.apply(action)
         assert snapshot(rnd) == before
 
     def test_R9_drawn_tile_fitting_both_ends_lets_the_drawer_choose(self) -> None:
-        rnd = Round.deal(TWO, *DRAW_FITS_BOTH, starter=0)
-        run(rnd, "5-2 4-2")
+        rnd = played_round(TWO, DRAW_FITS_BOTH, "5-2 4-2", starter=0)
         assert rnd.ends == (5, 4)
         assert rnd.legal_actions() == [Draw()]
         run(rnd, "draw")
@@ -520,8 +516,7 @@ class TestDrawing:
         assert rnd.ends == (5, 5)
 
     def test_R9_no_draw_while_holding_a_playable_tile(self) -> None:
-        rnd = Round.deal(TWO, *DRAW_FITS_BOTH, starter=0)
-        run(rnd, "5-2")
+        rnd = played_round(TWO, DRAW_FITS_BOTH, "5-2", starter=0)
         assert rnd.boneyard_count == 14
         before = snapshot(rnd)
         with pytest.raises(IllegalAction, match="No puedes robar"):
@@ -530,16 +525,14 @@ class TestDrawing:
         assert Draw() not in rnd.legal_actions()
 
     def test_R9_no_pass_while_able_to_draw(self) -> None:
-        rnd = Round.deal(TWO, *ALL_SIXES, first=True)
-        run(rnd, "6-6")
+        rnd = played_round(TWO, ALL_SIXES, "6-6")
         before = snapshot(rnd)
         with pytest.raises(IllegalAction, match="No puedes pasar: todavía puedes robar"):
             rnd.apply(Pass())
         assert snapshot(rnd) == before
 
     def test_R9_boneyard_runs_out_then_pass(self) -> None:
-        rnd = Round.deal(TWO, *ALL_SIXES, first=True)
-        run(rnd, "6-6 draw*13")
+        rnd = played_round(TWO, ALL_SIXES, "6-6 draw*13")
         assert rnd.legal_actions() == [Draw()]
         run(rnd, "draw")
         assert rnd.boneyard_count == 0
@@ -556,8 +549,7 @@ class TestDrawing:
         # 4 players: no boneyard. After 6-6, 6-5: seats 2 and 3 of this deal hold no 5 nor 6.
         sixes, fives = "6-6 6-4 6-3 6-2 6-1 6-0 5-5", "6-5 5-4 5-3 5-2 5-1 5-0"
         deal = complete_deal(PAIRS, [sixes, fives], avoid={5, 6})
-        rnd = Round.deal(PAIRS, *deal, first=True)
-        run(rnd, "6-6 6-5")
+        rnd = played_round(PAIRS, deal, "6-6 6-5")
         assert rnd.legal_actions() == [Pass()]
         run(rnd, "pass")
         assert rnd.legal_actions() == [Pass()]
@@ -568,8 +560,7 @@ class TestDrawing:
 
 class TestDomino:
     def test_R10_pairs_domino_wins_for_the_team(self) -> None:
-        rnd = Round.deal(PAIRS, *DOMINO, first=True)
-        run(rnd, DOMINO_LINE)
+        rnd = played_round(PAIRS, DOMINO, DOMINO_LINE)
         result = rnd.result
         assert rnd.is_over and result is not None
         assert (result.kind, result.winner, result.winner_seat, result.closer) == (RoundEnd.DOMINO, 0, 0, 0)
@@ -582,37 +573,30 @@ class TestDomino:
     def test_R10_domino_by_seat_one_wins_for_team_one(self) -> None:
         rnd = Round.deal(PAIRS, *DOMINO.rotated(1), starter=1)
         run(rnd, DOMINO_LINE)
-        result = rnd.result
-        assert result is not None
+        result = result_of(rnd)
         assert (result.kind, result.winner, result.winner_seat) == (RoundEnd.DOMINO, 1, 1)
         assert result.points == (0, 7)
 
     def test_R10_individual_domino_wins_for_the_player(self) -> None:
-        rnd = Round.deal(TWO, *TWO_DOMINO, first=True)
-        run(rnd, TWO_DOMINO_LINE)
-        result = rnd.result
-        assert result is not None
+        rnd = played_round(TWO, TWO_DOMINO, TWO_DOMINO_LINE)
+        result = result_of(rnd)
         assert (result.kind, result.winner, result.winner_seat, result.tie) == (RoundEnd.DOMINO, 0, 0, False)
 
     def test_R12_pairs_domino_scores_partner_and_opponents(self) -> None:
-        rnd = Round.deal(PAIRS, *DOMINO, first=True)
-        run(rnd, DOMINO_LINE)
-        result = rnd.result
-        assert result is not None
+        rnd = played_round(PAIRS, DOMINO, DOMINO_LINE)
+        result = result_of(rnd)
         assert rnd.hands == [[], tiles("0-0"), tiles("6-0"), tiles("1-0")]
         assert result.points == (0 + 6 + 1, 0)  # the partner's 6-0 counts too
         assert result.counts == (6, 1)
         assert result.seat_counts == (0, 0, 6, 1)
 
     def test_R12_individual_domino_scores_every_other_hand(self) -> None:
-        rnd = Round.deal(FOUR, *DOMINO, first=True)
-        run(rnd, DOMINO_LINE)
+        rnd = played_round(FOUR, DOMINO, DOMINO_LINE)
         assert rnd.result is not None
         assert rnd.result.points == (7, 0, 0, 0)
 
     def test_R12_boneyard_never_counts(self) -> None:
-        rnd = Round.deal(TWO, *TWO_DOMINO, first=True)
-        run(rnd, TWO_DOMINO_LINE)
+        rnd = played_round(TWO, TWO_DOMINO, TWO_DOMINO_LINE)
         assert rnd.boneyard_count == 14
         assert pips(rnd.boneyard) == 80
         assert rnd.result is not None
@@ -621,8 +605,7 @@ class TestDomino:
 
     def test_R12_no_bonus_for_a_last_tile_fitting_both_ends(self) -> None:
         deal = complete_deal(TWO, ["6-6 5-5 4-4 3-3 2-2 1-1 6-0", "6-5 5-4 4-3 3-2 2-1 1-0 5-3"])
-        rnd = Round.deal(TWO, *deal, first=True)
-        run(rnd, "6-6 6-5 5-5 5-4 4-4 4-3 3-3 3-2 2-2 2-1 1-1 1-0")
+        rnd = played_round(TWO, deal, "6-6 6-5 5-5 5-4 4-4 4-3 3-3 3-2 2-2 2-1 1-1 1-0")
         assert rnd.ends == (0, 6)
         assert {Play(Tile(6, 0), L), Play(Tile(6, 0), R)} <= set(rnd.legal_actions())
         run(rnd, "6-0L")
@@ -639,54 +622,43 @@ class TestDomino:
 
 class TestTranque:
     def test_R11_tranque_when_nobody_can_play(self) -> None:
-        rnd = Round.deal(PAIRS, *TRANQUE_WON, first=True)
-        run(rnd, TRANQUE_LINE)
+        rnd = played_round(PAIRS, TRANQUE_WON, TRANQUE_LINE)
         assert rnd.ends == (6, 6)
         assert not any(6 in (t.high, t.low) for hand in rnd.hands for t in hand)
-        result = rnd.result
-        assert result is not None
+        result = result_of(rnd)
         assert (result.kind, result.closer, result.tie) == (RoundEnd.TRANQUE, 1, False)
 
     def test_R11_pairs_tranque_lowest_team_count_wins(self) -> None:
-        rnd = Round.deal(PAIRS, *TRANQUE_WON, first=True)
-        run(rnd, TRANQUE_LINE)
-        result = rnd.result
-        assert result is not None
+        rnd = played_round(PAIRS, TRANQUE_WON, TRANQUE_LINE)
+        result = result_of(rnd)
         assert result.seat_counts == (7, 29, 20, 34)
         assert result.counts == (27, 63)
         assert result.winner == 0
 
     def test_R11_pairs_team_sum_not_lowest_player_decides(self) -> None:
         # Seat 1 has the lowest hand (15) but teams tie 45–45: nobody wins.
-        rnd = Round.deal(PAIRS, *TRANQUE_TEAMS_TIED, first=True)
-        run(rnd, TRANQUE_LINE)
-        result = rnd.result
-        assert result is not None
+        rnd = played_round(PAIRS, TRANQUE_TEAMS_TIED, TRANQUE_LINE)
+        result = result_of(rnd)
         assert result.seat_counts == (20, 15, 25, 30)
         assert result.counts == (45, 45)
         assert (result.winner, result.tie) == (None, True)
 
     def test_R11_individual_tranque_lowest_player_wins(self) -> None:
-        rnd = Round.deal(FOUR, *TRANQUE_TEAMS_TIED, first=True)
-        run(rnd, TRANQUE_LINE)
-        result = rnd.result
-        assert result is not None
+        rnd = played_round(FOUR, TRANQUE_TEAMS_TIED, TRANQUE_LINE)
+        result = result_of(rnd)
         assert (result.winner, result.winner_seat) == (1, 1)
         assert result.counts == (20, 15, 25, 30)
 
     def test_R13_pairs_tranque_scores_all_hands(self) -> None:
-        rnd = Round.deal(PAIRS, *TRANQUE_WON, first=True)
-        run(rnd, TRANQUE_LINE)
+        rnd = played_round(PAIRS, TRANQUE_WON, TRANQUE_LINE)
         assert rnd.result is not None
         assert rnd.result.points == (7 + 29 + 20 + 34, 0)
 
     def test_R13_individual_tranque_scores_other_hands(self) -> None:
-        rnd = Round.deal(FOUR, *TRANQUE_WON, first=True)
-        run(rnd, TRANQUE_LINE)
+        rnd = played_round(FOUR, TRANQUE_WON, TRANQUE_LINE)
         assert rnd.result is not None
         assert rnd.result.points == (29 + 20 + 34, 0, 0, 0)
-        rnd = Round.deal(FOUR, *TRANQUE_TEAMS_TIED, first=True)
-        run(rnd, TRANQUE_LINE)
+        rnd = played_round(FOUR, TRANQUE_TEAMS_TIED, TRANQUE_LINE)
         assert rnd.result is not None
         assert rnd.result.points == (0, 20 + 25 + 30, 0, 0)
 
@@ -698,10 +670,8 @@ class TestTranque:
         assert game.scores == [0, 0]
 
     def test_R13_individual_tie_between_lowest_nobody_scores(self) -> None:
-        rnd = Round.deal(FOUR, *TRANQUE_SEATS_TIED, first=True)
-        run(rnd, TRANQUE_LINE)
-        result = rnd.result
-        assert result is not None
+        rnd = played_round(FOUR, TRANQUE_SEATS_TIED, TRANQUE_LINE)
+        result = result_of(rnd)
         assert result.counts == (14, 14, 25, 37)
         assert (result.tie, result.winner, result.winner_seat) == (True, None, None)
         assert result.points == (0, 0, 0, 0)
@@ -789,26 +759,22 @@ class TestTimeout:
         assert error.value.parameter == "turn_seconds"
 
     def test_R15_most_pips(self) -> None:
-        rnd = Round.deal(PAIRS, *PLACING, starter=0)
-        run(rnd, "6-4")
+        rnd = played_round(PAIRS, PLACING, "6-4", starter=0)
         assert set(rnd.legal_actions()) == {Play(Tile(4, 1), R), Play(Tile(6, 0), L)}
         assert rnd.timeout_action() == Play(Tile(6, 0), L)
 
     def test_R15_equal_pips_higher_high_half(self) -> None:
         deal = complete_deal(TWO, ["4-3", "5-4 6-3 0-0 1-0 1-1 2-0 2-1"])
-        rnd = Round.deal(TWO, *deal, starter=0)
-        run(rnd, "4-3")
+        rnd = played_round(TWO, deal, "4-3", starter=0)
         assert set(rnd.legal_actions()) == {Play(Tile(5, 4), L), Play(Tile(6, 3), R)}
         assert rnd.timeout_action() == Play(Tile(6, 3), R)
 
     def test_R15_left_end_when_it_fits_both(self) -> None:
-        rnd = Round.deal(PAIRS, *PLACING, starter=0)
-        run(rnd, "6-4 4-1 6-2 1-1")
+        rnd = played_round(PAIRS, PLACING, "6-4 4-1 6-2 1-1", starter=0)
         assert rnd.timeout_action() == Play(Tile(2, 1), L)
 
     def test_R15_draws_then_plays_the_drawn_tile(self) -> None:
-        rnd = Round.deal(TWO, *DRAW_FITS_BOTH, starter=0)
-        run(rnd, "5-2 4-2")
+        rnd = played_round(TWO, DRAW_FITS_BOTH, "5-2 4-2", starter=0)
         assert rnd.timeout_action() == Draw()
         rnd.apply(rnd.timeout_action())
         assert rnd.timeout_action() == Draw()
@@ -818,8 +784,7 @@ class TestTimeout:
         assert rnd.ends == (4, 4)
 
     def test_R15_passes_when_boneyard_is_empty(self) -> None:
-        rnd = Round.deal(TWO, *ALL_SIXES, first=True)
-        run(rnd, "6-6 draw*14")
+        rnd = played_round(TWO, ALL_SIXES, "6-6 draw*14")
         assert rnd.timeout_action() == Pass()
 
     def test_R15_timeout_action_is_always_legal(self) -> None:
@@ -863,8 +828,7 @@ class TestHiddenInformation:
         """2 players, both have drawn: hidden tiles in both hands and in the boneyard."""
         hands = ["6-6 5-5 0-0 2-0 3-0 4-0 5-0", "3-3 3-2 4-2 4-3 5-2 5-4 4-1"]
         deal = complete_deal(TWO, hands, boneyard="2-2 2-1 6-1 4-4 5-3")
-        rnd = Round.deal(TWO, *deal, first=True)
-        run(rnd, "6-6 draw draw draw 6-1")
+        rnd = played_round(TWO, deal, "6-6 draw draw draw 6-1")
         # Seat 0 holds no 1 nor 6: it must draw too, and 4-4 does not fit either.
         assert rnd.ends == (1, 6) and rnd.turn == 0
         run(rnd, "draw")
@@ -949,8 +913,7 @@ class TestHiddenInformation:
         assert {o for o in objects if isinstance(o, Tile)} <= set(game.round.hands[0]) | {Tile(6, 6)}
 
     def test_R17_boneyard_order_never_revealed_even_at_the_end(self) -> None:
-        rnd = Round.deal(TWO, *TWO_DOMINO, first=True)
-        run(rnd, TWO_DOMINO_LINE)
+        rnd = played_round(TWO, TWO_DOMINO, TWO_DOMINO_LINE)
         for seat in [0, 1, None]:
             view = rnd.view(seat)
             seen_tiles = {o for o in reachable(view) if isinstance(o, Tile)}

@@ -12,6 +12,7 @@ import json
 
 import pytest
 
+from tests.engine.deals import Deal, run
 from tests.engine.test_presets import (
     ALL_SIXES_FIRST,
     FUTBOL_DOMINO,
@@ -20,13 +21,12 @@ from tests.engine.test_presets import (
     KEPT_SECOND_FOURTH_TIED,
     TRANQUE_10,
     TRANQUE_11,
-    Deal,
     make_deal,
-    run,
     scripted_deal,
+    scripted_result,
 )
 from tests.engine.test_presets_clarified import PONCE_PASS_AND_TRANQUE
-from tranque import Game, IllegalAction, Pass, Round, Rules
+from tranque import Game, IllegalAction, Pass, Rules
 from tranque.engine import RoundResult, Scoring
 from tranque.engine.scoring import SCORERS, scorer_of
 
@@ -54,27 +54,15 @@ def ponce_tranque() -> RoundResult:
 
 
 def futbol_goal() -> RoundResult:
-    rules = Rules.preset("futbol")
-    rnd = Round.deal(rules, *scripted_deal(rules, FUTBOL_DOMINO, ["", "4-0"]), first=True)
-    run(rnd, FUTBOL_DOMINO)
-    assert rnd.result is not None
-    return rnd.result
+    return scripted_result(Rules.preset("futbol"), FUTBOL_DOMINO, ["", "4-0"], first=True)
 
 
 def en_contra_draw() -> RoundResult:
-    rules = Rules.preset("en-contra")
-    rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, KEPT_SECOND_FOURTH_TIED, starter=3), starter=3)
-    run(rnd, TRANQUE_10)
-    assert rnd.result is not None
-    return rnd.result
+    return scripted_result(Rules.preset("en-contra"), TRANQUE_10, KEPT_SECOND_FOURTH_TIED, 3)
 
 
 def clasico_tranque() -> RoundResult:
-    rules = Rules.preset("clasico")
-    rnd = Round.deal(rules, *scripted_deal(rules, TRANQUE_10, KEPT_LOWEST_FIRST), first=True)
-    run(rnd, TRANQUE_10)
-    assert rnd.result is not None
-    return rnd.result
+    return scripted_result(Rules.preset("clasico"), TRANQUE_10, KEPT_LOWEST_FIRST, first=True)
 
 
 # What these results were in records written before results became tuples: records compare
