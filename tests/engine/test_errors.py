@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from tests.engine.deals import finish_round
 from tranque import Game, Round, Rules, RulesError, Tile
 from tranque.engine import DealError, messages
 from tranque.engine.errors import EngineError
@@ -56,23 +57,23 @@ def replaced(hands: list[list[str]], old: str, new: str) -> list[list[str]]:
     return [[new if tile == old else tile for tile in hand] for hand in hands]
 
 
-def played_round(game: Game, seed: int = 7) -> Game:
-    """`game` with its current round played to the end by random legal actions."""
-    rng = random.Random(seed)
-    while not game.round.is_over:
-        game.apply(rng.choice(list(game.round.legal_actions())))
-    return game
+def played(game: Game) -> Game:
+    """`game` with its current round played to the end by seeded random legal actions."""
+    return finish_round(game, random.Random(7))
 
 
-def record(**tamper: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+Change = Callable[[dict[str, Any]], None]
+
+
+def record(*changes: Change) -> dict[str, Any]:
     """A seeded two-player game whose first round is over, as a record, tampered with."""
-    data = to_record(played_round(Game(TWO, seed=11)))
-    for change in tamper.values():
+    data = to_record(played(Game(TWO, seed=11)))
+    for change in changes:
         change(data)
     return data
 
 
-def _set(path: tuple[Any, ...], value: Any) -> Callable[[dict[str, Any]], None]:
+def _set(path: tuple[Any, ...], value: Any) -> Change:
     def change(data: dict[str, Any]) -> None:
         target: Any = data
         for key in path[:-1]:
@@ -82,360 +83,165 @@ def _set(path: tuple[Any, ...], value: Any) -> Callable[[dict[str, Any]], None]:
     return change
 
 
+def _drop(key: str) -> Change:
+    def change(data: dict[str, Any]) -> None:
+        del data[key]
+
+    return change
+
+
 def _deal_twice(data: dict[str, Any]) -> None:
     hands = data["rounds"][0]["hands"]
     hands[1][0] = hands[0][0]
 
 
-GAME = played_round(Game(TWO, seed=11))
+# How each case raises its error.
+Build = Callable[[], object]
+
+
+def preset(name: str, **options: Any) -> Build:
+    return lambda: Rules.preset(name, **options)
+
+
+def from_json(**changes: Any) -> Build:
+    return lambda: Rules.from_json(rules_json(**changes))
+
+
+def deal_of(
+    hands: list[list[str]] = TWO_HANDS, boneyard: list[str] = TWO_REST, rules: Rules = TWO, **how: Any
+) -> Build:
+    """`Round.deal` of these hands and boneyard, as the first round unless `how` says otherwise."""
+    return lambda: Round.deal(rules, hands, boneyard, **(how or {"first": True}))
+
+
+def replay_of(*changes: Change) -> Build:
+    return lambda: replay(record(*changes))
+
+
+GAME = played(Game(TWO, seed=11))
 FIRST = to_record(GAME)["rounds"][0]
 FIRST_TILE = FIRST["hands"][0][0]
 OTHER_SEAT = 1 - FIRST["starter"]
 SCORES = list(GAME.scores)
 
-# (code, kind, how to raise it, the Spanish text)
-CASES: list[tuple[str, type[EngineError], Callable[[], object], str]] = [
-    # Table options ----------------------------------------------------------------------
-    (
-        "unknown_preset",
-        RulesError,
-        lambda: Rules.preset("jokers"),
-        "preset: «jokers» no existe; hay: clasico, sin-pozo, salon, internacional, latino, "
-        "maracucho, ponce, futbol, en-contra",
-    ),
-    (
-        "unknown_parameter",
-        RulesError,
-        lambda: Rules.preset("clasico", jokers=2),
-        "jokers: parámetro desconocido",
-    ),
-    (
-        "unknown_parameter",
-        RulesError,
-        lambda: Rules.from_json(rules_json(jokers=2)),
-        "jokers: parámetro desconocido",
-    ),
-    (
-        "unknown_option_value",
-        RulesError,
-        lambda: Rules.preset("clasico", mode="cuatro"),
-        "mode: «cuatro» no es válido; opciones: individual, pairs",
-    ),
-    (
-        "unknown_option_value",
-        RulesError,
-        lambda: Rules.preset("clasico", tranque_tie="pass"),
-        "tranque_tie: «pass» no es válido; opciones: nobody, nearest-starter, draw",
-    ),
-    (
-        "not_whole_number",
-        RulesError,
-        lambda: Rules.preset("clasico", target="cien"),
-        "target: debe ser un número entero, no 'cien'",
-    ),
-    (
-        "not_whole_number",
-        RulesError,
-        lambda: Rules.preset("futbol", goals_to_win=2.5),
-        "goals_to_win: debe ser un número entero, no 2.5",
-    ),
-    (
-        "players_for_preset",
-        RulesError,
-        lambda: Rules.preset("futbol", players=4),
-        "players: «futbol» se juega con 2 jugadores, no con 4",
-    ),
-    (
-        "players_for_preset",
-        RulesError,
-        lambda: Rules.preset("sin-pozo", players=3),
-        "players: «sin-pozo» se juega con 2 o 4 jugadores, no con 3",
-    ),
-    (
-        "players_for_preset",
-        RulesError,
-        lambda: Rules.preset("clasico", players="cuatro"),
-        "players: «clasico» se juega con 2, 3, 4, 5 o 6 jugadores, no con 'cuatro'",
-    ),
-    (
-        "players_for_preset",
-        RulesError,
-        lambda: Rules.from_json(rules_json(preset_name="latino", players=6, set_max=9)),
-        "players: «latino» se juega con 4 jugadores, no con 6",
-    ),
-    (
-        "mode_for_players",
-        RulesError,
-        lambda: Rules.preset("latino", mode="individual"),
-        "mode: «latino» con 4 jugadores se juega por parejas",
-    ),
-    (
-        "mode_for_players",
-        RulesError,
-        lambda: Rules.preset("en-contra", mode="pairs"),
-        "mode: «en-contra» con 4 jugadores se juega individual",
-    ),
-    (
-        "set_for_preset",
-        RulesError,
-        lambda: Rules.preset("en-contra", set_max=9),
-        "set_max: «en-contra» se juega solo con doble 6",
-    ),
-    (
-        "players_out_of_range",
-        RulesError,
-        lambda: Rules.from_json(rules_json(preset_name="casa", players=7)),
-        "players: se juega de 2 a 6 jugadores, no 7",
-    ),
-    (
-        "players_for_pairs",
-        RulesError,
-        lambda: Rules.from_json(rules_json(preset_name="casa", players=5, set_max=9)),
-        "players: por parejas se juega con 4 o 6 jugadores, no con 5",
-    ),
-    (
-        "set_not_six_or_nine",
-        RulesError,
-        lambda: Rules.preset("clasico", set_max=8),
-        "set_max: el juego es doble seis o doble nueve, no doble 8",
-    ),
-    (
-        "hand_size_too_small",
-        RulesError,
-        lambda: Rules.preset("clasico", hand_size=0),
-        "hand_size: cada jugador recibe al menos una ficha",
-    ),
-    (
-        "hand_size_too_big",
-        RulesError,
-        lambda: Rules.preset("clasico", players=6, mode="individual", set_max=6),
-        "hand_size: 6 jugadores con 7 fichas necesitan 42, y el doble 6 tiene 28",
-    ),
-    (
-        "target_not_positive",
-        RulesError,
-        lambda: Rules.preset("clasico", target=0),
-        "target: la meta debe ser positiva, no 0",
-    ),
-    (
-        "goals_not_positive",
-        RulesError,
-        lambda: Rules.preset("futbol", goals_to_win=0),
-        "goals_to_win: los goles para ganar deben ser positivos",
-    ),
-    (
-        "turn_seconds_choice",
-        RulesError,
-        lambda: Rules.preset("clasico", turn_seconds=25),
-        "turn_seconds: el tiempo por turno es 20, 30 o 45 segundos, no 25",
-    ),
-    (
-        "at_least_one",
-        RulesError,
-        lambda: Rules.preset("clasico", absent_turns_before_bot=0),
-        "absent_turns_before_bot: debe ser al menos 1",
-    ),
-    (
-        "capicua_bonus_negative",
-        RulesError,
-        lambda: Rules.preset("clasico", capicua_bonus=-5),
-        "capicua_bonus: el premio de capicúa no puede ser negativo",
-    ),
-    (
-        "capicua_bonus_with_scoring",
-        RulesError,
-        lambda: Rules.preset("ponce", capicua_bonus=10),
-        "capicua_bonus: no hay premio de capicúa con la puntuación «ponce»",
-    ),
-    (
-        "individual_only",
-        RulesError,
-        lambda: Rules.preset("clasico", scoring="penalty"),
-        "scoring: esta opción solo se juega individual",
-    ),
-    (
-        "individual_only",
-        RulesError,
-        lambda: Rules.preset("clasico", next_round_start="previous-winner"),
-        "next_round_start: esta opción solo se juega individual",
-    ),
-    (
-        "futbol_two_players",
-        RulesError,
-        lambda: Rules.preset("clasico", scoring="futbol"),
-        "scoring: el fútbol se juega entre 2 jugadores",
-    ),
-    (
-        "ponce_pairs_only",
-        RulesError,
-        lambda: Rules.preset("clasico", players=2, scoring="ponce"),
-        "scoring: la puntuación de Ponce se juega por parejas",
-    ),
-    (
-        "pass_points_ponce_only",
-        RulesError,
-        lambda: Rules.preset("clasico", pass_points=True),
-        "pass_points: los pases solo puntúan con la puntuación de Ponce",
-    ),
-    (
-        "tranque_draw_penalty_only",
-        RulesError,
-        lambda: Rules.preset("clasico", tranque_tie="draw"),
-        "tranque_tie: el empate como tablas solo existe con la puntuación en contra",
-    ),
-    # Deals --------------------------------------------------------------------------------
-    (
-        "deal_hand_count",
-        DealError,
-        lambda: Round.deal(Rules.preset("clasico"), TWO_HANDS, TWO_REST, first=True),
-        "el reparto tiene 2 manos y la mesa 4 jugadores",
-    ),
-    (
-        "deal_bad_tile",
-        DealError,
-        lambda: Round.deal(TWO, replaced(TWO_HANDS, "2-1", "6-x"), TWO_REST, first=True),
-        "«6-x» no es una ficha: escribe dos números con guion, como 6-4.",
-    ),
-    (
-        "deal_tile_not_in_set",
-        DealError,
-        lambda: Round.deal(TWO, replaced(TWO_HANDS, "2-1", "7-7"), TWO_REST, first=True),
-        "la ficha 7-7 no está en el doble 6",
-    ),
-    (
-        "deal_tile_twice",
-        DealError,
-        lambda: Round.deal(TWO, replaced(TWO_HANDS, "2-1", "6-6"), TWO_REST, first=True),
-        "la ficha 6-6 aparece dos veces en el reparto",
-    ),
-    (
-        "deal_hand_size",
-        DealError,
-        lambda: Round.deal(TWO, [TWO_HANDS[0], TWO_HANDS[1][1:]], [TWO_HANDS[1][0], *TWO_REST], first=True),
-        "la mano 1 tiene 6 fichas y deben ser 7",
-    ),
-    (
-        "deal_missing_tiles",
-        DealError,
-        lambda: Round.deal(TWO, TWO_HANDS, TWO_REST[3:], first=True),
-        f"faltan fichas en el reparto: {', '.join(TWO_REST[:3])}",
-    ),
-    (
-        "deal_first_or_starter",
-        DealError,
-        lambda: Round.deal(TWO, TWO_HANDS, TWO_REST),
-        "indica first=True (primera mano) o starter=k, y solo uno de los dos",
-    ),
-    (
-        "deal_first_lead_drawn",
-        DealError,
-        lambda: Round.deal(Rules.preset("internacional"), FOUR_HANDS, first=True),
-        "en esta modalidad la primera salida se sortea: indica starter=k",
-    ),
-    (
-        "deal_bad_starter",
-        DealError,
-        lambda: Round.deal(TWO, TWO_HANDS, TWO_REST, starter=2),
-        "starter debe ser un asiento de 0 a 1, no 2",
-    ),
-    (
-        "deal_bad_first_starter",
-        DealError,
-        lambda: Game(TWO, first_starter=5),
-        "first_starter debe ser un asiento de 0 a 1",
-    ),
-    (
-        "deal_none_for_round",
-        DealError,
-        lambda: played_round(Game(TWO, deals=[(TWO_HANDS, TWO_REST)])).start_next_round(),
-        "no hay reparto para la mano 2",
-    ),
-    # Records ------------------------------------------------------------------------------
-    (
-        "record_not_tranque",
-        RecordError,
-        lambda: replay({"format": "ajedrez"}),
-        "no es un registro de partida de Tranque",
-    ),
-    (
-        "record_bad_version",
-        RecordError,
-        lambda: replay(record(v=_set(("version",), "1"))),
-        "versión de registro no soportada: '1'",
-    ),
-    (
-        "record_action_not_in_turn",
-        RecordError,
-        lambda: replay(record(a=_set(("rounds", 0, "actions", 0, "seat"), OTHER_SEAT))),
-        f"mano 1: la jugada {dict(FIRST['actions'][0], seat=OTHER_SEAT)} no es del turno",
-    ),
-    (
-        "record_result_differs",
-        RecordError,
-        lambda: replay(record(r=_set(("rounds", 0, "result"), None))),
-        "mano 1: el registro dice un resultado que la partida no da",
-    ),
-    (
-        "record_starter_differs",
-        RecordError,
-        lambda: replay(record(s=_set(("rounds", 0, "starter"), OTHER_SEAT))),
-        f"mano 1: el registro dice que salió {OTHER_SEAT}",
-    ),
-    (
-        "record_unfair_deal",
-        RecordError,
-        lambda: replay(record(s=_set(("rounds", 0, "seed"), "00" * 32))),
-        "mano 1: la semilla no da el reparto registrado",
-    ),
-    (
-        "record_unfair_deal",
-        RecordError,
-        lambda: replay(record(s=_set(("rounds", 0, "seed"), "zz"))),
-        "mano 1: la semilla no es un número hexadecimal",
-    ),
-    (
-        "record_incomplete",
-        RecordError,
-        lambda: replay({key: value for key, value in record().items() if key != "rounds"}),
-        "registro incompleto: falta 'rounds'",
-    ),
-    (
-        "record_illegal_action",
-        RecordError,
-        lambda: replay(record(a=_set(("rounds", 0, "actions", 0, "tile"), "0-0"))),
-        f"mano 1, jugada 1 (asiento {FIRST['starter']}): No tienes la ficha 0-0.",
-    ),
-    (
-        "record_does_not_replay",
-        RecordError,
-        lambda: replay(record(d=_deal_twice)),
-        f"el registro no se puede reproducir: la ficha {FIRST_TILE} aparece dos veces en el reparto",
-    ),
-    (
-        "record_does_not_replay",
-        RecordError,
-        lambda: replay(record(j=_set(("rules", "jokers"), 2))),
-        "el registro no se puede reproducir: jokers: parámetro desconocido",
-    ),
-    (
-        "record_total_differs",
-        RecordError,
-        lambda: replay(record(p=_set(("scores", 0), lambda points: points + 10))),
-        f"el registro dice puntos {[SCORES[0] + 10, SCORES[1]]} y al reproducirlo da {SCORES}",
-    ),
-    (
-        "record_total_differs",
-        RecordError,
-        lambda: replay(record(g=_set(("goals",), [1, 0]))),
-        "el registro dice goles [1, 0] y al reproducirlo da [0, 0]",
-    ),
-    (
-        "record_total_differs",
-        RecordError,
-        lambda: replay(record(w=_set(("winners",), [1]))),
-        "el registro dice ganadores [1] y al reproducirlo da []",
-    ),
+# (code, how to raise it, the Spanish text), by the kind of error raised
+# fmt: off
+RULES_CASES: list[tuple[str, Build, str]] = [
+    ("unknown_preset", preset("jokers"),
+     "preset: «jokers» no existe; hay: clasico, sin-pozo, salon, internacional, latino, "
+     "maracucho, ponce, futbol, en-contra"),
+    ("unknown_parameter", preset("clasico", jokers=2), "jokers: parámetro desconocido"),
+    ("unknown_parameter", from_json(jokers=2), "jokers: parámetro desconocido"),
+    ("unknown_option_value", preset("clasico", mode="cuatro"),
+     "mode: «cuatro» no es válido; opciones: individual, pairs"),
+    ("unknown_option_value", preset("clasico", tranque_tie="pass"),
+     "tranque_tie: «pass» no es válido; opciones: nobody, nearest-starter, draw"),
+    ("not_whole_number", preset("clasico", target="cien"), "target: debe ser un número entero, no 'cien'"),
+    ("not_whole_number", preset("futbol", goals_to_win=2.5),
+     "goals_to_win: debe ser un número entero, no 2.5"),
+    ("players_for_preset", preset("futbol", players=4),
+     "players: «futbol» se juega con 2 jugadores, no con 4"),
+    ("players_for_preset", preset("sin-pozo", players=3),
+     "players: «sin-pozo» se juega con 2 o 4 jugadores, no con 3"),
+    ("players_for_preset", preset("clasico", players="cuatro"),
+     "players: «clasico» se juega con 2, 3, 4, 5 o 6 jugadores, no con 'cuatro'"),
+    ("players_for_preset", from_json(preset_name="latino", players=6, set_max=9),
+     "players: «latino» se juega con 4 jugadores, no con 6"),
+    ("mode_for_players", preset("latino", mode="individual"),
+     "mode: «latino» con 4 jugadores se juega por parejas"),
+    ("mode_for_players", preset("en-contra", mode="pairs"),
+     "mode: «en-contra» con 4 jugadores se juega individual"),
+    ("set_for_preset", preset("en-contra", set_max=9), "set_max: «en-contra» se juega solo con doble 6"),
+    ("players_out_of_range", from_json(preset_name="casa", players=7),
+     "players: se juega de 2 a 6 jugadores, no 7"),
+    ("players_for_pairs", from_json(preset_name="casa", players=5, set_max=9),
+     "players: por parejas se juega con 4 o 6 jugadores, no con 5"),
+    ("set_not_six_or_nine", preset("clasico", set_max=8),
+     "set_max: el juego es doble seis o doble nueve, no doble 8"),
+    ("hand_size_too_small", preset("clasico", hand_size=0),
+     "hand_size: cada jugador recibe al menos una ficha"),
+    ("hand_size_too_big", preset("clasico", players=6, mode="individual", set_max=6),
+     "hand_size: 6 jugadores con 7 fichas necesitan 42, y el doble 6 tiene 28"),
+    ("target_not_positive", preset("clasico", target=0), "target: la meta debe ser positiva, no 0"),
+    ("goals_not_positive", preset("futbol", goals_to_win=0),
+     "goals_to_win: los goles para ganar deben ser positivos"),
+    ("turn_seconds_choice", preset("clasico", turn_seconds=25),
+     "turn_seconds: el tiempo por turno es 20, 30 o 45 segundos, no 25"),
+    ("at_least_one", preset("clasico", absent_turns_before_bot=0),
+     "absent_turns_before_bot: debe ser al menos 1"),
+    ("capicua_bonus_negative", preset("clasico", capicua_bonus=-5),
+     "capicua_bonus: el premio de capicúa no puede ser negativo"),
+    ("capicua_bonus_with_scoring", preset("ponce", capicua_bonus=10),
+     "capicua_bonus: no hay premio de capicúa con la puntuación «ponce»"),
+    ("individual_only", preset("clasico", scoring="penalty"),
+     "scoring: esta opción solo se juega individual"),
+    ("individual_only", preset("clasico", next_round_start="previous-winner"),
+     "next_round_start: esta opción solo se juega individual"),
+    ("futbol_two_players", preset("clasico", scoring="futbol"),
+     "scoring: el fútbol se juega entre 2 jugadores"),
+    ("ponce_pairs_only", preset("clasico", players=2, scoring="ponce"),
+     "scoring: la puntuación de Ponce se juega por parejas"),
+    ("pass_points_ponce_only", preset("clasico", pass_points=True),
+     "pass_points: los pases solo puntúan con la puntuación de Ponce"),
+    ("tranque_draw_penalty_only", preset("clasico", tranque_tie="draw"),
+     "tranque_tie: el empate como tablas solo existe con la puntuación en contra"),
 ]
+DEAL_CASES: list[tuple[str, Build, str]] = [
+    ("deal_hand_count", deal_of(rules=Rules.preset("clasico")),
+     "el reparto tiene 2 manos y la mesa 4 jugadores"),
+    ("deal_bad_tile", deal_of(replaced(TWO_HANDS, "2-1", "6-x")),
+     "«6-x» no es una ficha: escribe dos números con guion, como 6-4."),
+    ("deal_tile_not_in_set", deal_of(replaced(TWO_HANDS, "2-1", "7-7")),
+     "la ficha 7-7 no está en el doble 6"),
+    ("deal_tile_twice", deal_of(replaced(TWO_HANDS, "2-1", "6-6")),
+     "la ficha 6-6 aparece dos veces en el reparto"),
+    ("deal_hand_size", deal_of([TWO_HANDS[0], TWO_HANDS[1][1:]], [TWO_HANDS[1][0], *TWO_REST]),
+     "la mano 1 tiene 6 fichas y deben ser 7"),
+    ("deal_missing_tiles", deal_of(boneyard=TWO_REST[3:]),
+     f"faltan fichas en el reparto: {', '.join(TWO_REST[:3])}"),
+    ("deal_first_or_starter", deal_of(first=False),
+     "indica first=True (primera mano) o starter=k, y solo uno de los dos"),
+    ("deal_first_lead_drawn", deal_of(FOUR_HANDS, [], Rules.preset("internacional")),
+     "en esta modalidad la primera salida se sortea: indica starter=k"),
+    ("deal_bad_starter", deal_of(starter=2), "starter debe ser un asiento de 0 a 1, no 2"),
+    ("deal_bad_first_starter", lambda: Game(TWO, first_starter=5),
+     "first_starter debe ser un asiento de 0 a 1"),
+    ("deal_none_for_round", lambda: played(Game(TWO, deals=[(TWO_HANDS, TWO_REST)])).start_next_round(),
+     "no hay reparto para la mano 2"),
+]
+RECORD_CASES: list[tuple[str, Build, str]] = [
+    ("record_not_tranque", lambda: replay({"format": "ajedrez"}), "no es un registro de partida de Tranque"),
+    ("record_bad_version", replay_of(_set(("version",), "1")), "versión de registro no soportada: '1'"),
+    ("record_action_not_in_turn", replay_of(_set(("rounds", 0, "actions", 0, "seat"), OTHER_SEAT)),
+     f"mano 1: la jugada {dict(FIRST['actions'][0], seat=OTHER_SEAT)} no es del turno"),
+    ("record_result_differs", replay_of(_set(("rounds", 0, "result"), None)),
+     "mano 1: el registro dice un resultado que la partida no da"),
+    ("record_starter_differs", replay_of(_set(("rounds", 0, "starter"), OTHER_SEAT)),
+     f"mano 1: el registro dice que salió {OTHER_SEAT}"),
+    ("record_unfair_deal", replay_of(_set(("rounds", 0, "seed"), "00" * 32)),
+     "mano 1: la semilla no da el reparto registrado"),
+    ("record_unfair_deal", replay_of(_set(("rounds", 0, "seed"), "zz")),
+     "mano 1: la semilla no es un número hexadecimal"),
+    ("record_incomplete", replay_of(_drop("rounds")), "registro incompleto: falta 'rounds'"),
+    ("record_illegal_action", replay_of(_set(("rounds", 0, "actions", 0, "tile"), "0-0")),
+     f"mano 1, jugada 1 (asiento {FIRST['starter']}): No tienes la ficha 0-0."),
+    ("record_does_not_replay", replay_of(_deal_twice),
+     f"el registro no se puede reproducir: la ficha {FIRST_TILE} aparece dos veces en el reparto"),
+    ("record_does_not_replay", replay_of(_set(("rules", "jokers"), 2)),
+     "el registro no se puede reproducir: jokers: parámetro desconocido"),
+    ("record_total_differs", replay_of(_set(("scores", 0), lambda points: points + 10)),
+     f"el registro dice puntos {[SCORES[0] + 10, SCORES[1]]} y al reproducirlo da {SCORES}"),
+    ("record_total_differs", replay_of(_set(("goals",), [1, 0])),
+     "el registro dice goles [1, 0] y al reproducirlo da [0, 0]"),
+    ("record_total_differs", replay_of(_set(("winners",), [1])),
+     "el registro dice ganadores [1] y al reproducirlo da []"),
+]
+CASES: list[tuple[str, type[EngineError], Build, str]] = [
+    (code, kind, build, spanish)
+    for kind, cases in [(RulesError, RULES_CASES), (DealError, DEAL_CASES), (RecordError, RECORD_CASES)]
+    for code, build, spanish in cases
+]
+# fmt: on
 
 
 @pytest.mark.parametrize(
@@ -496,7 +302,7 @@ def test_every_message_has_both_languages_with_the_same_fields() -> None:
 
 class TestRulesError:
     def test_the_parameter_leads_the_text_and_the_detail_has_the_message_alone(self) -> None:
-        error = raised(RulesError, lambda: Rules.preset("sin-pozo", players=3))
+        error = raised(RulesError, preset("sin-pozo", players=3))
         assert isinstance(error, RulesError)
         assert error.parameter == error.params["parameter"] == "players"
         assert error.message == error.detail() == "«sin-pozo» se juega con 2 o 4 jugadores, no con 3"
@@ -504,26 +310,26 @@ class TestRulesError:
         assert error.text("en") == "players: " + error.detail("en")
 
     def test_words_read_in_the_readers_language(self) -> None:
-        pairs = raised(RulesError, lambda: Rules.preset("latino", mode="individual"))
+        pairs = raised(RulesError, preset("latino", mode="individual"))
         assert pairs.text("en") == "mode: “latino” with 4 players is played in pairs"
-        alone = raised(RulesError, lambda: Rules.preset("en-contra", mode="pairs"))
+        alone = raised(RulesError, preset("en-contra", mode="pairs"))
         assert alone.text("en") == "mode: “en-contra” with 4 players is played individually"
-        seconds = raised(RulesError, lambda: Rules.preset("clasico", turn_seconds=25))
+        seconds = raised(RulesError, preset("clasico", turn_seconds=25))
         assert seconds.text("en") == "turn_seconds: the time per turn is 20, 30 or 45 seconds, not 25"
 
     def test_what_a_person_typed_is_never_taken_for_a_word(self) -> None:
-        error = raised(RulesError, lambda: Rules.preset("clasico", mode="left"))
+        error = raised(RulesError, preset("clasico", mode="left"))
         assert str(error) == "mode: «left» no es válido; opciones: individual, pairs"
         assert error.text("en") == "mode: “left” is not valid; the options are: individual, pairs"
 
     def test_params_are_plain_data_for_a_program(self) -> None:
-        error = raised(RulesError, lambda: Rules.preset("sin-pozo", players=3))
+        error = raised(RulesError, preset("sin-pozo", players=3))
         assert error.params == {"parameter": "players", "preset": "sin-pozo", "counts": (2, 4), "players": 3}
 
 
 class TestRecordError:
     def test_the_cause_is_kept_and_read_in_the_same_language(self) -> None:
-        error = raised(RecordError, lambda: replay(record(d=_deal_twice)))
+        error = raised(RecordError, replay_of(_deal_twice))
         cause = error.params["cause"]
         assert isinstance(cause, DealError)
         assert cause.code == "deal_tile_twice"
@@ -532,7 +338,7 @@ class TestRecordError:
         )
 
     def test_a_rules_cause_keeps_its_parameter(self) -> None:
-        error = raised(RecordError, lambda: replay(record(j=_set(("rules", "jokers"), 2))))
+        error = raised(RecordError, replay_of(_set(("rules", "jokers"), 2)))
         assert isinstance(error.params["cause"], RulesError)
         assert error.text("en") == "the record cannot be replayed: jokers: unknown parameter"
 
@@ -556,7 +362,7 @@ def _round_trip(error: EngineError) -> EngineError:
 
 class TestPickling:
     def test_rules_error(self) -> None:
-        error = raised(RulesError, lambda: Rules.preset("sin-pozo", players=3))
+        error = raised(RulesError, preset("sin-pozo", players=3))
         copied = _round_trip(error)
         assert isinstance(copied, RulesError)
         assert copied.parameter == "players"
@@ -564,15 +370,15 @@ class TestPickling:
         assert type(copied.params["counts"]) is OneOf
 
     def test_rules_error_with_a_typed_value(self) -> None:
-        error = raised(RulesError, lambda: Rules.preset("clasico", mode="left"))
+        error = raised(RulesError, preset("clasico", mode="left"))
         copied = _round_trip(error)
         assert type(copied.params["value"]) is Verbatim
 
     def test_deal_error(self) -> None:
-        _round_trip(raised(DealError, lambda: Round.deal(TWO, TWO_HANDS, TWO_REST[3:], first=True)))
+        _round_trip(raised(DealError, deal_of(boneyard=TWO_REST[3:])))
 
     def test_record_error_with_its_cause(self) -> None:
-        copied = _round_trip(raised(RecordError, lambda: replay(record(d=_deal_twice))))
+        copied = _round_trip(raised(RecordError, replay_of(_deal_twice)))
         assert copied.params["cause"].code == "deal_tile_twice"
 
 
