@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from tests.cli_helpers import answers, flat, forbid, one_line_error
+from tests.engine.deals import complete_deal, run
 from tranque import Game, Play, Rules, Side, Tile
 from tranque.bots import make_bot
 from tranque.cli import main
@@ -33,21 +35,9 @@ from tranque.terminal.results import headline, round_end
 from tranque.terminal.simulate import play_out
 
 
-def flat(text: str) -> str:
-    return " ".join(text.split())
-
-
 def script(monkeypatch: pytest.MonkeyPatch, lines: Iterable[str]) -> None:
     """Feed `lines` to input(); when they run out, input() hits the end of the stream."""
-    feed = iter(lines)
-
-    def fake_input(prompt: str = "") -> str:
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
-
-    monkeypatch.setattr("builtins.input", fake_input)
+    monkeypatch.setattr("builtins.input", answers(lines))
 
 
 def always_one(first: Iterable[str] = ()) -> Iterable[str]:
@@ -214,17 +204,22 @@ class TestPlay:
 
 
 def quiet_context(lines: Iterable[str]) -> tuple[Context, io.StringIO]:
-    feed = iter(lines)
-
-    def read_line() -> str:
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
-
     buffer = io.StringIO()
     console = Console(file=buffer, markup=False, highlight=False, soft_wrap=True)
-    return Context("es", console, console, read_line), buffer
+    return Context("es", console, console, answers(lines)), buffer
+
+
+def two_player_game(hands: list[str], script: str) -> Game:
+    """A two-player clasico game of these hands (the other tiles in the boneyard) with the
+    opening `script` played."""
+    rules = Rules.preset("clasico", players=2)
+    game = Game(rules, deals=[complete_deal(rules, hands)])
+    run(game, script)
+    return game
+
+
+# Dealt for choosing by tile (TestTileInput, TestMoreInput); the opening is "6-6 6-5i 6-3d".
+TILE_INPUT_HANDS = ["6-5 5-3 4-4 5-1 2-2 1-0 0-0", "6-6 6-3 3-3 2-1 2-0 4-0 3-0"]
 
 
 class TestTileInput:
@@ -232,16 +227,7 @@ class TestTileInput:
 
     @pytest.fixture
     def game(self) -> Game:
-        hands = [
-            ["6-5", "5-3", "4-4", "5-1", "2-2", "1-0", "0-0"],
-            ["6-6", "6-3", "3-3", "2-1", "2-0", "4-0", "3-0"],
-        ]
-        dealt = {Tile.parse(tile) for hand in hands for tile in hand}
-        boneyard = [tile for tile in Tile.full_set(6) if tile not in dealt]
-        game = Game(Rules.preset("clasico", players=2), deals=[(hands, boneyard)])
-        game.apply(Play(Tile(6, 6)))
-        game.apply(Play(Tile(6, 5), Side.LEFT))
-        game.apply(Play(Tile(6, 3), Side.RIGHT))
+        game = two_player_game(TILE_INPUT_HANDS, "6-6 6-5i 6-3d")
         assert game.round.turn == 0 and game.round.ends == (5, 3)
         return game
 
@@ -356,10 +342,7 @@ def test_bad_record_exits_2_with_a_spanish_error(
 ) -> None:
     path, expected = bad_records(tmp_path)[case]
     assert main(["replay", str(path)]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    assert captured.err.startswith("tranque: error: ") and expected in captured.err
-    assert captured.err.count("\n") == 1 and "Traceback" not in captured.err
+    assert expected in one_line_error(capsys.readouterr())
 
 
 def test_saved_record_replays_after_a_good_save(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -422,13 +405,6 @@ def test_console_script_is_installed() -> None:
 
 
 # --- Bad input: one line in the player's language, exit 2, nothing written or started ----------
-
-
-def one_line_error(captured: pytest.CaptureResult[str]) -> str:
-    assert captured.out == ""
-    assert captured.err.startswith("tranque: error: ") and captured.err.count("\n") == 1
-    assert "Traceback" not in captured.err
-    return captured.err.rstrip("\n")
 
 
 ARENA = ["arena", "greedy", "random"]
@@ -502,13 +478,14 @@ def test_bad_input_is_one_line_in_the_players_language(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    def no_match(*args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("a match was started")
-
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("tranque.terminal.arena.play_match", no_match)
-    monkeypatch.setattr("tranque.terminal.simulate.simulate", no_match)
-    monkeypatch.setattr("tranque.terminal.play.Match", no_match)
+    forbid(
+        monkeypatch,
+        "a match",
+        "tranque.terminal.arena.play_match",
+        "tranque.terminal.simulate.simulate",
+        "tranque.terminal.play.Match",
+    )
     assert main(["--lang", lang, *argv]) == 2
     line = one_line_error(capsys.readouterr())
     assert (spanish if lang == "es" else english) in line
@@ -577,15 +554,7 @@ class TestRecordOnInterrupt:
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
     ) -> None:
         path = tmp_path / "cc.json"
-        feed = iter(["1", "1"])
-
-        def interrupted_input(prompt: str = "") -> str:
-            try:
-                return next(feed)
-            except StopIteration:
-                raise KeyboardInterrupt from None
-
-        monkeypatch.setattr("builtins.input", interrupted_input)
+        monkeypatch.setattr("builtins.input", answers(["1", "1"], end=KeyboardInterrupt))
         assert main(["play", "--seed", "3", "--record", str(path)]) == 130
         captured = capsys.readouterr()
         assert f"Partida guardada en {path}" in flat(captured.out)
@@ -913,14 +882,7 @@ class TestEqualEnds:
 
     @pytest.fixture
     def game(self) -> Game:
-        hands = [
-            ["6-6", "5-5", "4-4", "3-3", "2-2", "1-1", "0-0"],
-            ["6-3", "5-4", "5-2", "4-2", "3-1", "2-0", "1-0"],
-        ]
-        dealt = {Tile.parse(tile) for hand in hands for tile in hand}
-        boneyard = [tile for tile in Tile.full_set(6) if tile not in dealt]
-        game = Game(Rules.preset("clasico", players=2), deals=[(hands, boneyard)])
-        game.apply(Play(Tile(6, 6)))
+        game = two_player_game(["6-6 5-5 4-4 3-3 2-2 1-1 0-0", "6-3 5-4 5-2 4-2 3-1 2-0 1-0"], "6-6")
         assert game.round.turn == 1 and game.round.ends == (6, 6)
         return game
 
@@ -959,15 +921,7 @@ class TestEqualEnds:
 
 class TestMoreInput:
     def test_one_number_a_stray_word_and_going_back(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        hands = [
-            ["6-5", "5-3", "4-4", "5-1", "2-2", "1-0", "0-0"],
-            ["6-6", "6-3", "3-3", "2-1", "2-0", "4-0", "3-0"],
-        ]
-        dealt = {Tile.parse(tile) for hand in hands for tile in hand}
-        boneyard = [tile for tile in Tile.full_set(6) if tile not in dealt]
-        game = Game(Rules.preset("clasico", players=2), deals=[(hands, boneyard)])
-        for action in (Play(Tile(6, 6)), Play(Tile(6, 5), Side.LEFT), Play(Tile(6, 3), Side.RIGHT)):
-            game.apply(action)
+        game = two_player_game(TILE_INPUT_HANDS, "6-6 6-5i 6-3d")
         ctx, buffer = quiet_context(["1 2", "5-1 i extra", "5-3", "v", "2"])
         assert Match(game, 0, {}, ctx).ask(game.view(0)) == Play(Tile(5, 3), Side.LEFT)
         out = buffer.getvalue()

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.cli_helpers import flat, forbid, one_line_error
 from tests.server.harness import LiveServer, Player, free_port
 from tranque.cli import main
 from tranque.server.app import Settings
@@ -52,10 +53,6 @@ def finished_practice_record() -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def record() -> dict[str, Any]:
     return finished_practice_record()
-
-
-def flat(text: str) -> str:
-    return " ".join(text.split())
 
 
 def write(path: Path, data: Any) -> str:
@@ -209,17 +206,12 @@ class TestServe:
         monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str],
     ) -> None:
-        def no_server(*args: Any, **kwargs: Any) -> None:
-            raise AssertionError("the site was started")
-
-        monkeypatch.setattr("uvicorn.run", no_server)
+        forbid(monkeypatch, "the site", "uvicorn.run")
         monkeypatch.chdir(tmp_path)
         url, spanish, english = bad_databases(tmp_path)[case]
         assert main(["--lang", lang, "serve", "--db", url]) == 2
-        captured = capsys.readouterr()
-        assert captured.out == ""  # not "Tranque está en marcha"
-        assert captured.err.startswith("tranque: error: ") and captured.err.count("\n") == 1
-        assert (spanish if lang == "es" else english) in captured.err and "secret" not in captured.err
+        line = one_line_error(capsys.readouterr())  # and nothing on stdout: not "Tranque está en marcha"
+        assert (spanish if lang == "es" else english) in line and "secret" not in line
         assert list(tmp_path.iterdir()) == []
 
     @pytest.fixture
