@@ -17,16 +17,13 @@ import httpx
 import pytest
 
 from tests.cli_helpers import flat, forbid, one_line_error
-from tests.server.harness import LiveServer, Player, free_port
+from tests.server.harness import LiveServer, Player, fast_settings, free_port
 from tranque.cli import main
-from tranque.server.app import Settings
-from tranque.server.clock import FakeClock
 
 
 def finished_practice_record() -> dict[str, Any]:
     """A practice game to 1 point, its guest timing out until a bot covers the seat (R15, R16)."""
-    settings = Settings(database_url="memory://", clock=FakeClock(), bot_min_seconds=0, bot_processes=0)
-    with LiveServer(settings) as server:
+    with LiveServer(fast_settings()) as server:
         seated = server.post("/api/practice", {"preset": "clasico", "bot_level": "greedy", "target": 1})
 
         async def play_out() -> None:

@@ -5,6 +5,7 @@ Async tests use anyio's pytest plugin: mark them `@pytest.mark.anyio`; `anyio_ba
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -43,6 +44,28 @@ async def empty_tables(store: SqlStore) -> None:
         else:
             for table in reversed(metadata.sorted_tables):
                 await connection.execute(table.delete())
+
+
+async def empty_database(url: str) -> None:
+    """`empty_tables` on the database at `url`, from outside any server."""
+    store = SqlStore(url)
+    await store.start()
+    try:
+        await empty_tables(store)
+    finally:
+        await store.close()
+
+
+def empty_database_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of an empty database of `backend` (memory, sqlite or postgresql) for a server to
+    open: this session's PostgreSQL database is emptied of other tests' rows first."""
+    if backend == "memory":
+        return "memory://"
+    if backend == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'tranque.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    asyncio.run(empty_database(url))
+    return url
 
 
 def make_test_store(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Store:

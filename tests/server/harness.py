@@ -1,7 +1,7 @@
 """A real server for tests: uvicorn on a free loopback port in a background thread, and
 scripted WebSocket players that record every frame they receive.
 
-    with LiveServer(Settings(database_url="memory://", clock=FakeClock())) as server:
+    with LiveServer(fast_settings()) as server:
         seated = server.post("/api/practice", {"preset": "clasico"})
         async with Player(server, seated) as player: ...
         server.advance(30)   # move the server's FakeClock, on the server's own loop
@@ -28,6 +28,7 @@ import websockets
 from tests import services
 from tranque.server.app import Settings, create_app
 from tranque.server.clock import FakeClock
+from tranque.server.socket_limits import SocketLimits, set_socket_limits
 
 T = TypeVar("T")
 Message = dict[str, Any]
@@ -55,13 +56,37 @@ def test_database(url: str | None) -> tuple[str | None, Path | None]:
     raise ValueError(f"TRANQUE_TEST_DB must be memory, sqlite or postgresql, not {kind!r}")
 
 
-class LiveServer:
+def fast_settings(database_url: str | None = "memory://", **changes: Any) -> Settings:
+    """Settings for a test server: the in-memory store, a `FakeClock` the test moves, bots in
+    the server's own process that answer at once; `changes` override any of them."""
+    values: dict[str, Any] = {"clock": FakeClock(), "bot_processes": 0, "bot_min_seconds": 0}
+    return Settings(database_url=database_url, **{**values, **changes})
+
+
+class Loopback:
+    """The HTTP and WebSocket addresses of a server on this machine's `port`."""
+
+    port: int
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+
+class LiveServer(Loopback):
     def __init__(self, settings: Settings, port: int | None = None) -> None:
         url, self._scratch = test_database(settings.database_url)
         settings.database_url = url
         self.settings = settings
         self.port = port or free_port()
         self.app = create_app(settings)
+        # Tests send at machine speed while their FakeClock stands still: no rate limit here
+        # (tests/server/test_rate_limit.py sets its own).
+        set_socket_limits(self.app, SocketLimits(burst=10**9))
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=1 << 20
         )
@@ -91,14 +116,6 @@ class LiveServer:
         self.thread.join(timeout=20)
         if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
 
     @property
     def state(self) -> Any:

@@ -102,6 +102,11 @@ class Client(Player):
         answer = await self.ask({"type": "act", "action": {"type": "pass"}, "turn_id": -1})
         assert answer["type"] == "error" and answer["code"] in SETTLE_CODES, answer
 
+    async def quiet(self) -> None:
+        """Nothing new: once the table has handled everything queued, no event is unread."""
+        await self.settle()
+        assert self.unread() == []
+
     async def hello(self, table: str, token: str | None = None, last_seq: int | None = None) -> Message:
         message: Message = {"type": "hello", "table": table, "token": token}
         if last_seq is not None:
@@ -181,6 +186,28 @@ def start_game(server: LiveServer, table_id: str) -> None:
         await server.state.registry.tables[table_id].start_game()
 
     server.on_server(start)
+
+
+async def seated_game(
+    server: LiveServer, rules: Rules, seeds: Sequence[bytes], **table: Any
+) -> tuple[Mirror, dict[int, Client]]:
+    """A table dealt from `seeds` with a guest at every seat, each joined by a client before
+    the game starts (so they see every event): the `Mirror` of its game and the clients by
+    seat. `table` goes to `open_table`."""
+    seats = range(rules.players)
+    table_id, tokens = open_table(server, rules, seats, seeds=seeds, start=False, **table)
+    mirror = Mirror(rules, seeds)
+    clients = {seat: await joined(server, table_id, tokens[seat]) for seat in seats}
+    start_game(server, table_id)
+    return mirror, clients
+
+
+async def due_at(server: LiveServer, client: Client, seconds: float, early: float = 1) -> None:
+    """Move the server's clock `seconds` on: `early` short of that, `client` has had nothing
+    new; then the rest, when whatever was due at `seconds` happens."""
+    server.advance(seconds - early)
+    await client.quiet()
+    server.advance(early)
 
 
 def make_account(server: LiveServer, name: str) -> tuple[int, dict[str, str]]:

@@ -20,11 +20,29 @@ from typing import Any
 
 import websockets
 
-from tests.server.harness import LiveServer, Message, Player
+from tests.server.harness import LiveServer, Message, Player, fast_settings
 from tranque.engine import Rules
+from tranque.server.app import Settings
+from tranque.server.store import StoredEvent
 from tranque.server.table import Table, TableOptions
 
 TURN_WAIT = 60.0  # seconds without any frame before a client gives up (a hung game)
+
+
+def game_settings(database_url: str = "memory://") -> Settings:
+    """A server for whole scripted games: forced moves are played at once, and only «listo»
+    from every person ends the pause between rounds."""
+    return fast_settings(database_url, auto_move_seconds=0.05, between_rounds_seconds=3600)
+
+
+def stored_events(server: LiveServer, table_id: str) -> list[StoredEvent]:
+    """The table's log as the server stored it: the referee's truth, every hand included."""
+
+    async def load() -> list[StoredEvent]:
+        events: list[StoredEvent] = await server.state.store.load_events(table_id)
+        return events
+
+    return server.on_server(load)
 
 
 def halves(tile: str) -> tuple[int, int]:

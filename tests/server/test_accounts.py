@@ -4,73 +4,25 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.server.conftest import empty_tables
 from tests.server.harness import LiveServer, Player
+from tests.server.http_helpers import PASSWORD, client, database_url, live, login, register, server
 from tranque.server.accounts import SESSION_SECONDS
-from tranque.server.app import Settings
-from tranque.server.clock import FakeClock
 from tranque.server.sessions import SESSION_COOKIE
-from tranque.server.store.sql import SqlStore
 
-PASSWORD = "una clave muy larga"
+__all__ = ["database_url", "server"]  # the fixtures, from http_helpers
+
 WRONG = {"code": "wrong_login", "message": "Nombre o contraseña incorrectos."}
-
-
-async def _empty_database(url: str) -> None:
-    store = SqlStore(url)
-    await store.start()
-    try:
-        await empty_tables(store)
-    finally:
-        await store.close()
-
-
-@pytest.fixture(params=["memory", "sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database of each backend the server runs on."""
-    if request.param == "memory":
-        return "memory://"
-    if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'tranque.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    asyncio.run(_empty_database(url))
-    return url
-
-
-def live(database_url: str = "memory://", **settings: Any) -> LiveServer:
-    return LiveServer(
-        Settings(database_url=database_url, clock=FakeClock(), bot_min_seconds=0, bot_processes=0, **settings)
-    )
-
-
-@pytest.fixture
-def server(database_url: str) -> Iterator[LiveServer]:
-    with live(database_url) as running:
-        yield running
 
 
 @pytest.fixture
 def memory_server() -> Iterator[LiveServer]:
     with live(login_attempts_per_minute=3) as running:
         yield running
-
-
-def client(server: LiveServer, **kwargs: Any) -> httpx.Client:
-    return httpx.Client(base_url=server.http, timeout=20, **kwargs)
-
-
-def register(http: httpx.Client, name: str, password: str = PASSWORD) -> httpx.Response:
-    return http.post("/api/register", json={"name": name, "password": password})
-
-
-def login(http: httpx.Client, name: str, password: str = PASSWORD, **kwargs: Any) -> httpx.Response:
-    return http.post("/api/login", json={"name": name, "password": password}, **kwargs)
 
 
 def set_cookie(response: httpx.Response) -> str:

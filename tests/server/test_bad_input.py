@@ -23,12 +23,10 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.harness import LiveServer
+from tests.server.harness import LiveServer, fast_settings
 from tests.server.scripted import seat_table, start_table_now
 from tranque.engine import Rules
 from tranque.server import protocol
-from tranque.server.app import Settings
-from tranque.server.clock import FakeClock
 
 Message = dict[str, Any]
 WAIT = 10.0
@@ -130,8 +128,7 @@ class Arena:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    settings = Settings(database_url="memory://", clock=FakeClock(), bot_processes=0, bot_min_seconds=0)
-    live = LiveServer(settings)
+    live = LiveServer(fast_settings())
     # Keepalive pings draw from the global `random` in other threads, which hypothesis
     # reports as randomness inside its strategies: no pings here (tests are short).
     live.server.config.ws_ping_interval = None

@@ -19,39 +19,17 @@ import httpx
 import pytest
 
 from tests.server.harness import LiveServer
-from tests.server.scripted import ScriptedClient, seat_table, start_table
+from tests.server.scripted import ScriptedClient, game_settings, seat_table, start_table, stored_events
 from tranque.engine import Rules
 from tranque.engine.record import replay
-from tranque.server.app import Settings
-from tranque.server.clock import FakeClock
-from tranque.server.store import StoredEvent
 
 TWO_PLAYER_ONLY = {"futbol"}
 
 
-def settings(database_url: str = "memory://") -> Settings:
-    return Settings(
-        database_url=database_url,
-        clock=FakeClock(),
-        bot_processes=0,
-        bot_min_seconds=0,
-        auto_move_seconds=0.05,
-        between_rounds_seconds=3600,  # only «listo» from every person ends the pause
-    )
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    with LiveServer(settings()) as live:
+    with LiveServer(game_settings()) as live:
         yield live
-
-
-def stored_events(server: LiveServer, table_id: str) -> list[StoredEvent]:
-    async def load() -> list[StoredEvent]:
-        events: list[StoredEvent] = await server.state.store.load_events(table_id)
-        return events
-
-    return server.on_server(load)
 
 
 async def play_all(clients: list[ScriptedClient]) -> list[dict[str, Any]]:
@@ -155,7 +133,7 @@ def test_full_game_on_a_database_keeps_every_event_across_a_restart(
     if backend == "postgresql":
         url = request.getfixturevalue("postgres_url")
     rules = Rules.preset("clasico", target=50)
-    with LiveServer(settings(url)) as first:
+    with LiveServer(game_settings(url)) as first:
         table_id, tokens = seat_table(first, rules, [0, 2])
 
         async def scenario() -> list[ScriptedClient]:
@@ -175,7 +153,7 @@ def test_full_game_on_a_database_keeps_every_event_across_a_restart(
         events = stored_events(first, table_id)
         record = httpx.get(f"{first.http}/api/tables/{table_id}/record", timeout=20).json()
 
-    with LiveServer(settings(url)) as second:
+    with LiveServer(game_settings(url)) as second:
         assert stored_events(second, table_id) == events
         again = httpx.get(f"{second.http}/api/tables/{table_id}/record", timeout=20)
         assert again.json() == record

@@ -11,16 +11,10 @@ import httpx
 import pytest
 
 from tests.server.harness import LiveServer, Player
-from tests.server.test_accounts import client, database_url, live, register
+from tests.server.http_helpers import client, database_url, live, register, server
 from tranque.server.sessions import SESSION_COOKIE
 
-__all__ = ["database_url"]  # the backend fixture, shared with test_accounts
-
-
-@pytest.fixture
-def server(database_url: str) -> Iterator[LiveServer]:
-    with live(database_url) as running:
-        yield running
+__all__ = ["database_url", "server"]  # the fixtures, from http_helpers
 
 
 @pytest.fixture

@@ -22,11 +22,9 @@ from typing import Any
 import pytest
 
 from tests.server.harness import LiveServer, Message
-from tests.server.scripted import ScriptedClient, seat_table, start_table
+from tests.server.scripted import ScriptedClient, game_settings, seat_table, start_table, stored_events
 from tranque.engine import Rules
 from tranque.engine.presets import PRESETS
-from tranque.server.app import Settings
-from tranque.server.clock import FakeClock
 from tranque.server.store import StoredEvent
 
 TILE = re.compile(r"^\d-\d$")
@@ -205,14 +203,6 @@ async def play(server: LiveServer, plan: Plan, number: int) -> Played:
     return Played(table, tokens, clients)
 
 
-def stored_events(server: LiveServer, table_id: str) -> list[StoredEvent]:
-    async def load() -> list[StoredEvent]:
-        events: list[StoredEvent] = await server.state.store.load_events(table_id)
-        return events
-
-    return server.on_server(load)
-
-
 @dataclass
 class Tally:
     games: int = 0
@@ -239,15 +229,7 @@ async def play_and_scan(server: LiveServer, plan: Plan, number: int, tally: Tall
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    settings = Settings(
-        database_url="memory://",
-        clock=FakeClock(),
-        bot_processes=0,
-        bot_min_seconds=0,
-        auto_move_seconds=0.05,
-        between_rounds_seconds=3600,
-    )
-    with LiveServer(settings) as live:
+    with LiveServer(game_settings()) as live:
         yield live
 
 

@@ -20,8 +20,8 @@ from typing import Any, cast
 import httpx
 import pytest
 
-from tests.server.conftest import empty_tables
-from tests.server.harness import Message, free_port
+from tests.server.conftest import empty_database_url
+from tests.server.harness import Loopback, Message, free_port
 from tests.server.scenario_helpers import Client
 from tranque.server.store import StoredEvent
 from tranque.server.store.sql import SqlStore
@@ -32,7 +32,7 @@ TURN = 20  # seconds per turn: the shortest the rules allow (R15)
 STARTUP = 30.0  # seconds a server process may take to answer
 
 
-class ServerProcess:
+class ServerProcess(Loopback):
     """`serve_subprocess.py` on a fixed port and database, started and killed at will."""
 
     def __init__(self, database_url: str, port: int, log: Path) -> None:
@@ -40,14 +40,6 @@ class ServerProcess:
         self.port = port
         self.log = log
         self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self) -> None:
         with self.log.open("ab") as log:
@@ -273,24 +265,11 @@ async def scenario(server: ServerProcess) -> None:
             assert visible(log[event["seq"] - 1], 0) == event
 
 
-async def empty_database(url: str) -> None:
-    store = SqlStore(url)
-    await store.start()
-    try:
-        await empty_tables(store)
-    finally:
-        await store.close()
-
-
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_sigkill_mid_game_and_restart_resume_the_table_with_no_event_lost(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    if backend == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'tranque.db'}"
-    else:
-        url = request.getfixturevalue("postgres_url")
-        asyncio.run(empty_database(url))  # other tests' tables would be recovered too
+    url = empty_database_url(backend, request, tmp_path)  # other tests' tables would be recovered too
     server = ServerProcess(url, free_port(), tmp_path / "server.log")
     try:
         asyncio.run(scenario(server))

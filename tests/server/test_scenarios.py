@@ -14,11 +14,12 @@ from typing import Any
 
 import httpx
 
-from tests.server.harness import LiveServer
+from tests.server.harness import LiveServer, fast_settings
 from tests.server.scenario_helpers import (
     Client,
     Mirror,
     drive,
+    due_at,
     find_seeds,
     fits_both_ends,
     forced,
@@ -31,6 +32,7 @@ from tests.server.scenario_helpers import (
     r15_expected,
     salt_for,
     scripted_until,
+    seated_game,
     start_game,
     table_of,
     tiles_in,
@@ -50,16 +52,12 @@ QUICK_WAIT = 10.0
 
 def settings(**changes: Any) -> Settings:
     values: dict[str, Any] = {
-        "database_url": "memory://",
-        "clock": FakeClock(),
-        "bot_processes": 0,
-        "bot_min_seconds": 0,
         "between_rounds_seconds": BETWEEN,
         "auto_move_seconds": AUTO,
         "quick_match_wait_seconds": QUICK_WAIT,
         "default_bot_level": "greedy",
     }
-    return Settings(**{**values, **changes})
+    return fast_settings(**{**values, **changes})
 
 
 def now(server: LiveServer) -> float:
@@ -111,8 +109,7 @@ def test_disconnect_keeps_the_seat_and_reconnect_with_last_seq_resumes_exactly()
         assert away["data"]["kind"] == "human"
         # The starter's turn: time passes, less than a turn; nothing happens to anybody.
         server.advance(TURN - 5)
-        await on_turn.settle()
-        assert on_turn.unread() == []
+        await on_turn.quiet()
         sync = next(f for f in on_turn.frames if f["type"] == "sync")
         assert sync["turn"] == {"seat": starter, "turn_id": 1, "deadline": start + TURN}
 
@@ -128,8 +125,7 @@ def test_disconnect_keeps_the_seat_and_reconnect_with_last_seq_resumes_exactly()
             {"seat": other, "turn_id": 2, "deadline": start + TURN - 5 + TURN, "auto": False},
         )
         server.advance(TURN - 1)
-        await on_turn.settle()
-        assert on_turn.unread() == []
+        await on_turn.quiet()
 
         back = Client(server)
         await back.connect()
@@ -180,10 +176,7 @@ def test_R15_timeout_plays_most_pips_on_the_left_end_and_the_next_turn_starts() 
     seeds = find_seeds("r15", lambda s: scripted_until(new_game(TWO, s), r15_is_left_of_two))
 
     async def scenario(server: LiveServer) -> None:
-        table, tokens = open_table(server, TWO, [0, 1], seeds=seeds, start=False)
-        mirror = Mirror(TWO, seeds)
-        clients = {seat: await joined(server, table, tokens[seat]) for seat in (0, 1)}
-        start_game(server, table)
+        mirror, clients = await seated_game(server, TWO, seeds)
         watch = clients[0]
         turn = await drive(watch, clients, mirror, r15_is_left_of_two)
         seat, turn_id = turn["data"]["seat"], turn["data"]["turn_id"]
@@ -193,10 +186,7 @@ def test_R15_timeout_plays_most_pips_on_the_left_end_and_the_next_turn_starts() 
         playable = [a.tile for a in mirror.game.round.legal_actions() if isinstance(a, Play)]
         assert action_from_json(expected).tile.pips == max(t.pips for t in playable)  # type: ignore[union-attr]
 
-        server.advance(TURN - 1)
-        await watch.settle()
-        assert watch.unread() == []
-        server.advance(1)
+        await due_at(server, watch, TURN)
         timed_out = await watch.next_event()
         mirror.follow(timed_out)
         assert (timed_out["kind"], timed_out["data"]) == ("action", acted(mirror, seat, expected, "timeout"))
@@ -243,12 +233,9 @@ def test_R16_three_timeouts_bring_a_bot_and_the_player_takes_the_seat_back() -> 
     seeds = find_seeds("r16", three_chosen_timeouts_then_bot_turn)
 
     async def scenario(server: LiveServer) -> None:
-        table, tokens = open_table(server, TWO, [0, 1], seeds=seeds, bot_level="greedy", start=False)
-        mirror = Mirror(TWO, seeds)
+        mirror, clients = await seated_game(server, TWO, seeds, bot_level="greedy")
         away = HUMAN_AWAY
         present = 1 - away
-        clients = {seat: await joined(server, table, tokens[seat]) for seat in (0, 1)}
-        start_game(server, table)
         watch, idle = clients[present], clients[away]
 
         async def present_plays(turn: dict[str, Any]) -> None:
@@ -268,10 +255,7 @@ def test_R16_three_timeouts_bring_a_bot_and_the_player_takes_the_seat_back() -> 
         async def time_out(covered: bool) -> None:
             """The away seat's turn runs out: R15 plays, after a `covered` seat event if due."""
             expected = r15_expected(mirror.game)
-            server.advance(TURN - 1)
-            await watch.settle()
-            assert watch.unread() == []
-            server.advance(1)
+            await due_at(server, watch, TURN)
             if covered:
                 seat = await next_event()
                 assert (seat["kind"], seat["data"]["seat"], seat["data"]["state"]) == (
@@ -353,11 +337,8 @@ def test_R16_covered_player_takes_the_seat_back_by_acting_on_their_turn() -> Non
     seeds = find_seeds("r16", three_chosen_timeouts_then_bot_turn)
 
     async def scenario(server: LiveServer) -> None:
-        table, tokens = open_table(server, TWO, [0, 1], seeds=seeds, start=False)
-        mirror = Mirror(TWO, seeds)
+        mirror, clients = await seated_game(server, TWO, seeds)
         away, present = HUMAN_AWAY, 1 - HUMAN_AWAY
-        clients = {seat: await joined(server, table, tokens[seat]) for seat in (0, 1)}
-        start_game(server, table)
         watch, idle = clients[present], clients[away]
         timeouts = 0
         while True:
@@ -402,23 +383,27 @@ def lone(kind: type) -> Any:
     return stop
 
 
+async def until_auto_move(
+    server: LiveServer, mirror: Mirror, clients: dict[int, Client], kind: type, early: float
+) -> dict[str, Any]:
+    """Play on to the first turn whose one legal action is a `kind` (draw or pass): its turn
+    event says `auto`, and nothing happens until `auto_move_seconds` have passed (`early`
+    short of them, nothing yet). Returns that turn event; the server's move is the next event."""
+    turn = await drive(clients[0], clients, mirror, lone(kind))
+    assert turn["data"]["auto"] is True
+    await due_at(server, clients[0], AUTO, early=early)
+    return turn
+
+
 def test_forced_lone_draw_is_played_by_the_server_after_auto_move_seconds() -> None:
     seeds = find_seeds("lone-draw", lambda s: scripted_until(new_game(TWO, s), lone(Draw)))
 
     async def scenario(server: LiveServer) -> None:
-        table, tokens = open_table(server, TWO, [0, 1], seeds=seeds, start=False)
-        mirror = Mirror(TWO, seeds)
-        clients = {seat: await joined(server, table, tokens[seat]) for seat in (0, 1)}
-        start_game(server, table)
+        mirror, clients = await seated_game(server, TWO, seeds)
         watch = clients[0]
-        turn = await drive(watch, clients, mirror, lone(Draw))
+        turn = await until_auto_move(server, mirror, clients, Draw, early=AUTO / 2)
         seat = turn["data"]["seat"]
-        assert turn["data"]["auto"] is True
         tile = str(mirror.game.round.boneyard[0])
-        server.advance(AUTO / 2)
-        await watch.settle()
-        assert watch.unread() == []
-        server.advance(AUTO / 2)
         drawn = await watch.next_event()
         mirror.follow(drawn)
         expected = acted(mirror, seat, {"type": "draw"}, "auto")
@@ -444,18 +429,10 @@ def test_forced_lone_pass_is_played_by_the_server_after_auto_move_seconds() -> N
     seeds = find_seeds("lone-pass", lambda s: scripted_until(new_game(FOUR, s), lone(Pass)))
 
     async def scenario(server: LiveServer) -> None:
-        table, tokens = open_table(server, FOUR, [0, 1, 2, 3], seeds=seeds, start=False)
-        mirror = Mirror(FOUR, seeds)
-        clients = {seat: await joined(server, table, tokens[seat]) for seat in range(4)}
-        start_game(server, table)
+        mirror, clients = await seated_game(server, FOUR, seeds)
         watch = clients[0]
-        turn = await drive(watch, clients, mirror, lone(Pass))
+        turn = await until_auto_move(server, mirror, clients, Pass, early=0.01)
         seat = turn["data"]["seat"]
-        assert turn["data"]["auto"] is True
-        server.advance(AUTO - 0.01)
-        await watch.settle()
-        assert watch.unread() == []
-        server.advance(0.01)
         passed = await watch.next_event()
         mirror.follow(passed)
         assert passed["data"] == acted(mirror, seat, {"type": "pass"}, "auto")
@@ -484,10 +461,7 @@ def test_round_end_reveals_every_hand_and_the_committed_seed_then_the_next_round
     seeds = find_seeds("between", three_rounds)
 
     async def scenario(server: LiveServer) -> None:
-        table, tokens = open_table(server, TWO, [0, 1], seeds=seeds, start=False)
-        mirror = Mirror(TWO, seeds)
-        clients = {seat: await joined(server, table, tokens[seat]) for seat in (0, 1)}
-        start_game(server, table)
+        mirror, clients = await seated_game(server, TWO, seeds)
         watch = clients[0]
 
         async def round_ends(number: int) -> None:
@@ -525,11 +499,8 @@ def test_round_end_reveals_every_hand_and_the_committed_seed_then_the_next_round
 
         await round_ends(0)
         await clients[0].refused({"type": "act", "action": {"type": "pass"}}, "not_playing")
-        server.advance(BETWEEN - 1)
-        await watch.settle()
-        assert watch.unread() == []
         next_starter = mirror.game.next_starter()
-        server.advance(1)
+        await due_at(server, watch, BETWEEN)
         started = await watch.next_event()
         assert (started["kind"], started["data"]["round"], started["data"]["starter"]) == (
             "round_started",
@@ -541,8 +512,7 @@ def test_round_end_reveals_every_hand_and_the_committed_seed_then_the_next_round
         await round_ends(1)
         await clients[0].ok({"type": "ready"})
         assert (await watch.next_event())["data"] == {"seat": 0}
-        await watch.settle()
-        assert watch.unread() == []
+        await watch.quiet()
         await clients[1].ok({"type": "ready"})  # every human is ready: no need to wait
         assert (await watch.next_event())["data"] == {"seat": 1}
         started = await watch.next_event()
