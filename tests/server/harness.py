@@ -28,7 +28,6 @@ import websockets
 from tests import services
 from tranque.server.app import Settings, create_app
 from tranque.server.clock import FakeClock
-from tranque.server.socket_limits import SocketLimits, set_socket_limits
 
 T = TypeVar("T")
 Message = dict[str, Any]
@@ -84,9 +83,6 @@ class LiveServer(Loopback):
         self.settings = settings
         self.port = port or free_port()
         self.app = create_app(settings)
-        # Tests send at machine speed while their FakeClock stands still: no rate limit here
-        # (tests/server/test_rate_limit.py sets its own).
-        set_socket_limits(self.app, SocketLimits(burst=10**9))
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=1 << 20
         )
