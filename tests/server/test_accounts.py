@@ -21,7 +21,7 @@ WRONG = {"code": "wrong_login", "message": "Nombre o contraseña incorrectos."}
 
 @pytest.fixture
 def memory_server() -> Iterator[LiveServer]:
-    with live(login_attempts_per_minute=3) as running:
+    with live(login_failures_per_minute=3, login_failures_per_address_per_minute=5) as running:
         yield running
 
 
@@ -176,38 +176,68 @@ class TestRefusals:
             assert other.status_code == 415
 
 
-class TestLoginLimit:
-    def test_too_many_attempts_on_one_name_wait_a_minute(self, memory_server: LiveServer) -> None:
-        with client(memory_server) as http:
-            register(http, "Pedro")
-        with client(memory_server) as http:
-            # From three different addresses (uvicorn trusts X-Forwarded-For from loopback):
-            # the limit follows the name.
-            for address in ("10.0.0.1", "10.0.0.2", "10.0.0.3"):
-                assert (
-                    login(http, "Pedro", "mala clave", headers={"X-Forwarded-For": address}).json() == WRONG
-                )
-            limited = login(http, "pedro", PASSWORD, headers={"X-Forwarded-For": "10.0.0.4"})
-            assert limited.status_code == 429
-            assert limited.json() == {
-                "code": "too_many_attempts",
-                "message": "Demasiados intentos; espera un minuto y vuelve a probar.",
-            }
-            memory_server.advance(59)
-            assert login(http, "Pedro", headers={"X-Forwarded-For": "10.0.0.5"}).status_code == 429
-            memory_server.advance(1)
-            assert login(http, "Pedro", headers={"X-Forwarded-For": "10.0.0.6"}).status_code == 200
+LIMITED = {"code": "too_many_attempts", "message": "Demasiados intentos; espera un minuto y vuelve a probar."}
 
-    def test_too_many_attempts_from_one_address_wait_a_minute(self, memory_server: LiveServer) -> None:
+
+def login_from(http: httpx.Client, address: str, name: str, password: str = PASSWORD) -> httpx.Response:
+    """A login from `address` (uvicorn trusts X-Forwarded-For from loopback, the test's peer)."""
+    return login(http, name, password, headers={"X-Forwarded-For": address})
+
+
+class TestLoginLimit:
+    """Three failures a minute from one address on one name, five on any names (memory_server)."""
+
+    def test_failures_on_one_name_from_one_address_wait_a_minute(self, memory_server: LiveServer) -> None:
         with client(memory_server) as http:
             register(http, "Pedro")
         with client(memory_server) as http:
-            for name in ("Ana", "Luis", "Marta"):
-                assert login(http, name).status_code == 401
-            assert login(http, "Pedro").status_code == 429
-            assert login(http, "Pedro", headers={"X-Forwarded-For": "10.0.0.9"}).status_code == 200
+            for _ in range(3):
+                assert login_from(http, "10.0.0.1", "Pedro", "mala clave").json() == WRONG
+            limited = login_from(http, "10.0.0.1", "pedro")  # the right password, too late
+            assert (limited.status_code, limited.json()) == (429, LIMITED)
+            assert "set-cookie" not in limited.headers and http.get("/api/me").status_code == 401
+            memory_server.advance(59)
+            assert login_from(http, "10.0.0.1", "Pedro").status_code == 429
+            memory_server.advance(1)
+            assert login_from(http, "10.0.0.1", "Pedro").status_code == 200
+
+    def test_an_outsider_cannot_lock_the_owner_out(self, memory_server: LiveServer) -> None:
+        with client(memory_server) as http:
+            register(http, "Pedro")
+        with client(memory_server) as attacker:
+            for address in ("10.0.0.1", "10.0.0.2", "10.0.0.3"):
+                for _ in range(3):
+                    assert login_from(attacker, address, "Pedro", "mala clave").status_code == 401
+                assert login_from(attacker, address, "Pedro", "mala clave").status_code == 429
+        with client(memory_server) as owner:  # from an address that has not failed
+            answer = login_from(owner, "10.0.0.9", "Pedro")
+            assert (answer.status_code, answer.json()["name"]) == (200, "Pedro")
+            assert owner.get("/api/me").json()["name"] == "Pedro"
+
+    def test_failures_on_many_names_from_one_address_wait_a_minute(self, memory_server: LiveServer) -> None:
+        with client(memory_server) as http:
+            register(http, "Pedro")
+        with client(memory_server) as http:
+            for name in ("Ana", "Luis", "Marta", "Sofia", "Juan"):
+                assert login_from(http, "10.0.0.1", name).json() == WRONG
+            limited = login_from(http, "10.0.0.1", "Pedro")
+            assert (limited.status_code, limited.json()) == (429, LIMITED)
+            assert login_from(http, "10.0.0.9", "Pedro").status_code == 200
             memory_server.advance(60)
-            assert login(http, "Pedro").status_code == 200
+            assert login_from(http, "10.0.0.1", "Pedro").status_code == 200
+
+    def test_successes_do_not_count_and_clear_the_failures(self, memory_server: LiveServer) -> None:
+        with client(memory_server) as http:
+            register(http, "Pedro")
+        with client(memory_server) as http:
+            for _ in range(6):  # more than either limit
+                assert login_from(http, "10.0.0.1", "Pedro").status_code == 200
+            for _ in range(2):
+                assert login_from(http, "10.0.0.1", "Pedro", "mala clave").status_code == 401
+            assert login_from(http, "10.0.0.1", "Pedro").status_code == 200
+            for _ in range(2):  # two more: five on this address, but only two on this name since
+                assert login_from(http, "10.0.0.1", "Pedro", "mala clave").status_code == 401
+            assert login_from(http, "10.0.0.1", "Pedro").status_code == 200
 
 
 class TestWebSocketSession:

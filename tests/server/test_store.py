@@ -246,7 +246,7 @@ async def test_migrations_create_exactly_the_schema_the_code_uses(sql_store: Sql
     async with sql_store.engine.connect() as connection:
         assert await connection.run_sync(differences) == []
         versions = (await connection.execute(sa.text("SELECT version_num FROM alembic_version"))).all()
-    assert [tuple(row) for row in versions] == [("0001",)]
+    assert [tuple(row) for row in versions] == [("0002",)]
 
 
 async def test_upgrade_to_head_creates_the_sqlite_directory_and_is_idempotent(tmp_path: Path) -> None:

@@ -1,9 +1,11 @@
 """Accounts: register, log in, log out, and who am I (OpenAPI at /docs).
 
-Passwords are hashed with argon2id (argon2-cffi's defaults, RFC 9106's low-memory profile),
-always in a worker thread: one hash takes tens of milliseconds of CPU and would stall every
-table on the event loop. A login creates a session: a random token in the `tranque_session`
-cookie, of which the database keeps only the SHA-256 (sessions.py).
+Names are checked and compared as names.py says (NFKC; look-alikes of an existing name are
+refused), passwords as passwords.py says (argon2id; common ones and the name are refused). A
+login creates a session: a random token in the `tranque_session` cookie, of which the
+database keeps only the SHA-256; logging out ends it and closes the sockets opened with it
+(sessions.py). Failed logins and registrations are limited per client address
+(throttle.py, addresses.py).
 
 Every refusal is a JSON body {"code", "message"} with the message in Spanish; a bad field
 also names it ({"code", "parameter", "message"}).
@@ -21,36 +23,29 @@ victim's cookie to abuse.
 
 from __future__ import annotations
 
-import asyncio
-import re
 import secrets
-import unicodedata
-from collections import deque
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
 
-from tranque.server.app import server_state
+from tranque.server.addresses import client_address, is_https
+from tranque.server.app import ServerState, server_state
+from tranque.server.names import NAME_PATTERN, SKELETON_MAX, login_key, normal_form, skeleton
+from tranque.server.passwords import PASSWORD_MAX, PASSWORD_MIN, hash_password, password_matches, weakness
 from tranque.server.seats import token_hash
-from tranque.server.sessions import SESSION_COOKIE, user_from_session
+from tranque.server.sessions import SESSION_COOKIE, TOKEN_MAX, user_from_session
 from tranque.server.store import NameTaken, UserRow
 
 SESSION_SECONDS = 30 * 24 * 3600
-NAME_PATTERN = re.compile(r"[\w.-]{3,24}")  # \w: letters (ñ, á too), digits and _
-PASSWORD_MIN = 8
-PASSWORD_MAX = 1024  # hashing a megabyte "password" is a cheap way to burn our CPU
+NAME_MAX = 64  # longer than any name: a login with it is simply wrong
 WRONG_LOGIN = "Nombre o contraseña incorrectos."
-
-_hasher = PasswordHasher()  # argon2id
+NAME_TAKEN = "Ese nombre ya está en uso; elige otro."
 
 
 # Errors: flat {"code", "message"} bodies in Spanish ----------------------------------------
@@ -132,46 +127,6 @@ def same_origin_json(request: Request) -> None:
         raise ApiError(415, "json_required", "Envía los datos como JSON (Content-Type: application/json).")
 
 
-# Login rate limit ----------------------------------------------------------------------------
-
-
-@dataclass
-class LoginLimiter:
-    """At most `per_minute` login attempts per account name and per client address within any
-    60 s, counted on the app's clock. In memory: a restart forgets, which is acceptable for
-    a limit measured in minutes."""
-
-    per_minute: int
-    now: Callable[[], float]
-    attempts: dict[str, deque[float]] = field(default_factory=dict)
-
-    def allow(self, *keys: str) -> bool:
-        """Count one attempt against every key, unless one of them is already at its limit."""
-        now = self.now()
-        if len(self.attempts) > 10_000:  # keys are only pruned when used; sweep the idle ones
-            for key in [k for k, times in self.attempts.items() if not times or times[-1] <= now - 60]:
-                del self.attempts[key]
-        windows = [self.attempts.setdefault(key, deque()) for key in keys]
-        for times in windows:
-            while times and times[0] <= now - 60:
-                times.popleft()
-        if any(len(times) >= self.per_minute for times in windows):
-            return False
-        for times in windows:
-            times.append(now)
-        return True
-
-
-def login_limiter(request: Request) -> LoginLimiter:
-    app_state = request.app.state
-    limiter: LoginLimiter | None = getattr(app_state, "login_limiter", None)
-    if limiter is None:
-        settings = server_state(request).settings
-        limiter = LoginLimiter(settings.login_attempts_per_minute, settings.clock.now)
-        app_state.login_limiter = limiter
-    return limiter
-
-
 # Sessions --------------------------------------------------------------------------------
 
 
@@ -202,14 +157,23 @@ async def start_session(request: Request, response: Response, user: UserRow) -> 
         path="/",
         httponly=True,
         samesite="lax",
-        secure=state.settings.secure_cookies,
+        secure=secure_cookies(request),
     )
 
 
+def secure_cookies(request: Request) -> bool:
+    """`Secure` when configured, and whenever the client came over https (behind a trusted
+    proxy, uvicorn takes the scheme from its `X-Forwarded-Proto`)."""
+    return server_state(request).settings.secure_cookies or is_https(request)
+
+
 async def end_session(request: Request) -> None:
+    """Delete the request's session and close the sockets opened with it."""
     token = request.cookies.get(SESSION_COOKIE)
-    if token and len(token) <= 128:
-        await server_state(request).store.delete_session(token_hash(token))
+    if token and len(token) <= TOKEN_MAX:
+        state = server_state(request)
+        await state.store.delete_session(token_hash(token))
+        await state.session_sockets.close_all(token)
 
 
 # Endpoints -------------------------------------------------------------------------------
@@ -228,8 +192,8 @@ class Me(BaseModel):
 
 
 def clean_name(name: str) -> str:
-    name = unicodedata.normalize("NFC", name.strip())
-    if not NAME_PATTERN.fullmatch(name):
+    name = normal_form(name)
+    if not NAME_PATTERN.fullmatch(name) or len(skeleton(name)) > SKELETON_MAX:
         raise ApiError(
             422,
             "bad_name",
@@ -248,61 +212,85 @@ def clean_name(name: str) -> str:
 )
 async def register(body: Credentials, request: Request, response: Response) -> Me:
     name = clean_name(body.name)
-    if not PASSWORD_MIN <= len(body.password) <= PASSWORD_MAX:
+    check_password(body.password, name)
+    state = server_state(request)
+    # Known refusals first: they cost no hash and no registration from the address's quota.
+    if await state.store.find_user(name) is not None:
+        raise ApiError(409, "name_taken", NAME_TAKEN, "name")
+    similar = await state.store.find_similar_user(name)
+    if similar is not None:
+        raise ApiError(
+            409, "name_confusable", f"Ese nombre se confunde con «{similar.name}»; elige otro.", "name"
+        )
+    address = client_address(request)
+    if state.registrations.full(address):  # checked and counted with no await between
+        raise ApiError(
+            429,
+            "too_many_registrations",
+            "Desde tu conexión se han creado demasiadas cuentas; vuelve a intentarlo dentro de una hora.",
+        )
+    state.registrations.add(address)
+    hashed = await hash_password(body.password)
+    try:
+        user = await state.store.create_user(name, hashed, state.settings.clock.now())
+    except NameTaken:
+        raise ApiError(409, "name_taken", NAME_TAKEN, "name") from None
+    await start_session(request, response, user)
+    return Me(id=user.user_id, name=user.name)
+
+
+def check_password(password: str, name: str) -> None:
+    problem = weakness(password, name)
+    if problem == "bad_password":
         raise ApiError(
             422,
             "bad_password",
             f"La contraseña debe tener al menos {PASSWORD_MIN} caracteres (y no más de {PASSWORD_MAX}).",
             "password",
         )
-    state = server_state(request)
-    if await state.store.find_user(name) is not None:  # don't spend a hash on a known refusal
-        raise ApiError(409, "name_taken", "Ese nombre ya está en uso; elige otro.", "name")
-    hashed = await asyncio.to_thread(_hasher.hash, body.password)
-    try:
-        user = await state.store.create_user(name, hashed, state.settings.clock.now())
-    except NameTaken:
-        raise ApiError(409, "name_taken", "Ese nombre ya está en uso; elige otro.", "name") from None
-    await start_session(request, response, user)
-    return Me(id=user.user_id, name=user.name)
-
-
-_dummy_hash: str | None = None
-
-
-async def _password_matches(user: UserRow | None, password: str) -> bool:
-    """Verify in a worker thread; an unknown name costs the same hash, so timing says nothing."""
-    global _dummy_hash
-    if user is None:
-        if _dummy_hash is None:
-            _dummy_hash = await asyncio.to_thread(_hasher.hash, secrets.token_urlsafe(16))
-        stored = _dummy_hash
-    else:
-        stored = user.password_hash
-    try:
-        await asyncio.to_thread(_hasher.verify, stored, password)
-    except (VerificationError, InvalidHashError):
-        return False
-    return user is not None
+    if problem == "password_is_name":
+        raise ApiError(
+            422,
+            "password_is_name",
+            "La contraseña no puede ser tu nombre. Usa una frase de varias palabras que solo tú conozcas.",
+            "password",
+        )
+    if problem == "weak_password":
+        raise ApiError(
+            422,
+            "weak_password",
+            "Esa contraseña es de las más usadas o muy fácil de adivinar. "
+            "Usa una frase de varias palabras que solo tú conozcas.",
+            "password",
+        )
 
 
 @router.post(
     "/login", response_model=Me, dependencies=[Depends(same_origin_json)], summary="Entrar con tu cuenta"
 )
 async def login(body: Credentials, request: Request, response: Response) -> Me:
-    limiter = login_limiter(request)
-    address = request.client.host if request.client else "?"
-    name = unicodedata.normalize("NFC", body.name.strip())
-    if not limiter.allow("name:" + name.casefold(), "ip:" + address):
+    state = server_state(request)
+    limiter = state.login_limiter
+    address = client_address(request)
+    name = normal_form(body.name[:NAME_MAX])
+    key = login_key(name)
+    if not limiter.attempt(address, key):
         raise ApiError(429, "too_many_attempts", "Demasiados intentos; espera un minuto y vuelve a probar.")
-    if len(body.password) > PASSWORD_MAX or len(body.name) > 64:
+    user = await _authenticate(state, name, body)
+    if user is None:
         raise ApiError(401, "wrong_login", WRONG_LOGIN)
-    user = await server_state(request).store.find_user(name)
-    if not await _password_matches(user, body.password):
-        raise ApiError(401, "wrong_login", WRONG_LOGIN)
-    assert user is not None
+    limiter.succeeded(address, key)
     await start_session(request, response, user)
     return Me(id=user.user_id, name=user.name)
+
+
+async def _authenticate(state: ServerState, name: str, body: Credentials) -> UserRow | None:
+    """The account, if the password is its own; an unknown name costs the same hash."""
+    if len(body.password) > PASSWORD_MAX or len(body.name) > NAME_MAX:
+        return None  # no such password was ever accepted: not worth a hash
+    user = await state.store.find_user(name)
+    matches = await password_matches(user.password_hash if user is not None else None, body.password)
+    return user if matches else None
 
 
 @router.post(
@@ -312,11 +300,7 @@ async def logout(request: Request) -> Response:
     await end_session(request)
     response = Response(status_code=204)
     response.delete_cookie(
-        SESSION_COOKIE,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=server_state(request).settings.secure_cookies,
+        SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=secure_cookies(request)
     )
     return response
 

@@ -12,18 +12,24 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 
 from tranque.server.bot_runner import BotRunner
 from tranque.server.clock import Clock, RealClock
 from tranque.server.quickmatch import QuickMatch
 from tranque.server.registry import Registry
+from tranque.server.security import SecurityHeaders
+from tranque.server.sessions import SessionSockets
 from tranque.server.store import Store
 from tranque.server.store.factory import make_store
 from tranque.server.table import TableError
+from tranque.server.throttle import LoginLimiter, SlidingWindow
 
 log = logging.getLogger(__name__)
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+DOCS_ASSETS = "/docs-assets"
+DOCS_PAGES = ("/docs", "/docs/oauth2-redirect", "/redoc")
 
 
 @dataclass
@@ -36,8 +42,10 @@ class Settings:
     bot_min_seconds: float = 0.6
     quick_match_wait_seconds: float = 10.0
     default_bot_level: str = "heuristic"
-    secure_cookies: bool = False
-    login_attempts_per_minute: int = 10
+    secure_cookies: bool = False  # also on by itself for a request that came over https
+    login_failures_per_minute: int = 10  # from one address on one account's name
+    login_failures_per_address_per_minute: int = 30  # from one address on any names
+    registrations_per_address_per_hour: int = 5
 
     def table_defaults(self) -> dict[str, Any]:
         return {
@@ -54,6 +62,16 @@ class ServerState:
     registry: Registry
     quick: QuickMatch
     bots: BotRunner
+    session_sockets: SessionSockets = field(default_factory=SessionSockets)
+    login_limiter: LoginLimiter = field(init=False)
+    registrations: SlidingWindow = field(init=False)
+
+    def __post_init__(self) -> None:
+        now = self.settings.clock.now
+        self.login_limiter = LoginLimiter(
+            self.settings.login_failures_per_minute, self.settings.login_failures_per_address_per_minute, now
+        )
+        self.registrations = SlidingWindow(self.settings.registrations_per_address_per_hour, 3600, now)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -77,12 +95,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             bots.close()
             await store.close()
 
-    app = FastAPI(
+    # The docs' Swagger UI and ReDoc come from fastapi_offline's copies, served from this origin.
+    app = FastAPIOffline(
         title="Tranque",
         summary="Dominó en línea como se juega en Colombia y el Caribe.",
         version="0.1.0",
         lifespan=lifespan,
+        static_url=DOCS_ASSETS,
+        favicon_url="/static/favicon.svg",
     )
+    app.add_middleware(SecurityHeaders, docs_paths=DOCS_PAGES)
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, error: TableError) -> JSONResponse:

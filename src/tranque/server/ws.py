@@ -55,6 +55,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     )
     client = Client(websocket, user)
     client.connection.start()
+    forget_socket = state.session_sockets.add(websocket.cookies.get(SESSION_COOKIE), websocket)
     try:
         while True:
             frame = await websocket.receive()
@@ -70,6 +71,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        forget_socket()
         await _leave(state, client)
 
 

@@ -64,6 +64,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "URL de la base de datos (si no: $TRANQUE_DATABASE_URL, o {default})",
         "en": "database URL (else $TRANQUE_DATABASE_URL, or {default})",
     },
+    "opt_secure_cookies": {
+        "es": "cookie de sesión solo por https (Secure); detrás de un proxy de confianza que dice "
+        "https se activa sola (si no: $TRANQUE_SECURE_COOKIES=1)",
+        "en": "session cookie over https only (Secure); on by itself behind a trusted proxy that "
+        "says https (else $TRANQUE_SECURE_COOKIES=1)",
+    },
+    "opt_forwarded_allow_ips": {
+        "es": "proxies de confianza (IP o redes separadas por comas, o *): de ellos se toman la "
+        "dirección del cliente (X-Forwarded-For) y https (X-Forwarded-Proto) "
+        "(si no: $FORWARDED_ALLOW_IPS, o 127.0.0.1)",
+        "en": "trusted proxies (comma-separated IPs or networks, or *): the client's address "
+        "(X-Forwarded-For) and https (X-Forwarded-Proto) are taken from them "
+        "(else $FORWARDED_ALLOW_IPS, or 127.0.0.1)",
+    },
     "opt_verify_file": {
         "es": "el registro de la partida (JSON: descargado del sitio o guardado con --record)",
         "en": "the game's record (JSON: downloaded from the site or saved with --record)",

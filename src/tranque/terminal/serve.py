@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 from pathlib import Path
+from typing import Any
 
 from tranque.bots import bot_names
 from tranque.terminal.catalogue import t
@@ -28,12 +29,26 @@ def configure(parser: argparse.ArgumentParser, lang: str) -> None:
         "--port", type=whole_number(lang), default=8000, metavar="P", help=t("opt_port", lang)
     )
     parser.add_argument("--db", metavar="URL", help=t("opt_db", lang, default=DEFAULT_DATABASE))
+    parser.add_argument("--secure-cookies", action="store_true", help=t("opt_secure_cookies", lang))
+    parser.add_argument("--forwarded-allow-ips", metavar="IPS", help=t("opt_forwarded_allow_ips", lang))
     parser.add_argument(
         "--bot-level",
         default="heuristic",
         metavar="BOT",
         help=t("opt_bot", lang, bots=", ".join(bot_names())),
     )
+
+
+def secure_cookies(args: argparse.Namespace) -> bool:
+    """--secure-cookies, or $TRANQUE_SECURE_COOKIES=1."""
+    return bool(args.secure_cookies) or os.environ.get("TRANQUE_SECURE_COOKIES") == "1"
+
+
+def proxy_options(args: argparse.Namespace) -> dict[str, Any]:
+    """uvicorn's proxy headers: the address and scheme of a trusted proxy's client (for the
+    login limit, every per-address quota and `Secure` cookies); None: $FORWARDED_ALLOW_IPS, or
+    uvicorn's own default, 127.0.0.1. No `server` header naming the software."""
+    return {"proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips, "server_header": False}
 
 
 def database_url(args: argparse.Namespace) -> str:
@@ -104,7 +119,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
     url = database_url(args)
     check_database(url, lang)
-    settings = Settings(database_url=url, default_bot_level=args.bot_level)
+    settings = Settings(
+        database_url=url, default_bot_level=args.bot_level, secure_cookies=secure_cookies(args)
+    )
     ctx.out.print(t("serve_open", lang, url=site_url(args.host, args.port)), soft_wrap=True)
     ctx.out.print(t("serve_database", lang, url=url), soft_wrap=True)
     # uvicorn shuts down gracefully on Ctrl+C, then re-raises SIGINT; whether that reaches us
@@ -118,6 +135,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             port=args.port,
             ws_max_size=WS_MAX_SIZE,
             ws_per_message_deflate=runtime.WS_PER_MESSAGE_DEFLATE,
+            **proxy_options(args),
             log_level="warning",
         )
     ctx.out.print(t("serve_stopped", lang))

@@ -69,10 +69,15 @@ class Store(Protocol):
     # Accounts -------------------------------------------------------------------------
 
     async def create_user(self, name: str, password_hash: str, created_at: float) -> UserRow:
-        """`NameTaken` if the name (case-insensitive) exists."""
+        """`NameTaken` if the name (case-insensitive) exists, or one that looks like it
+        (the same `names.skeleton`)."""
         ...
 
     async def find_user(self, name: str) -> UserRow | None: ...
+
+    async def find_similar_user(self, name: str) -> UserRow | None:
+        """The account whose name looks like `name` (the same `names.skeleton`)."""
+        ...
 
     async def user_by_id(self, user_id: int) -> UserRow | None: ...
 

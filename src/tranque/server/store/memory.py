@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from tranque.server.names import skeleton
 from tranque.server.store.base import DuplicateEvent, NameTaken, StoredEvent, TableRow, UserRow
 
 
@@ -50,7 +51,7 @@ class MemoryStore:
         return copy.deepcopy(record) if record is not None else None
 
     async def create_user(self, name: str, password_hash: str, created_at: float) -> UserRow:
-        if any(u.name.casefold() == name.casefold() for u in self._users.values()):
+        if await self.find_user(name) is not None or await self.find_similar_user(name) is not None:
             raise NameTaken(name)
         user = UserRow(len(self._users) + 1, name, password_hash)
         self._users[user.user_id] = user
@@ -58,6 +59,10 @@ class MemoryStore:
 
     async def find_user(self, name: str) -> UserRow | None:
         return next((u for u in self._users.values() if u.name.casefold() == name.casefold()), None)
+
+    async def find_similar_user(self, name: str) -> UserRow | None:
+        key = skeleton(name)
+        return next((u for u in self._users.values() if skeleton(u.name) == key), None)
 
     async def user_by_id(self, user_id: int) -> UserRow | None:
         return self._users.get(user_id)

@@ -27,6 +27,10 @@ users = sa.Table(
     sa.Column("name_key", sa.String(64), nullable=False, unique=True),
     sa.Column("password_hash", sa.String(255), nullable=False),
     sa.Column("created_at", sa.Double, nullable=False),
+    # names.skeleton(name): unique, so no name looks like another. NULL only for an account
+    # made before revision 0002 whose name looked like an older account's.
+    sa.Column("name_skeleton", sa.String(128), nullable=True),
+    sa.Index("ix_users_name_skeleton", "name_skeleton", unique=True),
 )
 
 sessions = sa.Table(

@@ -13,6 +13,8 @@ one-row path, which says precisely why.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from tranque.server import migrations
+from tranque.server.names import skeleton
 from tranque.server.store.base import DuplicateEvent, NameTaken, StoredEvent, TableRow, UserRow
 from tranque.server.store.schema import records, sessions, table_events, tables, users
 
@@ -50,15 +53,25 @@ def async_url(url: str | sa.URL) -> sa.URL:
 
 
 def create_engine(url: str | sa.URL) -> AsyncEngine:
-    """An async engine for `url`; for a SQLite file, its directory is created and WAL is on."""
+    """An async engine for `url`; for a SQLite file, its directory is created, a new file is
+    readable by its owner only, and WAL is on."""
     target = async_url(url)
     if target.get_backend_name() != "sqlite":
         return create_async_engine(target, pool_pre_ping=True)
     if target.database and target.database != ":memory:" and not target.database.startswith("file:"):
         Path(target.database).parent.mkdir(parents=True, exist_ok=True)
+        _create_owner_only(Path(target.database))
     engine = create_async_engine(target)
     sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def _create_owner_only(path: Path) -> None:
+    """Create an empty database file with mode 0600 if there is none. It holds password hashes
+    and the seeds and hands of rounds in play; SQLite gives its -wal and -shm files the mode of
+    the database file, so they are owner-only too."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -285,6 +298,7 @@ class SqlStore:
         values = {
             "name": name,
             "name_key": name.casefold(),
+            "name_skeleton": skeleton(name),
             "password_hash": password_hash,
             "created_at": created_at,
         }
@@ -303,6 +317,9 @@ class SqlStore:
 
     async def find_user(self, name: str) -> UserRow | None:
         return await self._user(users.c.name_key == name.casefold())
+
+    async def find_similar_user(self, name: str) -> UserRow | None:
+        return await self._user(users.c.name_skeleton == skeleton(name))
 
     async def user_by_id(self, user_id: int) -> UserRow | None:
         return await self._user(users.c.id == user_id)
