@@ -18,13 +18,18 @@ import pytest
 
 from tests.cli_helpers import flat, forbid, one_line_error
 from tests.server.harness import LiveServer, Player, fast_settings, free_port
+from tranque import Rules
 from tranque.cli import main
 
 
 def finished_practice_record() -> dict[str, Any]:
     """A practice game to 1 point, its guest timing out until a bot covers the seat (R15, R16)."""
     with LiveServer(fast_settings()) as server:
-        seated = server.post("/api/practice", {"preset": "clasico", "bot_level": "greedy", "target": 1})
+        # A target of 1 is no table's (POST /api/practice refuses it): the registry seats it directly.
+        table, token = server.on_server(
+            lambda: server.state.registry.practice(Rules.preset("clasico", target=1), "Invitado", "greedy")
+        )
+        seated = {"table": table.table_id, "token": token}
 
         async def play_out() -> None:
             async with Player(server) as guest:

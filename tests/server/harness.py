@@ -26,6 +26,7 @@ import uvicorn
 import websockets
 
 from tests import services
+from tranque.server import runtime
 from tranque.server.app import Settings, create_app
 from tranque.server.clock import FakeClock
 
@@ -83,8 +84,12 @@ class LiveServer(Loopback):
         self.settings = settings
         self.port = port or free_port()
         self.app = create_app(settings)
-        config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=1 << 20
+        config = uvicorn.Config(  # bounded as `tranque serve` bounds it
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            **runtime.uvicorn_options(settings.limits),
         )
         self.server = uvicorn.Server(config)
         self.loop = asyncio.new_event_loop()

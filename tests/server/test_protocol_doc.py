@@ -28,9 +28,9 @@ from tranque.server import protocol
 from tranque.server.app import Settings, create_app
 from tranque.server.connection import OUTBOUND_LIMIT, SLOW_CLIENT_CLOSE
 from tranque.server.fairness import commitment_of
+from tranque.server.runtime import WS_MAX_SIZE
 from tranque.server.table import PHRASES
 from tranque.server.table_log import FILTERS
-from tranque.terminal.serve import WS_MAX_SIZE
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")

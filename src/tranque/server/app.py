@@ -14,8 +14,10 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
+from tranque.server.body_limit import BodyLimit
 from tranque.server.bot_runner import BotRunner
 from tranque.server.clock import Clock, RealClock
+from tranque.server.limits import Limits
 from tranque.server.quickmatch import QuickMatch
 from tranque.server.registry import Registry
 from tranque.server.security import SecurityHeaders
@@ -24,6 +26,7 @@ from tranque.server.store import Store
 from tranque.server.store.factory import make_store
 from tranque.server.table import TableError
 from tranque.server.throttle import LoginLimiter, SlidingWindow
+from tranque.server.verifier import Verifier
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +49,8 @@ class Settings:
     login_failures_per_minute: int = 10  # from one address on one account's name
     login_failures_per_address_per_minute: int = 30  # from one address on any names
     registrations_per_address_per_hour: int = 5
+    limits: Limits = field(default_factory=Limits)  # what one client may send and create
+    verify_in_processes: bool = True  # records are checked in worker processes; False: in threads
 
     def table_defaults(self) -> dict[str, Any]:
         return {
@@ -62,6 +67,7 @@ class ServerState:
     registry: Registry
     quick: QuickMatch
     bots: BotRunner
+    verifier: Verifier
     session_sockets: SessionSockets = field(default_factory=SessionSockets)
     login_limiter: LoginLimiter = field(init=False)
     registrations: SlidingWindow = field(init=False)
@@ -84,15 +90,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bots = BotRunner(settings.bot_processes)
         registry = Registry(store, settings.clock, bots, settings.table_defaults())
         quick = QuickMatch(
-            registry, settings.clock, settings.quick_match_wait_seconds, settings.default_bot_level
+            registry,
+            settings.clock,
+            settings.quick_match_wait_seconds,
+            settings.default_bot_level,
+            settings.limits,
         )
-        app.state.tranque = ServerState(settings, store, registry, quick, bots)
+        verifier = Verifier(settings.limits, settings.verify_in_processes)
+        app.state.tranque = ServerState(settings, store, registry, quick, bots, verifier)
         await registry.recover()
         try:
             yield
         finally:
             await registry.close()
             bots.close()
+            await verifier.close()
             await store.close()
 
     # The docs' Swagger UI and ReDoc come from fastapi_offline's copies, served from this origin.
@@ -104,6 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         static_url=DOCS_ASSETS,
         favicon_url="/static/favicon.svg",
     )
+    app.add_middleware(BodyLimit, limits=settings.limits)  # inside SecurityHeaders: its refusals get them
     app.add_middleware(SecurityHeaders, docs_paths=DOCS_PAGES)
 
     @app.exception_handler(TableError)

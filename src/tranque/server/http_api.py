@@ -1,18 +1,54 @@
-"""The HTTP API (OpenAPI at /docs): practice tables, the lobby, records and deal checks."""
+"""The HTTP API (OpenAPI at /docs): practice tables, the lobby, records and deal checks.
+
+Every refusal is a flat JSON body {"code", "message"[, "parameter"]} in Spanish (accounts.py);
+the limits' refusals carry `message_en` in English too (limits.py).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Request
-from pydantic import BaseModel, Field
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
 
 from tranque.bots import bot_names
 from tranque.engine import Rules, RulesError
-from tranque.server.app import server_state
-from tranque.server.verify import verify_record
+from tranque.engine.messages import OneOf
+from tranque.engine.presets import PRESETS
+from tranque.server.accounts import ApiError, SpanishErrors, current_user
+from tranque.server.addresses import client_address
+from tranque.server.app import ServerState, server_state
+from tranque.server.limits import account_games, account_key, address_key, counted, live_games
+from tranque.server.verifier import VerifierBusy
+from tranque.server.verify import RecordRefused
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", route_class=SpanishErrors)
+
+TABLE_TARGETS = (100, 150, 200)  # docs/rules.md, table options (R14)
+# Presets whose own rules list the targets to choose from: salón from 50 to 300 (V2).
+OWN_TARGETS = {"salon": (50, 100, 150, 200, 250, 300)}
+
+
+def target_choices(preset: str, players: int) -> tuple[int, ...]:
+    """The targets a game of `preset` for `players` may be played to, the default among them:
+    100, 150 or 200 (and the preset's own default, 200 with 5 or 6 players), except where the
+    preset has its own: one target below 100 (20 palitos in ponce, 50 one against one without
+    the pozo) is the only one, and salón chooses from 50 to 300.
+
+    >>> target_choices("clasico", 6), target_choices("ponce", 4), target_choices("sin-pozo", 2)
+    ((100, 150, 200), (20,), (50,))
+    """
+    if preset in OWN_TARGETS:
+        return OWN_TARGETS[preset]
+    own = PRESETS[preset].default_target(players)
+    return (own,) if own < 100 else tuple(sorted({*TABLE_TARGETS, own}))
+
+
+def with_english(error: ApiError, message_en: str) -> ApiError:
+    """`error` with its message in English too, as `message_en`."""
+    error.body["message_en"] = message_en
+    return error
 
 
 class TableRequest(BaseModel):
@@ -28,16 +64,14 @@ class TableRequest(BaseModel):
 
     def rules(self) -> Rules:
         if self.bot_level not in bot_names():
-            raise HTTPException(
+            raise ApiError(
                 422,
-                {
-                    "code": "unknown_bot",
-                    "parameter": "bot_level",
-                    "message": f"No hay un bot «{self.bot_level}»; hay: {', '.join(bot_names())}.",
-                },
+                "unknown_bot",
+                f"No hay un bot «{self.bot_level}»; hay: {', '.join(bot_names())}.",
+                "bot_level",
             )
         try:
-            return Rules.from_options(
+            rules = Rules.from_options(
                 self.preset,
                 players=self.players,
                 mode=self.mode,
@@ -46,9 +80,19 @@ class TableRequest(BaseModel):
                 capicua_bonus=self.capicua_bonus,
             )
         except RulesError as error:
-            raise HTTPException(
-                422, {"code": "bad_rules", "parameter": error.parameter, "message": str(error)}
-            ) from None
+            raise ApiError(422, "bad_rules", str(error), error.parameter) from None
+        choices = target_choices(rules.preset_name, rules.players)
+        if rules.target not in choices:
+            title = PRESETS[rules.preset_name].title
+            what = "una de esas metas" if len(choices) > 1 else "esa meta, o no indiques ninguna"
+            raise ApiError(
+                422,
+                "bad_rules",
+                f"{title} con {rules.players} jugadores se juega a {OneOf(choices).text('es')}, "
+                f"no a {rules.target}: elige {what}.",
+                "target",
+            )
+        return rules
 
 
 class PracticeRequest(TableRequest):
@@ -64,10 +108,48 @@ class Seated(BaseModel):
 @router.post("/practice", response_model=Seated, summary="Practicar contra la máquina (sin cuenta)")
 async def practice(body: PracticeRequest, request: Request) -> Seated:
     state = server_state(request)
+    rules = body.rules()
+    user = await current_user(request)
+    # Nothing is awaited between counting the quotas and the registry's claiming them.
+    claims = practice_claims(state, client_address(request), None if user is None else user.user_id)
     table, token = await state.registry.practice(
-        body.rules(), body.name.strip() or "Invitado", body.bot_level
+        rules, body.name.strip() or "Invitado", body.bot_level, claims
     )
     return Seated(table=table.table_id, seat=0, token=token)
+
+
+def practice_claims(state: ServerState, address: str, user_id: int | None) -> list[str]:
+    """What a new practice game counts against: its address, and its account when logged in;
+    `too_many_games` (429) when one of them is at its quota."""
+    limits, registry = state.settings.limits, state.registry
+    claims = [address_key(address)]
+    if live_games(registry, claims[0]) >= limits.live_games_per_address:
+        count = limits.live_games_per_address
+        raise with_english(
+            ApiError(
+                429,
+                "too_many_games",
+                f"Desde tu conexión ya hay {counted(count, 'partida', 'partidas')} en curso; terminen o "
+                "anulen alguna antes de empezar otra.",
+            ),
+            f"There are already {counted(count, 'game', 'games')} in progress from your connection; "
+            "finish or annul one before starting another.",
+        )
+    if user_id is None:
+        return claims
+    if account_games(registry, state.quick, user_id) >= limits.live_games_per_account:
+        count = limits.live_games_per_account
+        raise with_english(
+            ApiError(
+                429,
+                "too_many_games",
+                f"Ya tienes {counted(count, 'partida', 'partidas')} en curso; termina o anula alguna "
+                "antes de empezar otra.",
+            ),
+            f"You already have {counted(count, 'game', 'games')} in progress; finish or annul one "
+            "before starting another.",
+        )
+    return [*claims, account_key(user_id)]
 
 
 @router.get("/lobby", summary="Mesas públicas esperando jugadores")
@@ -79,13 +161,38 @@ async def lobby(request: Request) -> list[dict[str, Any]]:
 async def record(table_id: str, request: Request) -> dict[str, Any]:
     found = await server_state(request).store.load_record(table_id)
     if found is None:
-        raise HTTPException(404, {"code": "no_record", "message": "Esa partida no existe o no ha terminado."})
+        raise ApiError(404, "no_record", "Esa partida no existe o no ha terminado.")
     return found
 
 
-@router.post("/verify", summary="Verificar los repartos de un registro")
-async def verify(body: dict[str, Any]) -> dict[str, Any]:
-    return verify_record(body)
+class RecordBody(BaseModel):
+    """A record, as GET /api/tables/{id}/record gives it."""
+
+    model_config = ConfigDict(extra="allow", title="Record")
+
+
+# The body is read by the worker, not by FastAPI: /docs learns its schema from here.
+RECORD_BODY = {"required": True, "content": {"application/json": {"schema": RecordBody.model_json_schema()}}}
+
+
+@router.post(
+    "/verify",
+    summary="Verificar un registro: cada reparto y cada jugada",
+    openapi_extra={"requestBody": RECORD_BODY},
+)
+async def verify(
+    request: Request,
+    lang: Annotated[Literal["es", "en"], Query(description="The language of the problems.")] = "es",
+) -> Any:
+    state = server_state(request)
+    # The body is read already (body_limit.py) and parsed by the worker, not here.
+    text = await request.body()
+    try:
+        return await state.verifier.check(text, client_address(request), lang)
+    except RecordRefused as refused:
+        return JSONResponse(refused.body, status_code=422)
+    except VerifierBusy as busy:
+        return JSONResponse(busy.body, status_code=503, headers={"Retry-After": "5"})
 
 
 @router.get("/bots", summary="Niveles de bot")
@@ -97,8 +204,6 @@ async def bots() -> list[dict[str, str]]:
 
 @router.get("/presets", summary="Modalidades: jugadores, formas y metas de cada una")
 async def presets() -> list[dict[str, Any]]:
-    from tranque.engine.presets import PRESETS
-
     return [
         {
             "name": preset.name,
@@ -106,6 +211,7 @@ async def presets() -> list[dict[str, Any]]:
             "summary": preset.summary,
             "seatings": {str(n): [mode.value for mode in modes] for n, modes in preset.seatings.items()},
             "targets": {str(n): preset.default_target(n) for n in preset.seatings},
+            "target_choices": {str(n): list(target_choices(preset.name, n)) for n in preset.seatings},
         }
         for preset in PRESETS.values()
     ]

@@ -17,12 +17,11 @@ from pydantic import BaseModel, Field
 
 from tranque.server.accounts import ApiError, SpanishErrors, require_user, same_origin_json
 from tranque.server.app import server_state
-from tranque.server.http_api import TableRequest
+from tranque.server.http_api import TableRequest, with_english
+from tranque.server.limits import counted, host_key, waiting_tables
 from tranque.server.seats import SeatKind
 from tranque.server.store import UserRow
 from tranque.server.table import Table
-
-TABLE_TARGETS = (100, 150, 200)  # docs/rules.md, table options (R14); left out: the preset's own
 
 router = APIRouter(prefix="/api", tags=["mesas"], route_class=SpanishErrors)
 
@@ -94,18 +93,27 @@ def summary(table: Table) -> TableSummary:
 async def create_table(
     body: CreateTable, request: Request, user: Annotated[UserRow, Depends(require_user)]
 ) -> Created:
-    if body.target is not None and body.target not in TABLE_TARGETS:
-        raise ApiError(
-            422,
-            "bad_rules",
-            f"Una mesa se juega a 100, 150 o 200 puntos, no a {body.target}.",
-            "target",
-        )
     rules = body.rules()
-    registry = server_state(request).registry
+    state = server_state(request)
+    registry, limits = state.registry, state.settings.limits
+    # Nothing is awaited between counting the account's waiting tables and claiming this one.
+    if waiting_tables(registry, user.user_id) >= limits.waiting_tables_per_account:
+        count = limits.waiting_tables_per_account
+        raise with_english(
+            ApiError(
+                429,
+                "too_many_tables",
+                f"Ya tienes {counted(count, 'mesa', 'mesas')} esperando jugadores; complétalas con bots "
+                "o espera a que se llenen antes de crear otra.",
+            ),
+            f"You already have {counted(count, 'table', 'tables')} waiting for players; fill them with "
+            "bots or wait for them to fill before creating another.",
+        )
     kind = "private" if body.private else "public"
     table = await registry.create(
-        rules, registry.options(kind=kind, bot_level=body.bot_level, host_user_id=user.user_id)
+        rules,
+        registry.options(kind=kind, bot_level=body.bot_level, host_user_id=user.user_id),
+        [host_key(user.user_id)],
     )
     code = table.options.invite_code
     if kind == "private" and code is not None:

@@ -13,7 +13,9 @@ from typing import Any
 
 from tranque.engine import Rules
 from tranque.server.clock import Clock, Timer
+from tranque.server.limits import Limits, account_games, account_key, counted
 from tranque.server.registry import Registry
+from tranque.server.table import TableError
 
 Notify = Callable[[dict[str, Any]], None]
 
@@ -28,18 +30,34 @@ class Waiting:
 
 
 class QuickMatch:
-    def __init__(self, registry: Registry, clock: Clock, wait_seconds: float, bot_level: str) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        clock: Clock,
+        wait_seconds: float,
+        bot_level: str,
+        limits: Limits | None = None,
+    ) -> None:
         self.registry = registry
         self.clock = clock
         self.wait_seconds = wait_seconds
         self.bot_level = bot_level
+        self.limits = limits or Limits()
         self.waiting: list[Waiting] = []
         self._timer: Timer | None = None
 
     async def join(self, user_id: int, name: str, notify: Notify, with_bots: bool) -> None:
         self.cancel(user_id)
+        if account_games(self.registry, self, user_id) >= self.limits.live_games_per_account:
+            games = counted(self.limits.live_games_per_account, "partida", "partidas")
+            raise TableError(
+                "too_many_games", f"Ya tienes {games} en curso; termina o anula alguna antes de buscar otra."
+            )
         self.waiting.append(Waiting(user_id, name, notify, with_bots, self.clock.now()))
         await self.match()
+
+    def is_waiting(self, user_id: int) -> bool:
+        return any(waiting.user_id == user_id for waiting in self.waiting)
 
     def cancel(self, user_id: int) -> bool:
         before = len(self.waiting)
@@ -86,7 +104,7 @@ class QuickMatch:
     async def _seat(self, group: list[Waiting], bots: int) -> None:
         rules = Rules.preset("clasico", players=len(group) + bots, mode="individual", target=100)
         options = self.registry.options(kind="quick", bot_level=self.bot_level)
-        table = await self.registry.create(rules, options)
+        table = await self.registry.create(rules, options, [account_key(w.user_id) for w in group])
         tokens = [
             await table.take_seat(seat, w.name, w.user_id)
             for w, seat in zip(group, table.seats, strict=False)

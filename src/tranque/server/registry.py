@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from tranque.engine import Rules
@@ -33,18 +33,31 @@ class Registry:
         self.tables: dict[str, Table] = {}
         self.lobby_listeners: set[Callable[[], None]] = set()
         self._last_lobby: list[dict[str, Any]] | None = None
+        # table id → the quota keys it counts against (limits.py), from the start of its creation
+        self.claims: dict[str, frozenset[str]] = {}
         self._retiring: set[str] = set()
         self._stopping: set[asyncio.Task[None]] = set()
 
     def options(self, **changes: Any) -> TableOptions:
         return TableOptions(**{**self.defaults, **changes})
 
-    async def create(self, rules: Rules, options: TableOptions) -> Table:
+    async def create(self, rules: Rules, options: TableOptions, claims: Iterable[str] = ()) -> Table:
+        """A new table; `claims` are the quota keys it counts against, at once: a quota checked
+        by a request that arrives while this one is stored already counts it."""
         table_id = secrets.token_urlsafe(9)
+        self.claims[table_id] = frozenset(claims)
         if options.kind == "private" and options.invite_code is None:
             options.invite_code = secrets.token_urlsafe(16)
-        config = {"rules": rules.to_json(), "options": options.to_json()}
-        await self.store.create_table(table_id, config, self.clock.now())
+        config = {
+            "rules": rules.to_json(),
+            "options": options.to_json(),
+            "claims": sorted(self.claims[table_id]),
+        }
+        try:
+            await self.store.create_table(table_id, config, self.clock.now())
+        except BaseException:
+            del self.claims[table_id]
+            raise
         table = self._open(table_id, rules, options)
         await table.emit(
             "table_created", {"rules": rules.to_json(), "kind": options.kind, "bot_level": options.bot_level}
@@ -59,14 +72,20 @@ class Registry:
         table.start()
         return table
 
-    async def practice(self, rules: Rules, name: str, bot_level: str) -> tuple[Table, str]:
+    async def practice(
+        self, rules: Rules, name: str, bot_level: str, claims: Iterable[str] = ()
+    ) -> tuple[Table, str]:
         """A table against the machine, no account: seat 0 is the guest, bots everywhere else."""
-        table = await self.create(rules, self.options(kind="practice", bot_level=bot_level))
+        table = await self.create(rules, self.options(kind="practice", bot_level=bot_level), claims)
         token = await table.take_seat(table.seats[0], name, None)
         for seat in table.seats[1:]:
             await table.give_to_bot(seat, bot_level)
         await table.start_game()
         return table, token
+
+    def claimed(self, key: str) -> list[Table | None]:
+        """The tables that count against a quota key; None for one still being created."""
+        return [self.tables.get(table_id) for table_id, keys in self.claims.items() if key in keys]
 
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -114,6 +133,7 @@ class Registry:
     def _retire(self, table_id: str) -> None:
         table = self.tables.pop(table_id, None)
         self._retiring.discard(table_id)
+        self.claims.pop(table_id, None)
         if table is not None:
             task = asyncio.get_running_loop().create_task(table.stop())
             self._stopping.add(task)
@@ -131,6 +151,7 @@ class Registry:
             )
             replay_log(table, await self.store.load_events(row.table_id))
             self.tables[row.table_id] = table
+            self.claims[row.table_id] = frozenset(row.config.get("claims", ()))
             table.start()
             await resume(table)
             count += 1
@@ -141,5 +162,6 @@ class Registry:
         for table in list(self.tables.values()):
             await table.stop()
         self.tables.clear()
+        self.claims.clear()
         for task in list(self._stopping):
             await task

@@ -6,14 +6,22 @@ for 0.5–1 s. Collecting young objects every 50,000 allocations (not 700), a fu
 every 50 × 1,000 young ones, and freezing what exists at start removes those stalls.
 WebSocket compression costs ~29% of the server's CPU per action and ~44 KiB per socket for
 messages that are already small, so it is off.
+
+`uvicorn_options` is how `tranque serve` and the tests' server both run uvicorn: its HTTP
+protocol with the header limits of `limits.Limits`, and the WebSocket settings above.
 """
 
 from __future__ import annotations
 
 import gc
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tranque.server.limits import Limits
 
 GC_THRESHOLDS = (50_000, 50, 1_000)
 WS_PER_MESSAGE_DEFLATE = False
+WS_MAX_SIZE = 1 << 20  # 1 MiB: a client message is at most 16 KiB (protocol.MAX_MESSAGE_CHARS)
 
 
 def tune_garbage_collector() -> None:
@@ -21,3 +29,16 @@ def tune_garbage_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def uvicorn_options(limits: Limits) -> dict[str, Any]:
+    """The keyword arguments of `uvicorn.run` / `uvicorn.Config` that bound what a client sends."""
+    from tranque.server.http_protocol import header_timeout_protocol
+
+    return {
+        "http": header_timeout_protocol(limits.header_seconds),
+        "h11_max_incomplete_event_size": limits.header_bytes,
+        "timeout_keep_alive": limits.keep_alive_seconds,
+        "ws_max_size": WS_MAX_SIZE,
+        "ws_per_message_deflate": WS_PER_MESSAGE_DEFLATE,
+    }

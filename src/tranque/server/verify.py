@@ -1,28 +1,111 @@
-"""Check every revealed deal of a game record (docs/design.md): `tranque verify` and /api/verify."""
+"""Check a game record (docs/protocol.md, «Fair deals you can check»), for POST /api/verify.
+
+Two verdicts, as `tranque verify` gives them: each round's deal (its revealed seed and salt
+give the commitment published at the deal, and the seed gives the recorded deal:
+`tranque.engine.fairness.deal_problems`), and the moves (every action replays, and so do each
+round's result and the game's scores, goals and winners: `tranque.engine.record.replay`).
+
+`check_record_text` is what a worker runs: it parses the body itself, so that a large record
+costs the event loop nothing. It imports the engine alone, which keeps a worker light.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from tranque.engine import Rules, RulesError
+from tranque.engine import Rules
 from tranque.engine.fairness import deal_problems
+from tranque.engine.record import RecordError, replay
 
 
-def verify_record(record: dict[str, Any]) -> dict[str, Any]:
-    """{"ok": bool, "rounds": [{"round": k, "ok": bool, "problems": [...]}, ...]}"""
+class RecordRefused(Exception):
+    """The body is not a record this checker takes; `body` is the refusal (422)."""
+
+    def __init__(self, body: dict[str, Any]) -> None:
+        super().__init__(body)
+        self.body = body
+
+
+def check_record_text(text: bytes, max_rounds: int, lang: str = "es") -> dict[str, Any]:
+    """The verdict on a record sent as JSON text; `RecordRefused` when it cannot be checked."""
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError):  # not JSON, a number too long, nesting too deep
+        raise RecordRefused(
+            {
+                "code": "bad_json",
+                "message": "El cuerpo de la petición no es JSON válido.",
+                "message_en": "The request body is not valid JSON.",
+            }
+        ) from None
+    rounds = _rounds_of(record)
+    if len(rounds) > max_rounds:
+        raise RecordRefused(
+            {
+                "code": "too_many_rounds",
+                "message": f"El registro tiene {len(rounds)} manos y aquí se verifican hasta {max_rounds}; "
+                "verifica uno más largo en tu computador con «tranque verify ARCHIVO».",
+                "message_en": f"The record has {len(rounds)} rounds and up to {max_rounds} are checked "
+                "here; check a longer one on your own computer with `tranque verify FILE`.",
+            }
+        )
+    return verify_record(record, lang)
+
+
+def verify_record(record: dict[str, Any], lang: str = "es") -> dict[str, Any]:
+    """{"ok", "rounds": [{"round", "ok", "problems", "codes"}, ...], "moves": {"ok", "code",
+    "problem"}}: `ok` when there are rounds and every deal and every move checks out."""
+    rounds = _rounds_of(record)
     try:
         rules = Rules.from_json(record["rules"])
-        rounds = record["rounds"]
-    except (KeyError, TypeError, RulesError) as error:
-        return {"ok": False, "rounds": [], "problems": [f"no es un registro de partida: {error}"]}
-    if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
-        return {
-            "ok": False,
-            "rounds": [],
-            "problems": ["no es un registro de partida: las manos no tienen forma"],
-        }
+    except (KeyError, TypeError, AttributeError, ValueError):  # RulesError is a ValueError
+        raise _not_a_record() from None
     checked = []
     for number, round_data in enumerate(rounds):
-        problems = [problem.text("es") for problem in deal_problems(rules, round_data, committed=True)]
-        checked.append({"round": number, "ok": not problems, "problems": problems})
-    return {"ok": bool(checked) and all(r["ok"] for r in checked), "rounds": checked}
+        problems = deal_problems(rules, round_data, committed=True)
+        checked.append(
+            {
+                "round": number,
+                "ok": not problems,
+                "problems": [problem.text(lang) for problem in problems],
+                "codes": [problem.code for problem in problems],
+            }
+        )
+    moves = _moves_verdict(record, lang)
+    ok = bool(checked) and all(r["ok"] for r in checked) and moves["ok"]
+    return {"ok": ok, "rounds": checked, "moves": moves}
+
+
+def _moves_verdict(record: dict[str, Any], lang: str) -> dict[str, Any]:
+    try:
+        replay(record)
+    except RecordError as error:
+        return {"ok": False, "code": error.code, "problem": error.text(lang)}
+    return {"ok": True, "code": None, "problem": None}
+
+
+def _rounds_of(record: Any) -> list[dict[str, Any]]:
+    """The record's rounds, each an object whose actions (if any) are a list of objects."""
+    rounds = record.get("rounds") if isinstance(record, dict) else None
+    if not isinstance(rounds, list):
+        raise _not_a_record()
+    for round_data in rounds:
+        if not isinstance(round_data, dict):
+            raise _not_a_record()
+        actions = round_data.get("actions", [])
+        if not isinstance(actions, list) or not all(isinstance(action, dict) for action in actions):
+            raise _not_a_record()
+    return rounds
+
+
+def _not_a_record() -> RecordRefused:
+    return RecordRefused(
+        {
+            "code": "not_a_record",
+            "message": "Eso no es un registro de partida de Tranque: envía el que da "
+            "GET /api/tables/{id}/record al terminar la partida.",
+            "message_en": "That is not a Tranque game record: send the one "
+            "GET /api/tables/{id}/record gives when the game is over.",
+        }
+    )

@@ -20,7 +20,6 @@ from tranque.terminal.options import whole_number
 
 DEFAULT_DATABASE = "sqlite+aiosqlite:///./tranque.db"
 DATABASE_SECONDS = 10  # how long to wait for the database before giving up
-WS_MAX_SIZE = 1 << 20  # 1 MiB: a client message is at most 16 KiB (protocol.MAX_MESSAGE_CHARS)
 
 
 def configure(parser: argparse.ArgumentParser, lang: str) -> None:
@@ -133,8 +132,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             app,
             host=args.host,
             port=args.port,
-            ws_max_size=WS_MAX_SIZE,
-            ws_per_message_deflate=runtime.WS_PER_MESSAGE_DEFLATE,
+            **runtime.uvicorn_options(settings.limits),  # headers, bodies, frames: docs/protocol.md
             **proxy_options(args),
             log_level="warning",
         )
