@@ -223,6 +223,8 @@ RECORD_CASES: list[tuple[str, Build, str]] = [
     ("record_unfair_deal", replay_of(_set(("rounds", 0, "seed"), "zz")),
      "mano 1: la semilla no es un número hexadecimal"),
     ("record_incomplete", replay_of(_drop("rounds")), "registro incompleto: falta 'rounds'"),
+    ("record_action_not_an_object", replay_of(_set(("rounds", 0, "actions", 1), "6-6")),
+     "mano 1, jugada 2: la jugada no es un objeto JSON"),
     ("record_illegal_action", replay_of(_set(("rounds", 0, "actions", 0, "tile"), "0-0")),
      f"mano 1, jugada 1 (asiento {FIRST['starter']}): No tienes la ficha 0-0."),
     ("record_does_not_replay", replay_of(_deal_twice),

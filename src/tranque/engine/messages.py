@@ -295,6 +295,10 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "es": "registro incompleto: falta {missing}",
         "en": "incomplete record: {missing} is missing",
     },
+    "record_action_not_an_object": {
+        "es": "mano {round}, jugada {move}: la jugada no es un objeto JSON",
+        "en": "round {round}, move {move}: the action is not a JSON object",
+    },
     "record_illegal_action": {
         "es": "mano {round}, jugada {move} (asiento {seat}): {cause}",
         "en": "round {round}, move {move} (seat {seat}): {cause}",

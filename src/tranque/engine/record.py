@@ -72,6 +72,8 @@ def replay(record: dict[str, Any]) -> Game:
                 game.start_next_round()
             _check_round_start(game, number, round_data)
             for move, action_data in enumerate(round_data["actions"], start=1):
+                if not isinstance(action_data, dict):
+                    raise RecordError("record_action_not_an_object", round=number + 1, move=move)
                 if action_data.get("seat") != game.round.turn:
                     raise RecordError(
                         "record_action_not_in_turn", round=number + 1, action=Verbatim(str(action_data))
