@@ -6,7 +6,7 @@ round is walked through the public `Round` API (`legal_actions`, `apply`, `is_ov
 actions the tree holds, how many end in dominó and in tranque, who wins and what every side
 scores. A draw is one action (C2), so the tree grows only where a player has a choice.
 
-The pinned numbers come from a referee written in this file from the text of RULES.md, on
+The pinned numbers come from a referee written in this file from the text of docs/rules.md, on
 its own tiles (plain `(high, low)` tuples) and with nothing taken from the engine; each test
 runs both walks against the same constants, so a pinned number is never only what the
 engine happened to say.
@@ -35,7 +35,7 @@ PONCE_BLOCKER_PALITOS = 2  # V6: a tranque earns 2 to the team of the player who
 
 @dataclass(frozen=True)
 class Table:
-    """What the referee needs of a preset, read off RULES.md."""
+    """What the referee needs of a preset, read off docs/rules.md."""
 
     players: int
     pairs: bool  # R3: partner of s is s + n/2, team k = {k, k + n/2}
