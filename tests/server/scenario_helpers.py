@@ -139,13 +139,7 @@ def salt_for(seed: bytes) -> bytes:
 
 def fix_seeds(table: Table, seeds: Sequence[bytes]) -> None:
     """Deal round k of `table` from `seeds[k]` (committed and revealed like a fresh seed)."""
-
-    def seed_for_round(number: int) -> bytes:
-        seed = seeds[number]
-        table.state.secrets[number] = DealSecret(seed, salt_for(seed))
-        return seed
-
-    table.seed_for_round = seed_for_round  # type: ignore[method-assign]
+    table.deal_secret = lambda number: DealSecret(seeds[number], salt_for(seeds[number]))
 
 
 def open_table(

@@ -40,7 +40,8 @@ from tests.server.scenario_helpers import (
 from tranque.engine import Draw, Game, Pass, Play, Rules, action_from_json
 from tranque.server.app import Settings
 from tranque.server.clock import FakeClock
-from tranque.server.table import PHRASES, TableOptions
+from tranque.server.table import TableOptions
+from tranque.server.table_events import PHRASES
 
 TWO = Rules.preset("clasico", players=2, mode="individual")
 FOUR = Rules.preset("clasico", players=4, mode="individual")

@@ -1,14 +1,25 @@
-"""Bots think off the event loop (docs/design.md): cheap levels in a thread, search in a process."""
+"""Bots think off the event loop (docs/design.md): cheap levels in a thread, search in a process.
+
+`Bots` is the seam a table thinks through: `BotRunner` is the real one, `InlineBots` its
+in-memory twin for tests, which answers at once on the loop with bots of a fixed seed.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Protocol
 
 from tranque.bots import make_bot
 from tranque.engine import Action, PlayerView
 
 SEARCHING_LEVELS = frozenset({"expert"})
+
+
+class Bots(Protocol):
+    async def choose(self, level: str, view: PlayerView) -> Action:
+        """One of `view.legal_actions`, chosen by a bot of `level` that sees only `view`."""
+        ...
 
 
 def choose_in_worker(level: str, view: PlayerView) -> Action:
@@ -37,3 +48,15 @@ class BotRunner:
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
             self._processes.shutdown(wait=False, cancel_futures=True)
+
+
+class InlineBots:
+    """Bots that think on the loop itself, seeded: the same view always gets the same move."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.asked = 0
+
+    async def choose(self, level: str, view: PlayerView) -> Action:
+        self.asked += 1
+        return make_bot(level, seed=self.seed).choose(view)

@@ -1,53 +1,126 @@
-"""What clients ask of a table: each command is one step of the table's actor."""
+"""What a table is asked to do, and what it decides by itself: each is one step of its actor.
+
+A command reads the table's state, refuses with a `TableError` or decides a list of events,
+and hands them to `Table.record`, which stores, applies and sends them; it never changes
+the state itself. A command that would change nothing decides no event at all (a second
+vote, a second `hello`, a second «listo»). After every command the table asks `follow_up`
+for what the game makes happen by itself: the next turn, the end of a round, of the game.
+
+Timers and bots post commands tagged with the turn (or round) they were started for; each
+first checks that it is still the current one, so a stale timer or a late bot does nothing.
+"""
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tranque.engine import IllegalAction, action_from_json
-from tranque.server.seats import Seat, SeatKind, SeatState
-from tranque.server.table import PHRASE_INTERVAL, PHRASES, Phase, Subscriber, Table, TableError
-from tranque.server.table_log import Viewer, visible
+from tranque.bots import bot_names
+from tranque.engine import Action, Draw, IllegalAction, Pass, Rules, action_from_json
+from tranque.engine.rules import FirstLead
+from tranque.server.seats import Seat, SeatKind, SeatState, new_token, token_hash
+from tranque.server.table_events import (
+    PHRASES,
+    ActionTaken,
+    Annulled,
+    EndReason,
+    GameEnded,
+    GameStarted,
+    Mover,
+    PhraseSaid,
+    ReadyGiven,
+    RoundEnded,
+    RoundStarted,
+    SeatChanged,
+    TableEvent,
+    TurnStarted,
+    Voted,
+)
+from tranque.server.table_state import Phase, TableError, TableKind, TableState, Turn, Viewer
+
+if TYPE_CHECKING:
+    from tranque.server.table import Subscriber, Table
+
+PHRASE_INTERVAL = 2.0
 
 
 def _seated(table: Table, seat_index: int | None) -> Seat:
     if seat_index is None:
         raise TableError("spectator", "Los espectadores no pueden jugar.")
-    return table.seats[seat_index]
+    return table.state.seats[seat_index]
+
+
+# What the game makes happen by itself ------------------------------------------------------
+
+
+def follow_up(table: Table) -> TableEvent | None:
+    """The event the table's state calls for now, if any: the first deal once the game has
+    started, the end of a round that is over, the end of a game that is won, the next turn."""
+    state = table.state
+    game = state.game
+    if state.phase is Phase.PLAYING:
+        if game is None:
+            return RoundStarted.dealt(state, table.deal_secret(0))
+        if game.is_over or game.round.is_over:
+            return RoundEnded.settled(state)
+        if state.turn is None:
+            return next_turn(state, table.clock.now())
+    elif state.phase is Phase.BETWEEN_ROUNDS and game is not None and game.is_over:
+        return GameEnded.closing(state, EndReason.TARGET)
+    return None
+
+
+def next_turn(state: TableState, now: float) -> TurnStarted:
+    """A new turn for the seat to act, with a full clock."""
+    round_ = state.playing_game().round
+    actions = round_.legal_actions()
+    forced = len(actions) == 1 and isinstance(actions[0], (Pass, Draw))
+    return TurnStarted(round_.turn, state.turn_counter + 1, now + state.rules.turn_seconds, forced)
+
+
+def game_started(rules: Rules) -> GameStarted:
+    """The game's start, its first starter drawn by lot where the rules say so."""
+    first_starter = None
+    if rules.first_round_lead is FirstLead.RANDOM_ANY:
+        first_starter = secrets.randbelow(rules.players)
+    return GameStarted(first_starter)
+
+
+def current_turn(state: TableState, turn_id: int) -> Turn | None:
+    """The turn a timer or bot was started for, if it is still the one being played."""
+    turn = state.turn
+    if state.phase is not Phase.PLAYING or turn is None or turn.turn_id != turn_id:
+        return None
+    return turn
+
+
+# Connections ---------------------------------------------------------------------------------
 
 
 @dataclass
 class Subscribe:
+    """A socket follows the table as a seat (with its token) or a spectator, and catches up."""
+
     subscriber: Subscriber
     token: str | None = None
     last_seq: int | None = None
 
     async def run(self, table: Table) -> Viewer:
+        state = table.state
         viewer: Viewer = None
         if self.token is not None:
-            seat = table.seat_of_token(self.token)
+            seat = state.seat_of_token(token_hash(self.token))
             if seat is None:
                 raise TableError("bad_token", "Ese puesto ya no es tuyo o el enlace no es válido.")
             viewer = seat.index
-        elif table.options.kind != "public":
+        elif table.options.kind is not TableKind.PUBLIC:
             raise TableError("private", "Esta mesa no admite espectadores.")
-        if self.subscriber in table.subscribers:  # a second hello on the same socket
-            await Unsubscribe(self.subscriber).run(table)
-        table.subscribers[self.subscriber] = viewer
-        if self.last_seq is None or not 0 <= self.last_seq <= table.seq:
-            self.subscriber.send(table.snapshot(viewer))
-        else:
-            for event in await table.store.load_events(table.table_id, self.last_seq):
-                self.subscriber.send(visible(event, viewer))
-            options = table.options_for(viewer) if viewer is not None else None
-            if options is not None:
-                self.subscriber.send(options)
-        if viewer is not None:
-            seat = table.seats[viewer]
-            seat.connections += 1
-            if seat.state is SeatState.AWAY:
-                await table.set_seat_state(seat, SeatState.PRESENT)
+        if table.follows(self.subscriber) and table.subscribers[self.subscriber] != viewer:
+            await Unsubscribe(self.subscriber).run(table)  # the same socket, another seat
+        await table.follow(self.subscriber, viewer, self.last_seq)
+        if viewer is not None and state.seats[viewer].state is SeatState.AWAY:
+            await table.record(SeatChanged(state.seats[viewer].arrive()))
         return viewer
 
 
@@ -56,13 +129,34 @@ class Unsubscribe:
     subscriber: Subscriber
 
     async def run(self, table: Table) -> None:
-        viewer = table.subscribers.pop(self.subscriber, None)
+        if not table.follows(self.subscriber):
+            return
+        viewer = table.unfollow(self.subscriber)
         if viewer is None:
             return
-        seat = table.seats[viewer]
-        seat.connections = max(0, seat.connections - 1)
-        if seat.connections == 0 and seat.state is SeatState.PRESENT and seat.kind is SeatKind.HUMAN:
-            await table.set_seat_state(seat, SeatState.AWAY)
+        seat = table.state.seats[viewer]
+        if seat.is_human and seat.state is SeatState.PRESENT and table.connections(viewer) == 0:
+            await table.record(SeatChanged(seat.leave()))
+
+
+@dataclass
+class Resume:
+    """After a restart has replayed the log: nobody is connected yet, and whoever was to act
+    gets a full new turn (the server's downtime is not theirs)."""
+
+    async def run(self, table: Table) -> None:
+        state = table.state
+        events: list[TableEvent] = [
+            SeatChanged(seat.leave()) for seat in state.humans if seat.state is SeatState.PRESENT
+        ]
+        game = state.game
+        if state.phase is Phase.PLAYING and game is not None and not (game.is_over or game.round.is_over):
+            events.append(next_turn(state, table.clock.now()))
+        await table.record(*events)
+        await table.store.set_table_status(table.table_id, state.phase.status)
+
+
+# Playing -------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -73,21 +167,88 @@ class Act:
 
     async def run(self, table: Table) -> dict[str, Any]:
         seat = _seated(table, self.seat)
-        if table.state.phase is not Phase.PLAYING:
+        state = table.state
+        if state.phase is not Phase.PLAYING:
             raise TableError("not_playing", "Ahora no se juega: espera la próxima mano.")
-        turn = table.state.turn
+        turn = state.turn
         if turn is None or turn.seat != seat.index:
             raise TableError("not_your_turn", "No es tu turno.")
         if self.turn_id is not None and self.turn_id != turn.turn_id:
             raise TableError("stale", "Esa jugada es de un turno que ya pasó.")
         try:
-            applied = table.game.apply(action_from_json(self.action))
+            taken = ActionTaken.tried(state, seat.index, action_from_json(self.action), Mover.HUMAN)
         except IllegalAction as error:
             raise TableError("illegal", str(error)) from None
-        seat.timeouts = 0
-        await table.set_seat_state(seat, SeatState.PRESENT)
-        await table.announce(seat, applied, "human")
+        events: list[TableEvent] = []
+        if seat.state is SeatState.COVERED:
+            events.append(SeatChanged(seat.come_back()))
+        elif seat.state is SeatState.AWAY:
+            events.append(SeatChanged(seat.arrive()))
+        await table.record(*events, taken)
         return {"seq": table.seq}
+
+
+@dataclass
+class Timeout:
+    """The turn's clock ran out: R15's move, and after enough in a row a bot covers (R16)."""
+
+    turn_id: int
+
+    async def run(self, table: Table) -> None:
+        state = table.state
+        turn = current_turn(state, self.turn_id)
+        if turn is None:
+            return
+        seat = state.seats[turn.seat]
+        events: list[TableEvent] = []
+        due = seat.timeouts + 1 >= state.rules.absent_turns_before_bot
+        if seat.is_human and due and seat.state is not SeatState.COVERED:
+            events.append(SeatChanged(seat.cover()))
+        action = state.playing_game().round.timeout_action()
+        events.append(ActionTaken.tried(state, seat.index, action, Mover.TIMEOUT))
+        await table.record(*events)
+
+
+@dataclass
+class BotMove:
+    turn_id: int
+    action: Action
+
+    async def run(self, table: Table) -> None:
+        state = table.state
+        turn = current_turn(state, self.turn_id)
+        if turn is None or not state.seats[turn.seat].played_by_bot:
+            return
+        round_ = state.playing_game().round
+        action = self.action if self.action in round_.legal_actions() else round_.timeout_action()
+        await table.record(ActionTaken.tried(state, turn.seat, action, Mover.BOT))
+
+
+@dataclass
+class AutoMove:
+    """A forced pass or draw, played for the seat after a moment."""
+
+    turn_id: int
+
+    async def run(self, table: Table) -> None:
+        state = table.state
+        turn = current_turn(state, self.turn_id)
+        if turn is None:
+            return
+        (action,) = state.playing_game().round.legal_actions()
+        await table.record(ActionTaken.tried(state, turn.seat, action, Mover.AUTO))
+
+
+@dataclass
+class NextRound:
+    """The pause between rounds is over."""
+
+    round_number: int
+
+    async def run(self, table: Table) -> None:
+        state = table.state
+        if state.phase is Phase.BETWEEN_ROUNDS and state.playing_game().round_number == self.round_number:
+            await table.record(RoundStarted.dealt(state, table.deal_secret(self.round_number + 1)))
 
 
 @dataclass
@@ -101,11 +262,14 @@ class Ready:
             raise TableError("not_between_rounds", "Solo puedes decir «listo» entre manos.")
         if seat.index in state.ready:
             return
-        state.ready.add(seat.index)
-        await table.emit("ready", {"seat": seat.index})
-        waiting = [s for s in table.humans if s.state is not SeatState.COVERED and s.index not in state.ready]
-        if not waiting:
-            await table.next_round()
+        events: list[TableEvent] = [ReadyGiven(seat.index)]
+        if all(other.index == seat.index for other in state.waiting_for_ready):
+            number = state.playing_game().round_number + 1
+            events.append(RoundStarted.dealt(state, table.deal_secret(number)))
+        await table.record(*events)
+
+
+# Talking and voting --------------------------------------------------------------------------
 
 
 @dataclass
@@ -117,15 +281,15 @@ class Phrase:
         seat = _seated(table, self.seat)
         if self.phrase not in PHRASES:
             raise TableError("unknown_phrase", "Esa frase no está en la lista.")
-        now = table.clock.now()
-        if now - table.state.last_phrase.get(seat.index, -PHRASE_INTERVAL) < PHRASE_INTERVAL:
+        if not table.may_speak(seat.index, PHRASE_INTERVAL):
             raise TableError("too_fast", "Espera un momento antes de otra frase.")
-        table.state.last_phrase[seat.index] = now
-        await table.emit("phrase", {"seat": seat.index, "phrase": self.phrase})
+        await table.record(PhraseSaid(seat.index, self.phrase))
 
 
 @dataclass
 class Vote:
+    """To annul the game: every human must agree; a «no» clears the votes so far."""
+
     seat: int | None
     agree: bool
 
@@ -134,27 +298,32 @@ class Vote:
         state = table.state
         if seat.kind is not SeatKind.HUMAN:
             raise TableError("bots_do_not_vote", "Los bots no votan.")
-        if state.phase not in (Phase.PLAYING, Phase.BETWEEN_ROUNDS):
+        if not state.phase.in_game:
             raise TableError("not_playing", "Solo se puede anular una partida en curso.")
-        if not self.agree:
-            state.votes.clear()
-            await table.emit("vote", {"seat": seat.index, "agree": False})
+        votes = state.votes | {seat.index} if self.agree else set()
+        if votes == state.votes:
             return
-        state.votes.add(seat.index)
-        await table.emit("vote", {"seat": seat.index, "agree": True})
-        if all(s.index in state.votes for s in table.humans):
-            await table.emit("annulled", {"votes": sorted(state.votes)})
-            await table.finish(Phase.ANNULLED, "annulled")
+        events: list[TableEvent] = [Voted(seat.index, self.agree)]
+        if self.agree and all(human.index in votes for human in state.humans):
+            events += [Annulled(tuple(sorted(votes))), GameEnded.closing(state, EndReason.ANNULLED)]
+        await table.record(*events)
 
 
 @dataclass
 class ReturnToSeat:
+    """The human is back: a covered seat is theirs again, and the count of timeouts restarts."""
+
     seat: int | None
 
     async def run(self, table: Table) -> None:
         seat = _seated(table, self.seat)
-        seat.timeouts = 0
-        await table.set_seat_state(seat, SeatState.PRESENT)
+        if seat.state is SeatState.COVERED:
+            await table.record(SeatChanged(seat.come_back()))
+        elif seat.is_human and seat.timeouts:
+            await table.record(SeatChanged(seat.reset_timeouts()))
+
+
+# Seating -------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -166,24 +335,32 @@ class Sit:
     seat: int | None = None  # None: the first empty seat
 
     async def run(self, table: Table) -> dict[str, Any]:
-        if table.state.phase is not Phase.WAITING:
+        state = table.state
+        if state.phase is not Phase.WAITING:
             raise TableError("started", "La partida ya empezó: no quedan puestos.")
-        if table.seat_of_user(self.user_id) is not None:
+        if state.seat_of_user(self.user_id) is not None:
             raise TableError("already_seated", "Ya tienes un puesto en esta mesa.")
-        empty = [s for s in table.seats if s.kind is SeatKind.EMPTY]
+        chosen = self._chosen(state)
+        token = new_token()
+        seated = chosen.seat_human(self.name, self.user_id, token_hash(token))
+        events: list[TableEvent] = [SeatChanged(seated)]
+        if all(seat.kind is not SeatKind.EMPTY for seat in state.seats if seat.index != chosen.index):
+            events.append(game_started(state.rules))
+        await table.record(*events)
+        return {"seat": chosen.index, "token": token}
+
+    def _chosen(self, state: TableState) -> Seat:
+        seats = state.seats
         if self.seat is None:
+            empty = [seat for seat in seats if seat.kind is SeatKind.EMPTY]
             if not empty:
                 raise TableError("full", "La mesa está llena.")
-            chosen = empty[0]
-        elif not 0 <= self.seat < len(table.seats):
-            raise TableError("no_such_seat", f"La mesa tiene puestos del 0 al {len(table.seats) - 1}.")
-        else:
-            chosen = table.seats[self.seat]
-            if chosen.kind is not SeatKind.EMPTY:
-                raise TableError("seat_taken", "Ese puesto ya está ocupado.")
-        token = await table.take_seat(chosen, self.name, self.user_id)
-        await _start_when_full(table)
-        return {"seat": chosen.index, "token": token}
+            return empty[0]
+        if not 0 <= self.seat < len(seats):
+            raise TableError("no_such_seat", f"La mesa tiene puestos del 0 al {len(seats) - 1}.")
+        if seats[self.seat].kind is not SeatKind.EMPTY:
+            raise TableError("seat_taken", "Ese puesto ya está ocupado.")
+        return seats[self.seat]
 
 
 @dataclass
@@ -191,14 +368,13 @@ class Stand:
     user_id: int
 
     async def run(self, table: Table) -> None:
-        if table.state.phase is not Phase.WAITING:
+        state = table.state
+        if state.phase is not Phase.WAITING:
             raise TableError("started", "La partida ya empezó: no puedes levantarte.")
-        seat = table.seat_of_user(self.user_id)
+        seat = state.seat_of_user(self.user_id)
         if seat is None:
             raise TableError("not_seated", "No estás sentado en esta mesa.")
-        seat.kind, seat.name, seat.user_id, seat.token_hash = SeatKind.EMPTY, "", None, None
-        seat.state = SeatState.AWAY
-        await table.emit("seat", seat.event_data())
+        await table.record(SeatChanged(seat.vacate()))
 
 
 @dataclass
@@ -209,20 +385,29 @@ class FillWithBots:
     level: str
 
     async def run(self, table: Table) -> None:
-        from tranque.bots import bot_names
-
+        state = table.state
         if table.options.host_user_id != self.user_id:
             raise TableError("not_host", "Solo quien creó la mesa puede llamar bots.")
         if self.level not in bot_names():
             raise TableError("unknown_bot", f"No hay un bot «{self.level}».")
-        if table.state.phase is not Phase.WAITING:
+        if state.phase is not Phase.WAITING:
             raise TableError("started", "La partida ya empezó.")
-        for seat in table.seats:
-            if seat.kind is SeatKind.EMPTY:
-                await table.give_to_bot(seat, self.level)
-        await _start_when_full(table)
+        events: list[TableEvent] = [
+            SeatChanged(seat.seat_bot(self.level)) for seat in state.seats if seat.kind is SeatKind.EMPTY
+        ]
+        await table.record(*events, game_started(state.rules))
 
 
-async def _start_when_full(table: Table) -> None:
-    if all(seat.kind is not SeatKind.EMPTY for seat in table.seats):
-        await table.start_game()
+# Tables that end by themselves ---------------------------------------------------------------
+
+
+@dataclass
+class Deserted:
+    """Nobody came back in time: a practice or quick-match game every human left, or a table
+    waiting for players that nobody follows, is annulled (its bots and clocks stop)."""
+
+    generation: int
+
+    async def run(self, table: Table) -> None:
+        if table.deserted(self.generation):
+            await table.record(GameEnded.closing(table.state, EndReason.ANNULLED))

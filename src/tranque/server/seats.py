@@ -1,17 +1,27 @@
-"""Seats: who holds each place at a table, and the lifecycle of a human's seat.
+"""Seats: who holds each place at a table, and the checked lifecycle of a human's seat.
 
-A seat is EMPTY, held by a BOT, or held by a HUMAN. A human's seat is PRESENT while a
-connection is bound to it, AWAY when none is (the seat is kept: disconnect is not leave),
-and COVERED once a bot has taken it over after repeated timeouts (R16) until the human
-comes back and acts.
+A seat is EMPTY, held by a BOT, or held by a HUMAN. A human's seat is AWAY when taken (no
+connection follows it yet), PRESENT while one does, AWAY again when the last one closes
+(disconnect is not leave), and COVERED once a bot plays it after repeated timeouts (R16),
+until the human comes back::
+
+    EMPTY ─seat_human→ AWAY ⇄ PRESENT          (arrive, leave)
+                       AWAY | PRESENT ─cover→ COVERED ─come_back→ PRESENT
+                       AWAY | PRESENT ─vacate→ EMPTY  (before the game starts)
+    EMPTY ─seat_bot→ BOT
+
+A `Seat` is a frozen value. Each change is a method that returns the next seat or raises
+`SeatTransitionError`; the table stores the new seat in a `seat` event, and replaying that
+event checks the same transition (`Seat.transition_to`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 
 class SeatKind(StrEnum):
@@ -26,6 +36,10 @@ class SeatState(StrEnum):
     COVERED = "covered"  # a bot plays for the absent human (R16)
 
 
+class SeatTransitionError(RuntimeError):
+    """A change of seat its lifecycle does not allow: a bug or a corrupt log, never a player's doing."""
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -34,7 +48,24 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-@dataclass
+_E, _H, _B = SeatKind.EMPTY, SeatKind.HUMAN, SeatKind.BOT
+_P, _A, _C = SeatState.PRESENT, SeatState.AWAY, SeatState.COVERED
+
+# (kind, state) before → every (kind, state) a seat event may bring. A human's seat may also
+# stay as it is with its count of timeouts reset (C10), and the table's first event names
+# every empty seat as it is.
+ALLOWED: dict[tuple[SeatKind, SeatState], frozenset[tuple[SeatKind, SeatState]]] = {
+    (_E, _A): frozenset({(_E, _A), (_H, _A), (_B, _P)}),
+    (_H, _A): frozenset({(_H, _A), (_H, _P), (_H, _C), (_E, _A)}),
+    (_H, _P): frozenset({(_H, _P), (_H, _A), (_H, _C), (_E, _A)}),
+    (_H, _C): frozenset({(_H, _P)}),
+    (_B, _P): frozenset(),
+}
+
+PUBLIC_KEYS = ("seat", "name", "kind", "state", "bot_level")
+
+
+@dataclass(frozen=True, slots=True)
 class Seat:
     index: int
     kind: SeatKind = SeatKind.EMPTY
@@ -42,16 +73,83 @@ class Seat:
     user_id: int | None = None
     token_hash: str | None = None
     bot_level: str | None = None
-    state: SeatState = SeatState.AWAY
-    connections: int = 0
+    state: SeatState = SeatState.AWAY  # an empty seat says "away" on the wire, as it always has
     timeouts: int = 0  # consecutive clock expiries (R16, C10)
 
     @property
     def played_by_bot(self) -> bool:
         return self.kind is SeatKind.BOT or self.state is SeatState.COVERED
 
-    def event_data(self) -> dict[str, object]:
-        """The referee's record of this seat; `table_log` strips the token and user."""
+    @property
+    def is_human(self) -> bool:
+        return self.kind is SeatKind.HUMAN
+
+    # The lifecycle ---------------------------------------------------------------------
+
+    def seat_human(self, name: str, user_id: int | None, hashed_token: str) -> Seat:
+        self._require(self.kind is SeatKind.EMPTY, "seat a person in")
+        return Seat(self.index, SeatKind.HUMAN, name, user_id, hashed_token, None, SeatState.AWAY)
+
+    def seat_bot(self, level: str) -> Seat:
+        self._require(self.kind is SeatKind.EMPTY, "seat a bot in")
+        return Seat(self.index, SeatKind.BOT, f"Bot {self.index}", None, None, level, SeatState.PRESENT)
+
+    def vacate(self) -> Seat:
+        self._require(self.is_human and self.state is not SeatState.COVERED, "vacate")
+        return Seat(self.index)
+
+    def arrive(self) -> Seat:
+        self._require(self.is_human and self.state is SeatState.AWAY, "mark present")
+        return replace(self, state=SeatState.PRESENT)
+
+    def leave(self) -> Seat:
+        self._require(self.is_human and self.state is SeatState.PRESENT, "mark away")
+        return replace(self, state=SeatState.AWAY)
+
+    def cover(self) -> Seat:
+        self._require(self.is_human and self.state is not SeatState.COVERED, "cover with a bot")
+        return replace(self, state=SeatState.COVERED)
+
+    def come_back(self) -> Seat:
+        """The covered human is back (R16): present again, and the count of timeouts restarts."""
+        self._require(self.is_human and self.state is SeatState.COVERED, "hand back")
+        return replace(self, state=SeatState.PRESENT, timeouts=0)
+
+    def reset_timeouts(self) -> Seat:
+        self._require(self.is_human, "reset the timeouts of")
+        return replace(self, timeouts=0)
+
+    def timed_out(self) -> Seat:
+        """One more clock expiry in a row; only a person's are counted."""
+        return replace(self, timeouts=self.timeouts + 1) if self.is_human else self
+
+    def acted(self) -> Seat:
+        return replace(self, timeouts=0) if self.timeouts else self
+
+    def transition_to(self, new: Seat) -> Seat:
+        """`new` if a seat event may bring it after this seat, else `SeatTransitionError`."""
+        before, after = (self.kind, self.state), (new.kind, new.state)
+        allowed = ALLOWED.get(before, frozenset())
+        if new.index != self.index or after not in allowed:
+            raise SeatTransitionError(
+                f"seat {self.index}: {self.kind}/{self.state} cannot become {new.kind}/{new.state}"
+            )
+        if self.is_human and new.is_human and self.holder != new.holder:
+            raise SeatTransitionError(f"seat {self.index} changed hands without being vacated")
+        return new
+
+    @property
+    def holder(self) -> tuple[str, int | None, str | None]:
+        return (self.name, self.user_id, self.token_hash)
+
+    def _require(self, condition: bool, what: str) -> None:
+        if not condition:
+            raise SeatTransitionError(f"cannot {what} seat {self.index}: it is {self.kind}/{self.state}")
+
+    # JSON --------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The referee's record of this seat (account id and token hash included)."""
         return {
             "seat": self.index,
             "name": self.name,
@@ -60,15 +158,24 @@ class Seat:
             "bot_level": self.bot_level,
             "user_id": self.user_id,
             "token_hash": self.token_hash,
+            "timeouts": self.timeouts,
         }
 
-    def restore(self, data: dict[str, object]) -> None:
-        self.name = str(data["name"])
-        self.kind = SeatKind(str(data["kind"]))
-        self.state = SeatState(str(data["state"]))
-        level = data.get("bot_level")
-        self.bot_level = str(level) if level is not None else None
+    def public_json(self) -> dict[str, Any]:
+        """What anybody at the table may know of this seat (R17: no account, no token)."""
+        return {key: value for key, value in self.to_json().items() if key in PUBLIC_KEYS}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Seat:
+        """Read a record (one from before records carried a count of timeouts reads as 0)."""
         user = data.get("user_id")
-        self.user_id = int(str(user)) if user is not None else None
-        hashed = data.get("token_hash")
-        self.token_hash = str(hashed) if hashed is not None else None
+        return Seat(
+            index=int(data["seat"]),
+            kind=SeatKind(data["kind"]),
+            name=str(data["name"]),
+            user_id=None if user is None else int(user),
+            token_hash=data.get("token_hash"),
+            bot_level=data.get("bot_level"),
+            state=SeatState(data["state"]),
+            timeouts=int(data.get("timeouts", 0)),
+        )

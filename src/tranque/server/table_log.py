@@ -1,67 +1,55 @@
-"""Table events and what each viewer may see of them (R17 of docs/rules.md; docs/design.md).
+"""A table's log on the way in and out: typed events ↔ stored events, and frames for viewers.
 
-Events are stored as the referee knows them (every hand, each round's seed); everything
-that leaves the server goes through `visible`, which keeps only the keys a viewer may know.
-It is a whitelist: an event kind it does not know is an error, never a leak.
+Events are stored as the referee knows them (`TableEvent.to_data`); everything that leaves
+the server is an `event` frame built from the event's projection for one viewer (R17 of
+docs/rules.md). `Broadcast` serialises a frame once per audience (each seat's own hand in
+`round_started`, the drawer's tile in a draw, one frame for everybody else), not once per
+socket.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Hashable
 from typing import Any
 
+from tranque.server.connection import encode
 from tranque.server.store import StoredEvent
-
-Viewer = int | None  # a seat, or None for a spectator
-
-PUBLIC = "public"
+from tranque.server.table_events import TableEvent, decode
+from tranque.server.table_state import Viewer
 
 
-def _public_keys(*keys: str) -> Callable[[dict[str, Any], Viewer], dict[str, Any]]:
-    def keep(data: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
-        return {key: data[key] for key in keys if key in data}
-
-    return keep
+def to_stored(event: TableEvent, seq: int, at: float) -> StoredEvent:
+    return StoredEvent(seq, event.kind, event.to_data(), at)
 
 
-def _round_started(data: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
-    shown = {key: data[key] for key in ("round", "starter", "commitment", "hand_counts", "boneyard_count")}
-    shown["hand"] = data["hands"][viewer] if viewer is not None else None
-    return shown
+def from_stored(stored: StoredEvent) -> TableEvent:
+    return decode(stored.kind, stored.data)
 
 
-def _action(data: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
-    shown: dict[str, Any] = {key: data[key] for key in ("seat", "action", "by", "ends") if key in data}
-    if data.get("drawn") is not None and data["seat"] == viewer:
-        shown["drawn"] = data["drawn"]
-    return shown
+def frame(seq: int, at: float, event: TableEvent, viewer: Viewer) -> dict[str, Any]:
+    """The `event` message `viewer` receives."""
+    return {"type": "event", "seq": seq, "kind": event.kind, "at": at, "data": event.project(viewer)}
 
 
-FILTERS: dict[str, Callable[[dict[str, Any], Viewer], dict[str, Any]]] = {
-    "table_created": _public_keys("rules", "kind", "bot_level"),
-    "seat": _public_keys("seat", "name", "kind", "state", "bot_level"),
-    "game_started": _public_keys("first_starter"),
-    "round_started": _round_started,
-    "turn": _public_keys("seat", "turn_id", "deadline", "auto"),
-    "action": _action,
-    "round_ended": _public_keys("round", "result", "hands", "seed", "salt", "commitment", "scores", "goals"),
-    "ready": _public_keys("seat"),
-    "game_ended": _public_keys("scores", "goals", "winners", "reason"),
-    "phrase": _public_keys("seat", "phrase"),
-    "vote": _public_keys("seat", "agree"),
-    "annulled": _public_keys("votes"),
-}
+def visible(stored: StoredEvent, viewer: Viewer) -> dict[str, Any]:
+    """A stored event as `viewer` receives it."""
+    return frame(stored.seq, stored.at, from_stored(stored), viewer)
 
 
-def visible(event: StoredEvent, viewer: Viewer) -> dict[str, Any]:
-    """The event as `viewer` receives it."""
-    keep = FILTERS.get(event.kind)
-    if keep is None:
-        raise KeyError(f"no visibility rule for table event kind {event.kind!r}")
-    return {
-        "type": "event",
-        "seq": event.seq,
-        "kind": event.kind,
-        "at": event.at,
-        "data": keep(event.data, viewer),
-    }
+class Broadcast:
+    """One event's frames, each serialised the first time a viewer of its audience needs it."""
+
+    def __init__(self, seq: int, at: float, event: TableEvent) -> None:
+        self.seq, self.at, self.event = seq, at, event
+        self._texts: dict[Hashable, str] = {}
+
+    def text_for(self, viewer: Viewer) -> str:
+        audience = self.event.audience(viewer)
+        text = self._texts.get(audience)
+        if text is None:
+            text = self._texts[audience] = encode(frame(self.seq, self.at, self.event, viewer))
+        return text
+
+    @property
+    def serialisations(self) -> int:
+        return len(self._texts)
