@@ -43,6 +43,8 @@ class Settings:
     between_rounds_seconds: float = 8.0
     auto_move_seconds: float = 1.0
     bot_min_seconds: float = 0.6
+    deserted_game_seconds: float = 300.0  # a practice or quick game every human left ends then
+    idle_waiting_seconds: float = 1800.0  # a table waiting for players that nobody follows
     quick_match_wait_seconds: float = 10.0
     default_bot_level: str = "heuristic"
     secure_cookies: bool = False  # also on by itself for a request that came over https
@@ -57,6 +59,8 @@ class Settings:
             "between_rounds_seconds": self.between_rounds_seconds,
             "auto_move_seconds": self.auto_move_seconds,
             "bot_min_seconds": self.bot_min_seconds,
+            "deserted_game_seconds": self.deserted_game_seconds,
+            "idle_waiting_seconds": self.idle_waiting_seconds,
         }
 
 

@@ -17,6 +17,17 @@ OUTBOUND_LIMIT = 512
 SLOW_CLIENT_CLOSE = 4008
 
 
+def encode(message: dict[str, Any]) -> str:
+    """A message as the text of one frame."""
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    if not text.isascii():
+        try:
+            text.encode()
+        except UnicodeEncodeError:  # a lone surrogate echoed from a client: send it escaped
+            text = json.dumps(message, separators=(",", ":"))
+    return text
+
+
 class Connection:
     def __init__(self, websocket: WebSocket, limit: int = OUTBOUND_LIMIT) -> None:
         self.websocket = websocket
@@ -30,14 +41,13 @@ class Connection:
         self._writer = asyncio.get_running_loop().create_task(self._write())
 
     def send(self, message: dict[str, Any]) -> None:
+        if not self.closed:
+            self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already serialised with `encode` (a table's broadcasts are, once)."""
         if self.closed:
             return
-        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-        if not text.isascii():
-            try:
-                text.encode()
-            except UnicodeEncodeError:  # a lone surrogate echoed from a client: send it escaped
-                text = json.dumps(message, separators=(",", ":"))
         try:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:

@@ -59,11 +59,7 @@ class Registry:
             del self.claims[table_id]
             raise
         table = self._open(table_id, rules, options)
-        await table.emit(
-            "table_created", {"rules": rules.to_json(), "kind": options.kind, "bot_level": options.bot_level}
-        )
-        for seat in table.seats:
-            await table.emit("seat", seat.event_data())
+        await table.record_creation()
         return table
 
     def _open(self, table_id: str, rules: Rules, options: TableOptions) -> Table:
