@@ -29,6 +29,7 @@ from tests import services
 from tranque.server import runtime
 from tranque.server.app import Settings, create_app
 from tranque.server.clock import FakeClock
+from tranque.server.socket_limits import SocketLimits, set_socket_limits
 
 T = TypeVar("T")
 Message = dict[str, Any]
@@ -84,6 +85,9 @@ class LiveServer(Loopback):
         self.settings = settings
         self.port = port or free_port()
         self.app = create_app(settings)
+        # Tests send at machine speed while their FakeClock stands still: no rate limit here
+        # (tests/server/test_rate_limit.py sets its own).
+        set_socket_limits(self.app, SocketLimits(burst=10**9))
         config = uvicorn.Config(  # bounded as `tranque serve` bounds it
             self.app,
             host="127.0.0.1",

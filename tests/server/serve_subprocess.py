@@ -13,6 +13,7 @@ import sys
 import uvicorn
 
 from tranque.server.app import Settings, create_app
+from tranque.server.socket_limits import SocketLimits, set_socket_limits
 
 
 def main() -> None:
@@ -24,7 +25,9 @@ def main() -> None:
         between_rounds_seconds=60,
         auto_move_seconds=60,
     )
-    uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    app = create_app(settings)
+    set_socket_limits(app, SocketLimits(burst=10**9))  # the client plays as fast as the bots: no rate limit
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 
 
 if __name__ == "__main__":

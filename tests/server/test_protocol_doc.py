@@ -28,7 +28,9 @@ from tranque.server.app import Settings, create_app
 from tranque.server.connection import OUTBOUND_LIMIT, SLOW_CLIENT_CLOSE
 from tranque.server.fairness import commitment_of
 from tranque.server.runtime import WS_MAX_SIZE
+from tranque.server.socket_limits import DEFAULT_LIMITS
 from tranque.server.table_events import EVENT_TYPES, PHRASES
+from tranque.server.ws import FLOOD_CLOSE
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
@@ -237,6 +239,27 @@ def test_the_limits_are_the_servers() -> None:
     assert f"{WS_MAX_SIZE} bytes" in limits
     assert f"queue of {OUTBOUND_LIMIT} messages" in limits
     assert f"**{SLOW_CLIENT_CLOSE}**" in limits
+
+
+def test_the_message_rate_and_heartbeats_are_the_servers() -> None:
+    limits, heartbeats = (
+        " ".join(section(title).split()) for title in ("Limits and slow clients", "Heartbeats")
+    )
+    rate = DEFAULT_LIMITS
+    assert f"**{rate.burst} messages at once, then {rate.per_second:g} a second**" in limits
+    assert f"holds {rate.burst} tokens, gains {rate.per_second:g} a second" in limits
+    assert f"**{rate.flood_refusals}**" in limits
+    assert f"**{FLOOD_CLOSE}**" in limits
+    assert f"down to half ({OUTBOUND_LIMIT // 2} messages)" in limits
+    assert f"every **{rate.ping_seconds:g} s**" in heartbeats
+    assert f"**{rate.pong_seconds:g} s** later" in heartbeats
+    assert rate.heartbeat_seconds is not None
+    assert f"sent nothing for **{rate.heartbeat_seconds:g} s**" in heartbeats
+    assert f"({2.5 * rate.heartbeat_seconds:g} s)" in heartbeats
+    (example,) = [e for e in examples("server") if e["type"] == "heartbeat"]
+    assert example == {"type": "heartbeat", "interval": rate.heartbeat_seconds}
+    close_codes = set(re.findall(r"^\| (\d{4}) \|", section("Error codes"), re.M))
+    assert {"1009", "1011", str(SLOW_CLIENT_CLOSE), str(FLOOD_CLOSE)} <= close_codes
 
 
 # Fair deals: the document's verification code is the engine's shuffle ------------------------

@@ -15,12 +15,14 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from tranque.server import commands, protocol
 from tranque.server.connection import Connection
 from tranque.server.sessions import SESSION_COOKIE, user_from_session
+from tranque.server.socket_limits import TokenBucket, socket_limits
 from tranque.server.store import UserRow
 from tranque.server.table import Table, TableError
 
 log = logging.getLogger(__name__)
 router = APIRouter()
 FOREIGN_ORIGIN_CLOSE = 4003
+FLOOD_CLOSE = 4029  # kept sending after `flood_refusals` messages in a row were refused
 
 
 def _same_origin(websocket: WebSocket) -> bool:
@@ -34,9 +36,11 @@ def _same_origin(websocket: WebSocket) -> bool:
 class Client:
     """What the server knows of one socket: its connection, its account, its table."""
 
-    def __init__(self, websocket: WebSocket, user: UserRow | None) -> None:
+    def __init__(self, websocket: WebSocket, user: UserRow | None, bucket: TokenBucket) -> None:
         self.connection = Connection(websocket)
         self.user = user
+        self.bucket = bucket  # the socket's message rate (socket_limits)
+        self.refused_in_a_row = 0
         self.table: Table | None = None
         self.seat: int | None = None
         self.lobby_listener: Any = None
@@ -53,26 +57,59 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     user = await user_from_session(
         state.store, websocket.cookies.get(SESSION_COOKIE), state.settings.clock.now()
     )
-    client = Client(websocket, user)
-    client.connection.start()
+    limits = socket_limits(websocket.app)
+    client = Client(websocket, user, TokenBucket(limits.burst, limits.per_second, state.settings.clock.now()))
+    client.connection.start(limits.heartbeat_seconds)
     forget_socket = state.session_sockets.add(websocket.cookies.get(SESSION_COOKIE), websocket)
     try:
         while True:
+            # A client that sends faster than it reads waits here, instead of being cut off.
+            await client.connection.wait_for_room()
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
             text = frame.get("text")
-            if text is None:
-                client.connection.send(
-                    protocol.error("bad_json", "Envía mensajes de texto JSON, no binarios.")
-                )
-                continue
-            await _answer(state, client, text)
+            with client.connection.answering():
+                if not _within_rate(state, client, text):
+                    if client.refused_in_a_row >= limits.flood_refusals:
+                        await client.connection.close(FLOOD_CLOSE)
+                        break
+                    continue
+                if text is None:
+                    client.connection.send(
+                        protocol.error("bad_json", "Envía mensajes de texto JSON, no binarios.")
+                    )
+                    continue
+                await _answer(state, client, text)
     except WebSocketDisconnect:
         pass
     finally:
         forget_socket()
         await _leave(state, client)
+
+
+def _within_rate(state: Any, client: Client, text: str | None) -> bool:
+    """Take one of the socket's tokens, or refuse the message before acting on it."""
+    if client.bucket.take(state.settings.clock.now()):
+        client.refused_in_a_row = 0
+        return True
+    client.refused_in_a_row += 1
+    client.connection.send(
+        protocol.error(
+            "rate_limited", "Estás enviando mensajes demasiado rápido; espera un momento.", _id_of(text)
+        )
+    )
+    return False
+
+
+def _id_of(text: str | None) -> protocol.MessageId:
+    """The `id` of a message, so that even a refusal can be matched to it."""
+    if text is None:
+        return None
+    try:
+        return protocol.parse(text).id
+    except protocol.ProtocolError as error:
+        return error.message_id
 
 
 async def _answer(state: Any, client: Client, text: str) -> None:

@@ -115,6 +115,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
     from tranque.server import runtime
     from tranque.server.app import Settings, create_app
+    from tranque.server.socket_limits import DEFAULT_LIMITS
 
     url = database_url(args)
     check_database(url, lang)
@@ -133,6 +134,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             host=args.host,
             port=args.port,
             **runtime.uvicorn_options(settings.limits),  # headers, bodies, frames: docs/protocol.md
+            ws_ping_interval=DEFAULT_LIMITS.ping_seconds,  # a dead link is dropped (docs/protocol.md)
+            ws_ping_timeout=DEFAULT_LIMITS.pong_seconds,
             **proxy_options(args),
             log_level="warning",
         )

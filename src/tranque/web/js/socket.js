@@ -1,5 +1,13 @@
 // One WebSocket to the server that reconnects by itself (with backoff) and resumes a table
 // from the last event number it saw, so a dropped connection loses nothing.
+//
+// A link can also die in silence, with no close and no reset (docs/protocol.md,
+// «Heartbeats»): the server sends something, a `heartbeat` at least, every `interval`
+// seconds (10 at most), so a socket that has heard nothing for SILENCE_FACTOR intervals is
+// given up and replaced.
+
+export const SILENCE_FACTOR = 2.5;
+export const MAX_HEARTBEAT_SECONDS = 10; // the interval until a heartbeat says it is shorter
 
 export class Socket {
   constructor({ onMessage, onStatus }) {
@@ -13,6 +21,9 @@ export class Socket {
     this.closedByUs = false;
     this.online = false;
     this.resume = null; // () => hello message to send after a reconnect
+    this.heartbeatSeconds = MAX_HEARTBEAT_SECONDS;
+    this.lastHeard = 0;
+    this.watchdog = null;
   }
 
   connect() {
@@ -22,13 +33,20 @@ export class Socket {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
+      this.heard();
       this.setOnline(true);
       const hello = this.resume && this.resume();
       if (hello) this.request(hello).catch(() => {});
       for (const text of this.queue.splice(0)) ws.send(text);
     };
     ws.onmessage = (event) => {
+      this.heard();
       const message = JSON.parse(event.data);
+      if (message.type === "heartbeat") {
+        this.heartbeatSeconds = Math.min(message.interval, MAX_HEARTBEAT_SECONDS);
+        this.watch(); // at once, in case the interval is shorter than assumed
+        return;
+      }
       if ((message.type === "ack" || message.type === "error") && this.pending.has(message.id)) {
         const { resolve, reject } = this.pending.get(message.id);
         this.pending.delete(message.id);
@@ -38,20 +56,54 @@ export class Socket {
       }
       this.onMessage(message);
     };
-    ws.onclose = () => {
-      this.setOnline(false);
-      for (const { reject } of this.pending.values()) reject({ code: "offline", message: "" });
-      this.pending.clear();
-      if (this.closedByUs) return;
-      if (!navigator.onLine) {
-        // No network at all: retrying now would only fail; come back when it returns.
-        window.addEventListener("online", () => this.connect(), { once: true });
-        return;
-      }
-      const delay = Math.min(8000, 300 * 2 ** this.retry) + Math.random() * 250;
-      this.retry += 1;
-      setTimeout(() => this.connect(), delay);
-    };
+    ws.onclose = () => this.lost(ws);
+  }
+
+  // The socket `ws` is gone (closed, or given up for silence): reconnect, unless we closed it.
+  lost(ws) {
+    if (ws !== this.ws) return; // an old socket closing after a newer one was opened
+    this.ws = null;
+    clearTimeout(this.watchdog);
+    this.watchdog = null;
+    this.setOnline(false);
+    for (const { reject } of this.pending.values()) reject({ code: "offline", message: "" });
+    this.pending.clear();
+    if (this.closedByUs) return;
+    if (!navigator.onLine) {
+      // No network at all: retrying now would only fail; come back when it returns.
+      window.addEventListener("online", () => this.connect(), { once: true });
+      return;
+    }
+    const delay = Math.min(8000, 300 * 2 ** this.retry) + Math.random() * 250;
+    this.retry += 1;
+    setTimeout(() => this.connect(), delay);
+  }
+
+  heard() {
+    this.lastHeard = Date.now();
+    if (this.watchdog === null) this.watch();
+  }
+
+  // Check the silence when it could first have lasted too long, not on every message.
+  watch() {
+    clearTimeout(this.watchdog);
+    const limit = SILENCE_FACTOR * this.heartbeatSeconds * 1000;
+    const silence = Date.now() - this.lastHeard;
+    if (silence >= limit) {
+      this.watchdog = null;
+      this.giveUp();
+      return;
+    }
+    this.watchdog = setTimeout(() => this.watch(), limit - silence);
+  }
+
+  // A dead link never finishes a close handshake: stop listening to it and start over now.
+  giveUp() {
+    const ws = this.ws;
+    if (!ws) return;
+    ws.onopen = ws.onmessage = ws.onclose = null;
+    ws.close();
+    this.lost(ws);
   }
 
   setOnline(online) {
@@ -73,6 +125,9 @@ export class Socket {
 
   close() {
     this.closedByUs = true;
-    if (this.ws) this.ws.close();
+    const ws = this.ws;
+    if (!ws) return;
+    ws.close();
+    this.lost(ws); // now: a socket opened next must not be taken for this one when it closes
   }
 }
