@@ -21,7 +21,7 @@ from tranque.server.clock import FakeClock
 from tranque.server.commands import Subscribe, Unsubscribe
 from tranque.server.fairness import DealSecret
 from tranque.server.restore import replay_log, resume
-from tranque.server.store import MemoryStore, StoredEvent
+from tranque.server.store import MemoryStore, Store, StoredEvent
 from tranque.server.table import Command, Table
 from tranque.server.table_state import TableKind, TableOptions, TableState, Viewer
 
@@ -70,9 +70,11 @@ class Socket:
 class TableRig:
     """One table on the fakes, and what a test needs to drive it and check it."""
 
-    def __init__(self, rules: Rules, kind: TableKind, salt: str = "", **options: Any) -> None:
+    def __init__(
+        self, rules: Rules, kind: TableKind, store: Store | None = None, salt: str = "", **options: Any
+    ) -> None:
         self.rules = rules
-        self.store = MemoryStore()
+        self.store = store or MemoryStore()
         self.clock = FakeClock()
         self.bots = InlineBots()
         values = {"bot_level": "greedy", "bot_min_seconds": 0.0, **options}
@@ -90,10 +92,11 @@ class TableRig:
     @classmethod
     @asynccontextmanager
     async def opened(
-        cls, rules: Rules, kind: TableKind = TableKind.PUBLIC, **options: Any
+        cls, rules: Rules, kind: TableKind = TableKind.PUBLIC, store: Store | None = None, **options: Any
     ) -> AsyncIterator[TableRig]:
-        """A new table with every seat empty, as `Registry.create` makes one."""
-        rig = cls(rules, kind, **options)
+        """A new table with every seat empty, as `Registry.create` makes one (on `store`, or a
+        fresh `MemoryStore`)."""
+        rig = cls(rules, kind, store, **options)
         await rig.store.create_table(rig.table_id, {"options": rig.options.to_json()}, rig.clock.now())
         rig.table.start()
         await rig.table.record_creation()
@@ -105,10 +108,10 @@ class TableRig:
     @classmethod
     @asynccontextmanager
     async def practice(
-        cls, rules: Rules, humans: tuple[int, ...] = (0,), **options: Any
+        cls, rules: Rules, humans: tuple[int, ...] = (0,), store: Store | None = None, **options: Any
     ) -> AsyncIterator[TableRig]:
         """A started table with guests at `humans` (their tokens in `rig.tokens`), bots elsewhere."""
-        async with cls.opened(rules, TableKind.PRACTICE, **options) as rig:
+        async with cls.opened(rules, TableKind.PRACTICE, store, **options) as rig:
             table = rig.table
             for seat in table.seats:
                 if seat.index in humans:

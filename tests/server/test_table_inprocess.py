@@ -8,13 +8,17 @@ the stored log must equal the live one.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.server.inprocess import Socket, TableRig
 from tranque.engine import Draw, Pass, Rules, Tile
+from tranque.server.bot_runner import InlineBots
+from tranque.server.clock import FakeClock
 from tranque.server.commands import (
     Act,
     AutoMove,
@@ -30,7 +34,10 @@ from tranque.server.commands import (
     Timeout,
     Vote,
 )
+from tranque.server.restore import replay_log
 from tranque.server.seats import Seat, SeatKind, SeatState, SeatTransitionError
+from tranque.server.store import MemoryStore, Store, StoredEvent
+from tranque.server.table import Table
 from tranque.server.table_events import (
     EVENT_TYPES,
     ActionTaken,
@@ -42,8 +49,15 @@ from tranque.server.table_events import (
     TableCreated,
     TurnStarted,
 )
-from tranque.server.table_log import from_stored
-from tranque.server.table_state import Phase, TableError, TableKind, TableState, TransitionError
+from tranque.server.table_log import from_stored, visible
+from tranque.server.table_state import (
+    Phase,
+    TableError,
+    TableKind,
+    TableOptions,
+    TableState,
+    TransitionError,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -614,6 +628,22 @@ class TestRestart:
             assert rig.table.state.playing_game().round_number == 1
             await assert_replays(rig)
 
+    async def test_a_whole_game_with_restarts_replays_from_every_store(self, store: Store) -> None:
+        """The stored forms survive each backend's JSON (floats, lists, nulls) and fold back."""
+        async with TableRig.practice(SHORT, store=store) as rig:
+            await rig.hello(0)
+            await time_out_until_covered(rig)
+            await rig.restart()
+            await rig.hello(0)
+            await rig.call(ReturnToSeat(0))
+            await play_until(rig, lambda state: state.phase is not Phase.PLAYING)
+            await rig.restart()
+            await play_until(rig, lambda state: state.phase.is_over)
+            assert rig.table.state.phase is Phase.FINISHED
+            await assert_replays(rig)
+            for stored in await rig.log():
+                assert from_stored(stored).to_data() == stored.data
+
     async def test_a_log_stored_before_seat_records_carried_their_count_restores(self) -> None:
         async with TableRig.practice(TWO) as rig:
             await rig.hello(0)
@@ -670,3 +700,30 @@ async def test_an_act_is_refused_off_turn_stale_or_illegal() -> None:
         await refused(rig, Act(0, {"type": "pass"}, turn.turn_id - 1), "stale")
         await refused(rig, Act(0, {"type": "play", "tile": "9-9", "side": None}), "illegal")
         await refused(rig, Act(0, {"type": "dance"}), "illegal")
+
+
+def test_a_log_stored_before_typed_events_restores_and_every_frame_is_as_it_was_sent() -> None:
+    """`data/log_before_typed_events.json`: a practice game stored by the server as it was
+    before this design (a repeated hello's two seat events, three timeouts and a return,
+    seat records without a count), with the frames its player's socket received then."""
+    saved = json.loads((Path(__file__).parent / "data" / "log_before_typed_events.json").read_text())
+    state = TableState(Rules.from_json(saved["rules"]))
+    log = {e["seq"]: StoredEvent(e["seq"], e["kind"], e["data"], e["at"]) for e in saved["events"]}
+    for stored in log.values():
+        event = from_stored(stored)
+        assert event.to_data() == stored.data
+        state.apply(event, stored.seq)
+    assert (state.phase.value, state.playing_game().scores) == (saved["phase"], saved["scores"])
+    assert state.seats[0].state is SeatState.AWAY
+    assert saved["frames"] and all(visible(log[frame["seq"]], 0) == frame for frame in saved["frames"])
+    sync = saved["sync"]  # the snapshot its first hello got, rebuilt from the log up to there
+    table = Table(
+        sync["table"],
+        state.rules,
+        TableOptions(kind=TableKind.PRACTICE),
+        MemoryStore(),
+        FakeClock(),
+        InlineBots(),
+    )
+    replay_log(table, [log[seq] for seq in range(1, sync["seq"] + 1)])
+    assert table.snapshot(0) == sync
