@@ -46,6 +46,7 @@ class Settings:
     deserted_game_seconds: float = 300.0  # a practice or quick game every human left ends then
     idle_waiting_seconds: float = 1800.0  # a table waiting for players that nobody follows
     quick_match_wait_seconds: float = 10.0
+    lobby_update_seconds: float = 1.0  # a lobby follower gets at most one update this often
     default_bot_level: str = "heuristic"
     secure_cookies: bool = False  # also on by itself for a request that came over https
     login_failures_per_minute: int = 10  # from one address on one account's name
@@ -92,7 +93,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = make_store(settings.database_url)
         await store.start()
         bots = BotRunner(settings.bot_processes)
-        registry = Registry(store, settings.clock, bots, settings.table_defaults())
+        registry = Registry(
+            store, settings.clock, bots, settings.table_defaults(), settings.lobby_update_seconds
+        )
         quick = QuickMatch(
             registry,
             settings.clock,

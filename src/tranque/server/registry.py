@@ -10,7 +10,8 @@ from typing import Any
 
 from tranque.engine import Rules
 from tranque.server.bot_runner import BotRunner
-from tranque.server.clock import Clock
+from tranque.server.clock import Clock, Timer
+from tranque.server.connection import encode
 from tranque.server.restore import replay_log, resume
 from tranque.server.seats import SeatKind
 from tranque.server.store import Store
@@ -24,15 +25,26 @@ RETIRE_AFTER_SECONDS = 600.0
 
 class Registry:
     def __init__(
-        self, store: Store, clock: Clock, bots: BotRunner, defaults: dict[str, Any] | None = None
+        self,
+        store: Store,
+        clock: Clock,
+        bots: BotRunner,
+        defaults: dict[str, Any] | None = None,
+        lobby_seconds: float = 1.0,
     ) -> None:
         self.store = store
         self.clock = clock
         self.bots = bots
         self.defaults = defaults or {}
         self.tables: dict[str, Table] = {}
-        self.lobby_listeners: set[Callable[[], None]] = set()
-        self._last_lobby: list[dict[str, Any]] | None = None
+        # The lobby's followers get the whole list once, then `lobby_update` diffs, at most one
+        # every `lobby_seconds`, from one timer shared by all (docs/protocol.md, «lobby»).
+        self.lobby_seconds = lobby_seconds
+        self._lobby_followers: dict[object, Callable[[str], None]] = {}
+        self._lobby_sent: dict[str, dict[str, Any]] = {}  # the list as every follower has it
+        self._lobby_dirty = False  # a public table changed since `_lobby_sent`
+        self._lobby_timer: Timer | None = None
+        self._lobby_sent_at = float("-inf")
         # table id → the quota keys it counts against (limits.py), from the start of its creation
         self.claims: dict[str, frozenset[str]] = {}
         self._retiring: set[str] = set()
@@ -114,13 +126,45 @@ class Registry:
             if table.options.kind == "public" and table.state.phase is Phase.WAITING
         ]
 
+    def follow_lobby(self, key: object, send_text: Callable[[str], None]) -> None:
+        """Send `key`'s follower the whole list now and the diffs after it until `unfollow_lobby`.
+        The list is the one the other followers have, so the next diff fits it too; it may be
+        up to one interval old, and that diff brings it up to date."""
+        if not self._lobby_followers:  # nobody kept the followers' list while none followed
+            self._lobby_sent = {entry["table"]: entry for entry in self.lobby()}
+            self._lobby_dirty = False
+        self._lobby_followers[key] = send_text
+        send_text(encode({"type": "lobby", "tables": list(self._lobby_sent.values())}))
+
+    def unfollow_lobby(self, key: object) -> None:
+        self._lobby_followers.pop(key, None)
+
+    def _lobby_changed(self) -> None:
+        self._lobby_dirty = True
+        if self._lobby_timer is None and self._lobby_followers:
+            when = max(self.clock.now(), self._lobby_sent_at + self.lobby_seconds)
+            self._lobby_timer = self.clock.call_at(when, self._send_lobby_update)
+
+    def _send_lobby_update(self) -> None:
+        """The one shared timer: what changed since the last update, to every follower at once."""
+        self._lobby_timer = None
+        if not self._lobby_dirty or not self._lobby_followers:
+            return
+        self._lobby_dirty = False
+        now = {entry["table"]: entry for entry in self.lobby()}
+        changed = [entry for table_id, entry in now.items() if self._lobby_sent.get(table_id) != entry]
+        removed = [table_id for table_id in self._lobby_sent if table_id not in now]
+        self._lobby_sent = now
+        if not changed and not removed:
+            return
+        self._lobby_sent_at = self.clock.now()
+        text = encode({"type": "lobby_update", "tables": changed, "removed": removed})
+        for send_text in list(self._lobby_followers.values()):
+            send_text(text)
+
     def _changed(self, table: Table) -> None:
         if table.options.kind == "public":
-            lobby = self.lobby()
-            if lobby != self._last_lobby:
-                self._last_lobby = lobby
-                for listener in list(self.lobby_listeners):
-                    listener()
+            self._lobby_changed()
         if table.state.phase in (Phase.FINISHED, Phase.ANNULLED) and table.table_id not in self._retiring:
             # Players may still read the result, chat or download the record for a while.
             self._retiring.add(table.table_id)
@@ -155,6 +199,10 @@ class Registry:
         return count
 
     async def close(self) -> None:
+        self._lobby_followers.clear()
+        if self._lobby_timer is not None:
+            self._lobby_timer.cancel()
+            self._lobby_timer = None
         for table in list(self.tables.values()):
             await table.stop()
         self.tables.clear()

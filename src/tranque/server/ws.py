@@ -194,18 +194,14 @@ async def _handle(state: Any, client: Client, message: Any) -> dict[str, Any] | 
 
 
 def _follow_lobby(registry: Any, client: Client) -> None:
-    def send_lobby() -> None:
-        client.connection.send({"type": "lobby", "tables": registry.lobby()})
-
-    if client.lobby_listener is None:
-        client.lobby_listener = send_lobby
-        registry.lobby_listeners.add(send_lobby)
-    send_lobby()
+    """The whole list now (again, if asked again), then `lobby_update` diffs (registry.py)."""
+    client.lobby_listener = client
+    registry.follow_lobby(client, client.connection.send_text)
 
 
 async def _leave(state: Any, client: Client) -> None:
     if client.lobby_listener is not None:
-        state.registry.lobby_listeners.discard(client.lobby_listener)
+        state.registry.unfollow_lobby(client.lobby_listener)
     if client.user is not None:
         state.quick.cancel(client.user.user_id)
     if client.table is not None:

@@ -4,6 +4,7 @@
 import { t, setLang, currentLang } from "./i18n.js";
 import { api } from "./api.js";
 import { Socket } from "./socket.js";
+import { applyLobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { homeScreen, optionsScreen, loginScreen, quickMatchScreen } from "./screens.js";
 
@@ -13,6 +14,7 @@ class App {
     this.user = null;
     this.table = null;
     this.lobbyHandler = null;
+    this.lobbyTables = [];
     this.afterLogin = null;
     this.presetList = null;
     this.socket = new Socket({ onMessage: (m) => this.message(m), onStatus: (online) => this.status(online) });
@@ -178,8 +180,11 @@ class App {
   }
 
   message(message) {
-    if (message.type === "lobby" && this.lobbyHandler) this.lobbyHandler(message.tables);
-    else if (message.type === "matched") {
+    if (message.type === "lobby" || message.type === "lobby_update") {
+      // The socket keeps following once asked: the list is kept up to date off the home page too.
+      this.lobbyTables = applyLobby(this.lobbyTables, message);
+      if (this.lobbyHandler) this.lobbyHandler(this.lobbyTables);
+    } else if (message.type === "matched") {
       this.remember(message.table, message.seat, message.token);
       this.go(`#/mesa/${encodeURIComponent(message.table)}`);
     } else if (message.type === "error") this.toast(message.message);
