@@ -24,6 +24,7 @@ from tranque.server.commands import (
     AutoMove,
     BotMove,
     FillWithBots,
+    FromSocket,
     NextRound,
     Phrase,
     Ready,
@@ -390,6 +391,13 @@ class TestSeats:
                 await rig.call(Subscribe(socket, seated["token"]))
             assert refusal.value.code == "bad_token"
             assert other["token"] != seated["token"]
+            # The socket still believes it holds seat 0; the table knows better.
+            await refused(rig, FromSocket(socket, Vote(0, True)), "not_your_seat")
+            beto = Socket("beto")
+            beto.tokens[0] = other["token"]
+            await rig.hello(0, beto)
+            await rig.call(FromSocket(beto, Vote(0, True)))
+            assert rig.table.state.votes == {0}
             await assert_replays(rig)
 
     async def test_sitting_is_refused_where_the_seat_cannot_be_had(self) -> None:

@@ -125,6 +125,22 @@ class Subscribe:
 
 
 @dataclass
+class FromSocket:
+    """A seat's command sent over a socket: refused unless the socket still follows that
+    seat, so a socket whose seat was vacated (and perhaps taken by someone else) cannot
+    act, vote or speak for it."""
+
+    subscriber: Subscriber
+    command: Any  # a command with a `seat`: Act, Ready, Phrase, Vote, ReturnToSeat
+
+    async def run(self, table: Table) -> Any:
+        seat = self.command.seat
+        if seat is not None and table.subscribers.get(self.subscriber) != seat:
+            raise TableError("not_your_seat", "Ese puesto ya no es tuyo: vuelve a entrar a la mesa.")
+        return await self.command.run(table)
+
+
+@dataclass
 class Unsubscribe:
     subscriber: Subscriber
 

@@ -153,18 +153,18 @@ async def _handle(state: Any, client: Client, message: Any) -> dict[str, Any] | 
                     log.debug("table %s gone before its subscriber left", previous.table_id)
             return {"seat": seat, "seq": table.seq}
         case protocol.Act():
-            result: dict[str, Any] = await _table(client).call(
-                commands.Act(client.seat, message.action, message.turn_id)
+            result: dict[str, Any] = await _as_seat(
+                client, commands.Act(client.seat, message.action, message.turn_id)
             )
             return result
         case protocol.Ready():
-            await _table(client).call(commands.Ready(client.seat))
+            await _as_seat(client, commands.Ready(client.seat))
         case protocol.Phrase():
-            await _table(client).call(commands.Phrase(client.seat, message.phrase))
+            await _as_seat(client, commands.Phrase(client.seat, message.phrase))
         case protocol.Vote():
-            await _table(client).call(commands.Vote(client.seat, message.agree))
+            await _as_seat(client, commands.Vote(client.seat, message.agree))
         case protocol.Return():
-            await _table(client).call(commands.ReturnToSeat(client.seat))
+            await _as_seat(client, commands.ReturnToSeat(client.seat))
         case protocol.Sit():
             user = _account(client)
             if message.invite is not None:
@@ -191,6 +191,11 @@ async def _handle(state: Any, client: Client, message: Any) -> dict[str, Any] | 
         case protocol.Ping():
             return {"pong": True}
     return None
+
+
+async def _as_seat(client: Client, command: Any) -> Any:
+    """Run a seat's command, checked by the table against the seat this socket follows now."""
+    return await _table(client).call(commands.FromSocket(client.connection, command))
 
 
 def _follow_lobby(registry: Any, client: Client) -> None:
