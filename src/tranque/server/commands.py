@@ -205,16 +205,25 @@ class Act:
 
 
 @dataclass
-class Timeout:
-    """The turn's clock ran out: R15's move, and after enough in a row a bot covers (R16)."""
+class OnTurn:
+    """A command for one turn (a timer's or a bot's), ignored once that turn is over."""
 
     turn_id: int
 
     async def run(self, table: Table) -> None:
-        state = table.state
-        turn = current_turn(state, self.turn_id)
-        if turn is None:
-            return
+        turn = current_turn(table.state, self.turn_id)
+        if turn is not None:
+            await self.on_turn(table, table.state, turn)
+
+    async def on_turn(self, table: Table, state: TableState, turn: Turn) -> None:
+        raise NotImplementedError
+
+
+@dataclass
+class Timeout(OnTurn):
+    """The turn's clock ran out: R15's move, and after enough in a row a bot covers (R16)."""
+
+    async def on_turn(self, table: Table, state: TableState, turn: Turn) -> None:
         seat = state.seats[turn.seat]
         events: list[TableEvent] = []
         due = seat.timeouts + 1 >= state.rules.absent_turns_before_bot
@@ -226,14 +235,11 @@ class Timeout:
 
 
 @dataclass
-class BotMove:
-    turn_id: int
+class BotMove(OnTurn):
     action: Action
 
-    async def run(self, table: Table) -> None:
-        state = table.state
-        turn = current_turn(state, self.turn_id)
-        if turn is None or not state.seats[turn.seat].played_by_bot:
+    async def on_turn(self, table: Table, state: TableState, turn: Turn) -> None:
+        if not state.seats[turn.seat].played_by_bot:
             return
         round_ = state.playing_game().round
         action = self.action if self.action in round_.legal_actions() else round_.timeout_action()
@@ -241,16 +247,10 @@ class BotMove:
 
 
 @dataclass
-class AutoMove:
+class AutoMove(OnTurn):
     """A forced pass or draw, played for the seat after a moment."""
 
-    turn_id: int
-
-    async def run(self, table: Table) -> None:
-        state = table.state
-        turn = current_turn(state, self.turn_id)
-        if turn is None:
-            return
+    async def on_turn(self, table: Table, state: TableState, turn: Turn) -> None:
         (action,) = state.playing_game().round.legal_actions()
         await table.record(ActionTaken.tried(state, turn.seat, action, Mover.AUTO))
 
