@@ -7,12 +7,13 @@ the deal came from a seed, the seed is kept too so anyone can re-shuffle and com
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tranque.engine.actions import IllegalAction, action_from_json
 from tranque.engine.errors import EngineError
-from tranque.engine.fairness import deal_problems, revealed_seed
+from tranque.engine.fairness import FairnessError, deal_problems, revealed_seed
 from tranque.engine.game import Game
 from tranque.engine.messages import Verbatim
 from tranque.engine.rules import Rules
@@ -107,6 +108,34 @@ def replay(record: dict[str, Any]) -> Game:
                 replayed=Verbatim(str(replayed_value)),
             )
     return game
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What `check` found in a record: each round's deal problems, and the moves' problem."""
+
+    deals: tuple[tuple[FairnessError, ...], ...]
+    moves: RecordError | None
+
+    @property
+    def ok(self) -> bool:
+        """There are rounds, every deal checks out and every move replays."""
+        return bool(self.deals) and not any(self.deals) and self.moves is None
+
+
+def check(record: dict[str, Any], *, committed: bool) -> Verdict:
+    """Check every deal of a record (its seed, and with `committed` the commitment published
+    at the deal), then replay every move (`replay`). A record of the wrong shape raises
+    `KeyError`, `TypeError` or `RulesError`, for the caller to refuse."""
+    rules = Rules.from_json(record["rules"])
+    deals = tuple(
+        tuple(deal_problems(rules, round_data, committed=committed)) for round_data in record["rounds"]
+    )
+    try:
+        replay(record)
+    except RecordError as error:
+        return Verdict(deals, error)
+    return Verdict(deals, None)
 
 
 def _check_round_start(game: Game, number: int, round_data: dict[str, Any]) -> None:

@@ -14,9 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tranque.engine import Rules
-from tranque.engine.fairness import deal_problems
-from tranque.engine.record import RecordError, replay
+from tranque.engine.record import check
 
 
 class RecordRefused(Exception):
@@ -56,33 +54,30 @@ def check_record_text(text: bytes, max_rounds: int, lang: str = "es") -> dict[st
 def verify_record(record: dict[str, Any], lang: str = "es") -> dict[str, Any]:
     """{"ok", "rounds": [{"round", "ok", "problems", "codes"}, ...], "moves": {"ok", "code",
     "problem"}}: `ok` when there are rounds and every deal and every move checks out."""
-    rounds = _rounds_of(record)
+    _rounds_of(record)
     try:
-        rules = Rules.from_json(record["rules"])
+        verdict = check(record, committed=True)
     except (KeyError, TypeError, AttributeError, ValueError):  # RulesError is a ValueError
         raise _not_a_record() from None
-    checked = []
-    for number, round_data in enumerate(rounds):
-        problems = deal_problems(rules, round_data, committed=True)
-        checked.append(
-            {
-                "round": number,
-                "ok": not problems,
-                "problems": [problem.text(lang) for problem in problems],
-                "codes": [problem.code for problem in problems],
-            }
-        )
-    moves = _moves_verdict(record, lang)
-    ok = bool(checked) and all(r["ok"] for r in checked) and moves["ok"]
-    return {"ok": ok, "rounds": checked, "moves": moves}
-
-
-def _moves_verdict(record: dict[str, Any], lang: str) -> dict[str, Any]:
-    try:
-        replay(record)
-    except RecordError as error:
-        return {"ok": False, "code": error.code, "problem": error.text(lang)}
-    return {"ok": True, "code": None, "problem": None}
+    rounds = [
+        {
+            "round": number,
+            "ok": not problems,
+            "problems": [problem.text(lang) for problem in problems],
+            "codes": [problem.code for problem in problems],
+        }
+        for number, problems in enumerate(verdict.deals)
+    ]
+    moves = verdict.moves
+    return {
+        "ok": verdict.ok,
+        "rounds": rounds,
+        "moves": {
+            "ok": moves is None,
+            "code": None if moves is None else moves.code,
+            "problem": None if moves is None else moves.text(lang),
+        },
+    }
 
 
 def _rounds_of(record: Any) -> list[dict[str, Any]]:

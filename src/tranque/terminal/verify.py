@@ -16,9 +16,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from tranque.engine import Rules, RulesError
-from tranque.engine.fairness import deal_problems
-from tranque.engine.record import RecordError, replay
+from tranque.engine import RulesError
+from tranque.engine.record import check
 from tranque.terminal.catalogue import t
 from tranque.terminal.command import CliError, Command, Context
 from tranque.terminal.record_file import read_record
@@ -33,42 +32,32 @@ def from_site(record: dict[str, Any]) -> bool:
     return "table" in record or any("commitment" in round_ for round_ in record["rounds"])
 
 
-def round_problems(rules: Rules, round_data: dict[str, Any], site: bool, lang: str) -> list[str]:
-    """What is wrong with one round's deal (nothing when it checks out)."""
-    return [problem.text(lang) for problem in deal_problems(rules, round_data, committed=site)]
-
-
 def run(args: argparse.Namespace, ctx: Context) -> int:
     lang, out = ctx.lang, ctx.out
     record = read_record(args.file, lang)
     try:
-        rules = Rules.from_json(record["rules"])
         rounds = record["rounds"]
         if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
             raise TypeError("rounds")
         site = from_site(record)
-        checked = [round_problems(rules, round_data, site, lang) for round_data in rounds]
+        verdict = check(record, committed=site)
     except (KeyError, TypeError, AttributeError, RulesError):  # JSON of the wrong shape
         raise CliError(t("not_a_record", lang, file=args.file)) from None
     out.print(t("verify_site" if site else "verify_local", lang))
-    for number, problems in enumerate(checked, start=1):
+    for number, problems in enumerate(verdict.deals, start=1):
         if problems:
-            out.print(t("verify_round_failed", lang, number=number, problems="; ".join(problems)))
+            texts = "; ".join(problem.text(lang) for problem in problems)
+            out.print(t("verify_round_failed", lang, number=number, problems=texts))
         else:
             out.print(t("verify_round_ok", lang, number=number))
-    if not checked:
+    if not verdict.deals:
         out.print(t("verify_no_rounds", lang))
-    try:
-        replay(record)
-    except RecordError as error:
-        moves_ok = False
-        out.print(t("verify_moves_failed", lang, reason=error.text(lang)))
-    else:
-        moves_ok = True
+    if verdict.moves is None:
         out.print(t("verify_moves_ok", lang))
-    ok = bool(checked) and not any(checked) and moves_ok
-    out.print(t("verify_all_ok" if ok else "verify_failed", lang))
-    return 0 if ok else 1
+    else:
+        out.print(t("verify_moves_failed", lang, reason=verdict.moves.text(lang)))
+    out.print(t("verify_all_ok" if verdict.ok else "verify_failed", lang))
+    return 0 if verdict.ok else 1
 
 
 COMMAND = Command("help_verify", configure, run)
