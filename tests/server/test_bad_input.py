@@ -181,9 +181,29 @@ ENGLISH = re.compile(
 )
 
 
+# Python's own spelling of values (None, True, 'text'), which no message should show.
+PYTHON = re.compile(r"\b(None|True|False)\b|'[^'\s]*'|\\u[0-9a-f]{4}")
+# The codes answered at the door, before any table: their refusals are in English too.
+DOOR_CODES = {"too_big", "bad_json", "bad_message", "unknown_type", "rate_limited"}
+
+
 def assert_spanish(message: str) -> None:
     assert SPANISH.search(message), message
     assert not ENGLISH.search(message), message
+    assert not PYTHON.search(message), message
+
+
+def assert_explained(answer: Message) -> None:
+    """An error's message in Spanish, and for a door refusal the same in English."""
+    assert_spanish(answer["message"])
+    if answer["code"] in DOOR_CODES:
+        english: str = answer["message_en"]
+        assert re.search(r"\b(the|a|an|is|must|not|of|message|field|say|send)\b", english, re.I), english
+        assert not PYTHON.search(english), english
+        if answer["code"] == "bad_message":  # the field it names, in both
+            assert re.findall("«[^»]*»", answer["message"])[:1] == re.findall("«[^»]*»", english)[:1]
+    else:
+        assert "message_en" not in answer, answer
 
 
 Payload = Callable[[Arena], Message | str | bytes]
@@ -191,6 +211,15 @@ Payload = Callable[[Arena], Message | str | bytes]
 
 def play_with(arena: Arena, **changes: Any) -> Message:
     return {"type": "act", "action": arena.legal()[0], **changes}
+
+
+FULL_WIDTH = {str(digit): chr(ord("０") + digit) for digit in range(10)}
+
+
+def loose_tile(arena: Arena, translation: dict[int, str]) -> Message:
+    """A legal play with its tile written otherwise than documented (`str.translate`)."""
+    play = next(action for action in arena.legal() if action["type"] == "play")
+    return {**play, "tile": play["tile"].translate(translation)}
 
 
 def foreign_tile(arena: Arena) -> str:
@@ -207,10 +236,12 @@ CASES: list[tuple[str, str, Payload, str]] = [
     ("json_number", "turn", lambda a: "42", "bad_message"),
     ("json_string", "turn", lambda a: '"ping"', "bad_message"),
     ("json_null", "turn", lambda a: "null", "bad_message"),
-    ("no_type", "turn", lambda a: {}, "unknown_type"),
+    ("no_type", "turn", lambda a: {}, "bad_message"),
+    ("type_is_null", "turn", lambda a: {"type": None}, "bad_message"),
+    ("type_is_true", "turn", lambda a: {"type": True}, "bad_message"),
     ("unknown_type", "turn", lambda a: {"type": "trampa"}, "unknown_type"),
-    ("type_is_a_list", "turn", lambda a: '{"type": ["act"]}', "unknown_type"),
-    ("type_is_an_object", "turn", lambda a: '{"type": {"act": 1}}', "unknown_type"),
+    ("type_is_a_list", "turn", lambda a: '{"type": ["act"]}', "bad_message"),
+    ("type_is_an_object", "turn", lambda a: '{"type": {"act": 1}}', "bad_message"),
     ("type_lone_surrogate", "turn", lambda a: '{"type": "\\ud800"}', "unknown_type"),
     ("missing_action", "turn", lambda a: {"type": "act"}, "bad_message"),
     ("missing_table", "outsider", lambda a: {"type": "hello"}, "bad_message"),
@@ -252,12 +283,66 @@ CASES: list[tuple[str, str, Payload, str]] = [
         "tile_lone_surrogate",
         "turn",
         lambda a: json.dumps(play_with(a, action={"type": "play", "tile": "\ud800"})),
-        "illegal",
+        "bad_message",
     ),
-    ("not_a_tile", "turn", lambda a: play_with(a, action={"type": "play", "tile": "x-y"}), "illegal"),
-    ("tile_is_a_number", "turn", lambda a: play_with(a, action={"type": "play", "tile": 66}), "illegal"),
-    ("unknown_side", "turn", lambda a: play_with(a, action={**a.legal()[0], "side": "arriba"}), "illegal"),
-    ("unknown_action", "turn", lambda a: play_with(a, action={"type": "trampa"}), "illegal"),
+    ("not_a_tile", "turn", lambda a: play_with(a, action={"type": "play", "tile": "x-y"}), "bad_message"),
+    ("tile_is_a_number", "turn", lambda a: play_with(a, action={"type": "play", "tile": 66}), "bad_message"),
+    (
+        "tile_full_width",
+        "turn",
+        lambda a: play_with(a, action=loose_tile(a, str.maketrans(FULL_WIDTH))),
+        "bad_message",
+    ),
+    (
+        "tile_with_spaces",
+        "turn",
+        lambda a: play_with(a, action=loose_tile(a, {ord("-"): " - "})),
+        "bad_message",
+    ),
+    (
+        "tile_two_digits",
+        "turn",
+        lambda a: play_with(a, action={"type": "play", "tile": "10-3"}),
+        "bad_message",
+    ),
+    (
+        "unknown_side",
+        "turn",
+        lambda a: play_with(a, action={**a.legal()[0], "side": "arriba"}),
+        "bad_message",
+    ),
+    ("unknown_action", "turn", lambda a: play_with(a, action={"type": "trampa"}), "bad_message"),
+    ("action_without_type", "turn", lambda a: play_with(a, action={"tile": "6-6"}), "bad_message"),
+    (
+        "draw_with_a_tile",
+        "turn",
+        lambda a: play_with(a, action={"type": "draw", "tile": "6-6"}),
+        "bad_message",
+    ),
+    # A value of another JSON type is refused, never converted (each would change the table).
+    ("agree_is_a_string", "turn", lambda a: {"type": "vote", "agree": "false"}, "bad_message"),
+    ("agree_is_a_number", "turn", lambda a: {"type": "vote", "agree": 1}, "bad_message"),
+    ("id_is_true", "turn", lambda a: '{"type": "vote", "agree": true, "id": true}', "bad_message"),
+    ("id_is_a_float", "turn", lambda a: '{"type": "ping", "id": 1.0}', "bad_message"),
+    ("turn_id_is_true", "turn", lambda a: play_with(a, turn_id=True), "bad_message"),
+    ("turn_id_is_a_digit_string", "turn", lambda a: play_with(a, turn_id=str(a.turn_id())), "bad_message"),
+    ("turn_id_is_a_float", "turn", lambda a: play_with(a, turn_id=float(a.turn_id())), "bad_message"),
+    (
+        "last_seq_is_a_digit_string",
+        "outsider",
+        lambda a: {"type": "hello", "table": a.table, "last_seq": "0"},
+        "bad_message",
+    ),
+    ("table_is_a_number", "outsider", lambda a: {"type": "hello", "table": 7}, "bad_message"),
+    ("seat_is_true", "outsider", lambda a: {"type": "sit", "table": a.table, "seat": True}, "bad_message"),
+    ("sit_nowhere", "outsider", lambda a: {"type": "sit", "seat": 1}, "bad_message"),
+    (
+        "with_bots_is_a_string",
+        "outsider",
+        lambda a: {"type": "quick_match", "with_bots": "true"},
+        "bad_message",
+    ),
+    ("nan_is_not_json", "turn", lambda a: '{"type": "ping", "id": NaN}', "bad_json"),
     ("pass_holding_a_play", "turn", lambda a: play_with(a, action={"type": "pass"}), "illegal"),
     ("draw_holding_a_play", "turn", lambda a: play_with(a, action={"type": "draw"}), "illegal"),
     ("future_turn_id", "turn", lambda a: play_with(a, turn_id=a.turn_id() + 1), "stale"),
@@ -313,7 +398,7 @@ def test_bad_input_is_refused_and_changes_nothing(
         answer = client.next(lambda m: m["type"] in ("ack", "error"))
     assert answer["type"] == "error", answer
     assert answer["code"] == code, answer
-    assert_spanish(answer["message"])
+    assert_explained(answer)
     assert arena.snapshot() == before
     arena.assert_alive(client)
 
@@ -429,7 +514,7 @@ def test_fuzz_every_message_is_answered_once_and_only_accepted_acts_change_the_t
         tally["answers"] += 1
         if answer["type"] == "error":
             assert re.fullmatch(r"[a-z_]+", answer["code"]), answer
-            assert_spanish(answer["message"])
+            assert_explained(answer)
         after = arena.snapshot()
         if answer["type"] == "ack" and isinstance(message, dict) and message.get("type") in ("act", "vote"):
             tally["accepted_acts"] += message["type"] == "act"

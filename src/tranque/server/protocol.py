@@ -1,23 +1,64 @@
 """The WebSocket protocol's inbound messages (docs/protocol.md), validated with pydantic.
 
 Every message is a JSON object with a `type`; it may carry an `id`, which the answer
-(`ack` or `error`) repeats so a client can match them.
+(`ack` or `error`) repeats so a client can match them. The models are strict: a value of
+another JSON type is never converted (a string is not a number nor a boolean, a boolean is
+not a number), and a tile is exactly its documented text, like ``"6-4"``.
+
+A refused message raises `ProtocolError`, whose text names the field and what it must be,
+in Spanish (`message`) and in English (`message_en`).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 MAX_MESSAGE_CHARS = 16_384
+TILE_TEXT = r"^[0-9]-[0-9]$"  # two ASCII digits and a hyphen, as in `legal_actions`
 
 MessageId = int | str | None
+STRICT = ConfigDict(extra="forbid", strict=True)
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    id: Annotated[int | str | None, Field(default=None)] = None
+    model_config = STRICT
+    id: MessageId = None
+
+
+# Actions (the engine's `Action.to_json()`) ---------------------------------------------------
+
+
+class _Action(BaseModel):
+    model_config = STRICT
+
+    def to_json(self) -> dict[str, Any]:
+        """The action as the engine reads it (`action_from_json`)."""
+        return self.model_dump()
+
+
+class PlayAction(_Action):
+    type: Literal["play"]
+    tile: str = Field(pattern=TILE_TEXT)
+    side: Literal["left", "right"] | None = None
+
+
+class DrawAction(_Action):
+    type: Literal["draw"]
+
+
+class PassAction(_Action):
+    type: Literal["pass"]
+
+
+ActionMessage = Annotated[PlayAction | DrawAction | PassAction, Field(discriminator="type")]
+ACTIONS: dict[str, type[_Action]] = {"play": PlayAction, "draw": DrawAction, "pass": PassAction}
+
+
+# Messages ------------------------------------------------------------------------------------
 
 
 class Hello(_Message):
@@ -29,7 +70,7 @@ class Hello(_Message):
 
 class Act(_Message):
     type: Literal["act"]
-    action: dict[str, Any]
+    action: ActionMessage
     turn_id: int | None = None
 
 
@@ -56,6 +97,12 @@ class Sit(_Message):
     table: str | None = Field(default=None, max_length=64)
     invite: str | None = Field(default=None, max_length=64)
     seat: int | None = Field(default=None, ge=0, le=5)
+
+    @model_validator(mode="after")
+    def _names_a_table(self) -> Sit:
+        if self.table is None and self.invite is None:
+            raise PydanticCustomError("table_or_invite", "neither table nor invite")
+        return self
 
 
 class Stand(_Message):
@@ -101,6 +148,7 @@ Inbound = Annotated[
     Field(discriminator="type"),
 ]
 INBOUND: TypeAdapter[Inbound] = TypeAdapter(Inbound)
+MESSAGE_ID: TypeAdapter[MessageId] = TypeAdapter(MessageId, config=STRICT)
 MESSAGES: tuple[type[_Message], ...] = (
     Hello,
     Act,
@@ -117,64 +165,218 @@ MESSAGES: tuple[type[_Message], ...] = (
     Ping,
 )
 TYPES = frozenset(get_args(m.model_fields["type"].annotation)[0] for m in MESSAGES)
+MODELS: dict[str, type[_Message]] = {get_args(m.model_fields["type"].annotation)[0]: m for m in MESSAGES}
+
+# What each field must be, in Spanish and in English (a field that may be null says so too).
+EXPECTED: dict[str, tuple[str, str]] = {
+    "id": ("un número entero, un texto o null", "an integer, a string or null"),
+    "type": ("el tipo de mensaje, un texto como «hello»", "the message type, a string such as «hello»"),
+    "table": (
+        "el id de la mesa, un texto de hasta 64 caracteres",
+        "the table id, a string of at most 64 characters",
+    ),
+    "token": (
+        "el código del puesto, un texto de hasta 128 caracteres",
+        "the seat's token, a string of at most 128 characters",
+    ),
+    "last_seq": (
+        "el número del último evento que procesaste, un entero desde 0",
+        "the number of the last event you processed, an integer from 0",
+    ),
+    "action": (
+        "una jugada, un objeto cuyo «type» es «play», «draw» o «pass»",
+        "an action, an object whose «type» is «play», «draw» or «pass»",
+    ),
+    "action.type": ("«play», «draw» o «pass»", "«play», «draw» or «pass»"),
+    "action.tile": (
+        "una ficha escrita como «6-4», dos cifras del 0 al 9 con un guion en medio",
+        "a tile written like «6-4», two digits from 0 to 9 with a hyphen between them",
+    ),
+    "action.side": ("«left» o «right»", "«left» or «right»"),
+    "turn_id": ("el «turn_id» del turno, un número entero", "the turn's «turn_id», an integer"),
+    "phrase": (
+        "la clave de una frase, un texto de hasta 32 caracteres",
+        "a phrase's key, a string of at most 32 characters",
+    ),
+    "agree": ("true o false", "true or false"),
+    "seat": ("un número de puesto del 0 al 5", "a seat number from 0 to 5"),
+    "invite": (
+        "el código de invitación, un texto de hasta 64 caracteres",
+        "the invitation code, a string of at most 64 characters",
+    ),
+    "level": (
+        "el nivel del bot, un texto de hasta 32 caracteres",
+        "the bot's level, a string of at most 32 characters",
+    ),
+    "with_bots": ("true o false", "true or false"),
+}
+SHOWN_CHARS = 32  # a name or type from the client longer than this is not repeated back
 
 
 class ProtocolError(Exception):
-    def __init__(self, code: str, message: str, message_id: MessageId = None) -> None:
+    """A message refused at the door: `code` for programs, `message` (Spanish) and
+    `message_en` (English) for people, `message_id` the message's `id` if it could be read."""
+
+    def __init__(self, code: str, message: str, message_id: MessageId = None, *, message_en: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.message_en = message_en
         self.message_id = message_id
+
+    def frame(self) -> dict[str, Any]:
+        """The `error` frame that answers the message."""
+        return error(self.code, self.message, self.message_id, message_en=self.message_en)
 
 
 def parse(text: str) -> Inbound:
-    """Read one client message, or raise `ProtocolError` saying in Spanish what is wrong."""
-    import json
+    """Read one client message, or raise `ProtocolError` saying what is wrong.
 
+    The first check that fails answers: size (`too_big`), JSON (`bad_json`), an object
+    with a string `type` (`bad_message`), a known type (`unknown_type`), then its fields
+    (`bad_message`, naming the first wrong field: the message's own in their documented
+    order, then the unknown ones)."""
     if len(text) > MAX_MESSAGE_CHARS:
         raise ProtocolError(
-            "too_big", f"El mensaje es demasiado grande (máximo {MAX_MESSAGE_CHARS} caracteres)."
+            "too_big",
+            f"El mensaje es demasiado grande (máximo {MAX_MESSAGE_CHARS} caracteres).",
+            message_en=f"The message is too big (at most {MAX_MESSAGE_CHARS} characters).",
         )
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_not_json)
     except (ValueError, RecursionError):
-        raise ProtocolError("bad_json", "El mensaje no es JSON válido.") from None
+        raise ProtocolError(
+            "bad_json", "El mensaje no es JSON válido.", message_en="The message is not valid JSON."
+        ) from None
     if not isinstance(data, dict):
-        raise ProtocolError("bad_message", "El mensaje debe ser un objeto JSON con «type».")
-    message_id = data.get("id") if isinstance(data.get("id"), int | str) else None
+        raise ProtocolError(
+            "bad_message",
+            "El mensaje debe ser un objeto JSON con «type».",
+            message_en="The message must be a JSON object with a «type».",
+        )
+    message_id = _readable_id(data.get("id"))
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in TYPES:
-        raise ProtocolError("unknown_type", f"Tipo de mensaje desconocido: {kind!r}.", message_id)
+    if not isinstance(kind, str):
+        raise _wrong_field("missing" if "type" not in data else "wrong", "type", message_id)
+    if kind not in TYPES:
+        shown = _shown(kind)
+        raise ProtocolError(
+            "unknown_type",
+            f"Tipo de mensaje desconocido: «{shown}»." if shown else "Tipo de mensaje desconocido.",
+            message_id,
+            message_en=f"Unknown message type: «{shown}»." if shown else "Unknown message type.",
+        )
     try:
         return INBOUND.validate_python(data)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = str(first["loc"][1]) if len(first["loc"]) > 1 else "mensaje"
-        # A field of several types (like `id`) reports per type: say only that it is wrong.
-        reason = REASONS.get(first["type"], "no es válido") if len(first["loc"]) <= 2 else "no es válido"
-        raise ProtocolError("bad_message", f"Campo «{where}»: {reason}.", message_id) from None
+    except ValidationError as invalid:
+        raise _refusal(kind, invalid.errors()[0], message_id) from None
 
 
-# pydantic's error types, said in Spanish (its own messages are English).
-REASONS = {
-    "missing": "falta",
-    "extra_forbidden": "no existe en este mensaje",
-    "string_type": "debe ser texto",
-    "string_unicode": "debe ser texto",
-    "string_too_long": "es demasiado largo",
-    "int_type": "debe ser un número entero",
-    "int_parsing": "debe ser un número entero",
-    "int_from_float": "debe ser un número entero",
-    "greater_than_equal": "es demasiado pequeño",
-    "less_than_equal": "es demasiado grande",
-    "bool_type": "debe ser true o false",
-    "bool_parsing": "debe ser true o false",
-    "dict_type": "debe ser un objeto JSON",
-}
+def _not_json(constant: str) -> None:
+    """`NaN` and `Infinity` are Python's, not JSON's."""
+    raise ValueError(constant)
 
 
-def error(code: str, message: str, message_id: MessageId = None) -> dict[str, Any]:
-    return {"type": "error", "id": message_id, "code": code, "message": message}
+def _readable_id(value: object) -> MessageId:
+    """The message's `id` if it is one (an integer, a string or null), else None."""
+    try:
+        return MESSAGE_ID.validate_python(value)
+    except ValidationError:
+        return None
+
+
+def _shown(text: str) -> str | None:
+    """`text` if it can be repeated back to the client as it is, else None."""
+    return text if len(text) <= SHOWN_CHARS and text.isprintable() else None
+
+
+def _refusal(kind: str, first: ErrorDetails, message_id: MessageId) -> ProtocolError:
+    """The `bad_message` for pydantic's first complaint about a `kind` message."""
+    if first["type"] == "table_or_invite":
+        return ProtocolError(
+            "bad_message",
+            "Indica la mesa («table») o la invitación («invite»).",
+            message_id,
+            message_en="Say which table («table») or invitation («invite»).",
+        )
+    loc = [str(part) for part in first["loc"][1:]]  # [0] is the message type; an action's [1], its type
+    in_action = loc[:1] == ["action"]
+    # No field in `loc` (the message's, or its action's): a field name that is not valid text.
+    if first["type"] == "extra_forbidden" or not loc or (in_action and len(loc) == 2):
+        return _unknown_field(kind, loc, message_id)
+    if in_action and len(loc) >= 3:
+        path = f"action.{loc[2]}"
+    elif in_action and first["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        path = "action.type"
+    else:
+        path = loc[0]
+    missing = first["type"] in ("missing", "union_tag_not_found")
+    return _wrong_field("missing" if missing else "wrong", path, message_id, _nullable(kind, path))
+
+
+def _unknown_field(kind: str, loc: list[str], message_id: MessageId) -> ProtocolError:
+    """`bad_message` for a field the message (or its action, `loc[1]`) does not have."""
+    if loc[:1] == ["action"] and len(loc) >= 2:
+        owner, owner_en = f"la jugada «{loc[1]}»", f"a «{loc[1]}» action"
+        shown = _shown(f"action.{loc[2]}") if len(loc) >= 3 else None
+    else:
+        owner, owner_en = f"el mensaje «{kind}»", f"a «{kind}» message"
+        shown = _shown(loc[0]) if loc else None
+    if shown is None:
+        return ProtocolError(
+            "bad_message",
+            f"Sobra un campo: {owner} no lo lleva.",
+            message_id,
+            message_en=f"Leave out the unknown field: {owner_en} has no such field.",
+        )
+    return ProtocolError(
+        "bad_message",
+        f"Sobra el campo «{shown}»: {owner} no lo lleva.",
+        message_id,
+        message_en=f"Leave out «{shown}»: {owner_en} has no such field.",
+    )
+
+
+def _wrong_field(how: str, path: str, message_id: MessageId, nullable: bool = False) -> ProtocolError:
+    """`bad_message` for a field that is missing or not what it must be."""
+    expected, expected_en = EXPECTED[path]
+    if nullable:
+        expected, expected_en = f"{expected}, o null", f"{expected_en}, or null"
+    if how == "missing":
+        return ProtocolError(
+            "bad_message",
+            f"Falta el campo «{path}»: debe ser {expected}.",
+            message_id,
+            message_en=f"The field «{path}» is missing: it must be {expected_en}.",
+        )
+    return ProtocolError(
+        "bad_message",
+        f"El campo «{path}» debe ser {expected}.",
+        message_id,
+        message_en=f"The field «{path}» must be {expected_en}.",
+    )
+
+
+def _nullable(kind: str, path: str) -> bool:
+    """Whether the field at `path` of a `kind` message may be null."""
+    if path == "id":
+        return False  # its expectation says null already
+    if path.startswith("action."):
+        fields = {name: f for model in ACTIONS.values() for name, f in model.model_fields.items()}
+    else:
+        fields = MODELS[kind].model_fields
+    field = fields.get(path.removeprefix("action."))
+    return field is not None and type(None) in get_args(field.annotation)
+
+
+def error(
+    code: str, message: str, message_id: MessageId = None, *, message_en: str | None = None
+) -> dict[str, Any]:
+    """An `error` frame; `message_en`, where given, is `message` in English."""
+    frame: dict[str, Any] = {"type": "error", "id": message_id, "code": code, "message": message}
+    if message_en is not None:
+        frame["message_en"] = message_en
+    return frame
 
 
 def ack(message_id: MessageId, **result: Any) -> dict[str, Any]:

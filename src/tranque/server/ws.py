@@ -77,7 +77,11 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                     continue
                 if text is None:
                     client.connection.send(
-                        protocol.error("bad_json", "Envía mensajes de texto JSON, no binarios.")
+                        protocol.error(
+                            "bad_json",
+                            "Envía mensajes de texto JSON, no binarios.",
+                            message_en="Send JSON text messages, not binary ones.",
+                        )
                     )
                     continue
                 await _answer(state, client, text)
@@ -96,7 +100,10 @@ def _within_rate(state: Any, client: Client, text: str | None) -> bool:
     client.refused_in_a_row += 1
     client.connection.send(
         protocol.error(
-            "rate_limited", "Estás enviando mensajes demasiado rápido; espera un momento.", _id_of(text)
+            "rate_limited",
+            "Estás enviando mensajes demasiado rápido; espera un momento.",
+            _id_of(text),
+            message_en="You are sending messages too fast; wait a moment.",
         )
     )
     return False
@@ -120,7 +127,7 @@ async def _answer(state: Any, client: Client, text: str) -> None:
         result = await _handle(state, client, message)
         client.connection.send(protocol.ack(message_id, **(result or {})))
     except protocol.ProtocolError as error:
-        client.connection.send(protocol.error(error.code, error.message, error.message_id))
+        client.connection.send(error.frame())
     except TableError as error:
         client.connection.send(protocol.error(error.code, error.message, message_id))
 
@@ -154,7 +161,7 @@ async def _handle(state: Any, client: Client, message: Any) -> dict[str, Any] | 
             return {"seat": seat, "seq": table.seq}
         case protocol.Act():
             result: dict[str, Any] = await _as_seat(
-                client, commands.Act(client.seat, message.action, message.turn_id)
+                client, commands.Act(client.seat, message.action.to_json(), message.turn_id)
             )
             return result
         case protocol.Ready():
