@@ -184,7 +184,7 @@ ENGLISH = re.compile(
 # Python's own spelling of values (None, True, 'text'), which no message should show.
 PYTHON = re.compile(r"\b(None|True|False)\b|'[^'\s]*'|\\u[0-9a-f]{4}")
 # The codes answered at the door, before any table: their refusals are in English too.
-DOOR_CODES = {"too_big", "bad_json", "bad_message", "unknown_type", "rate_limited"}
+DOOR_CODES = {"too_big", "bad_json", "bad_message", "unknown_type"}
 
 
 def assert_spanish(message: str) -> None:

@@ -100,10 +100,7 @@ def _within_rate(state: Any, client: Client, text: str | None) -> bool:
     client.refused_in_a_row += 1
     client.connection.send(
         protocol.error(
-            "rate_limited",
-            "Estás enviando mensajes demasiado rápido; espera un momento.",
-            _id_of(text),
-            message_en="You are sending messages too fast; wait a moment.",
+            "rate_limited", "Estás enviando mensajes demasiado rápido; espera un momento.", _id_of(text)
         )
     )
     return False
