@@ -119,7 +119,8 @@ async def serve(args: argparse.Namespace) -> None:
     import uvicorn
 
     from tranque.engine import Rules
-    from tranque.server.app import Settings, create_app
+    from tranque.server.app import create_app
+    from tranque.server.settings import Settings
     from tranque.server.table import TableOptions
 
     raise_open_files_limit()

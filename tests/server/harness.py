@@ -10,6 +10,7 @@ scripted WebSocket players that record every frame they receive.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import shutil
@@ -27,9 +28,9 @@ import websockets
 
 from tests import services
 from tranque.server import runtime
-from tranque.server.app import Settings, create_app
+from tranque.server.app import create_app
 from tranque.server.clock import FakeClock
-from tranque.server.socket_limits import SocketLimits, set_socket_limits
+from tranque.server.settings import Settings
 
 T = TypeVar("T")
 Message = dict[str, Any]
@@ -82,12 +83,12 @@ class LiveServer(Loopback):
     def __init__(self, settings: Settings, port: int | None = None) -> None:
         url, self._scratch = test_database(settings.database_url)
         settings.database_url = url
+        # Tests send at machine speed while their FakeClock stands still: no rate limit here
+        # (tests/server/test_rate_limit.py sets its own).
+        settings.socket_limits = dataclasses.replace(settings.socket_limits, burst=10**9)
         self.settings = settings
         self.port = port or free_port()
         self.app = create_app(settings)
-        # Tests send at machine speed while their FakeClock stands still: no rate limit here
-        # (tests/server/test_rate_limit.py sets its own).
-        set_socket_limits(self.app, SocketLimits(burst=10**9))
         config = uvicorn.Config(  # bounded as `tranque serve` bounds it
             self.app,
             host="127.0.0.1",

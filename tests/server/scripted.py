@@ -22,7 +22,7 @@ import websockets
 
 from tests.server.harness import LiveServer, Message, Player, fast_settings
 from tranque.engine import Rules
-from tranque.server.app import Settings
+from tranque.server.settings import Settings
 from tranque.server.store import StoredEvent
 from tranque.server.table import Table, TableOptions
 

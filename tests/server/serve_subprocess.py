@@ -12,8 +12,9 @@ import sys
 
 import uvicorn
 
-from tranque.server.app import Settings, create_app
-from tranque.server.socket_limits import SocketLimits, set_socket_limits
+from tranque.server.app import create_app
+from tranque.server.settings import Settings
+from tranque.server.socket_limits import SocketLimits
 
 
 def main() -> None:
@@ -24,9 +25,9 @@ def main() -> None:
         bot_min_seconds=0,
         between_rounds_seconds=60,
         auto_move_seconds=60,
+        socket_limits=SocketLimits(burst=10**9),  # the client plays as fast as the bots: no rate limit
     )
     app = create_app(settings)
-    set_socket_limits(app, SocketLimits(burst=10**9))  # the client plays as fast as the bots: no rate limit
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 
 

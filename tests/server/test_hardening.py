@@ -32,10 +32,11 @@ from alembic import command
 from tests import services
 from tests.server.harness import LiveServer, free_port
 from tranque.cli import main
-from tranque.server.app import WEB_DIR, Settings
+from tranque.server.app import WEB_DIR
 from tranque.server.clock import FakeClock
 from tranque.server.security import script_hashes
 from tranque.server.sessions import LOGGED_OUT_CLOSE, SESSION_COOKIE
+from tranque.server.settings import Settings
 from tranque.server.store import NameTaken
 from tranque.server.store.schema import users
 from tranque.server.store.sql import SqlStore, alembic_config, run_in_transaction

@@ -22,9 +22,9 @@ from tests.server.harness import LiveServer
 from tests.server.raw_client import RawClient
 from tests.server.scripted import seat_table, start_table_now
 from tranque.engine import Rules
-from tranque.server.app import Settings
 from tranque.server.clock import FakeClock
-from tranque.server.socket_limits import SocketLimits, set_socket_limits
+from tranque.server.settings import Settings
+from tranque.server.socket_limits import SocketLimits
 
 Message = dict[str, Any]
 WAIT = 10.0
@@ -34,9 +34,10 @@ KEEPALIVE_TIMEOUT = 1011  # uvicorn's close code for a ping that went unanswered
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    settings = Settings(database_url="memory://", clock=FakeClock(), bot_processes=0, bot_min_seconds=0)
+    settings = Settings(
+        database_url="memory://", clock=FakeClock(), bot_processes=0, bot_min_seconds=0, socket_limits=LIMITS
+    )
     live = LiveServer(settings)
-    set_socket_limits(live.app, LIMITS)
     live.server.config.ws_ping_interval = LIMITS.ping_seconds
     live.server.config.ws_ping_timeout = LIMITS.pong_seconds
     with live:

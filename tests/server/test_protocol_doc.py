@@ -24,10 +24,11 @@ from tranque.engine import Rules
 from tranque.engine.deal import deal_from_seed
 from tranque.engine.tiles import TILES
 from tranque.server import protocol
-from tranque.server.app import Settings, create_app
+from tranque.server.app import create_app
 from tranque.server.connection import OUTBOUND_LIMIT, SLOW_CLIENT_CLOSE
 from tranque.server.fairness import commitment_of
 from tranque.server.runtime import WS_MAX_SIZE
+from tranque.server.settings import Settings
 from tranque.server.socket_limits import DEFAULT_LIMITS
 from tranque.server.table_events import EVENT_TYPES, PHRASES
 from tranque.server.ws import FLOOD_CLOSE

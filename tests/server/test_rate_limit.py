@@ -27,7 +27,7 @@ from tests.server.raw_client import RawClient
 from tests.server.scripted import seat_table, start_table_now, stored_events
 from tranque.engine import Rules
 from tranque.server.connection import OUTBOUND_LIMIT, SLOW_CLIENT_CLOSE
-from tranque.server.socket_limits import DEFAULT_LIMITS, SocketLimits, set_socket_limits
+from tranque.server.socket_limits import DEFAULT_LIMITS, SocketLimits
 from tranque.server.table import Table
 from tranque.server.table_events import PhraseSaid
 from tranque.server.ws import FLOOD_CLOSE
@@ -49,9 +49,9 @@ def server() -> Iterator[LiveServer]:
 @pytest.fixture
 def limited(server: LiveServer) -> Iterator[LiveServer]:
     """The server with the rate limit `tranque serve` runs with, for the sockets opened now."""
-    set_socket_limits(server.app, DEFAULT_LIMITS)
+    server.settings.socket_limits = DEFAULT_LIMITS
     yield server
-    set_socket_limits(server.app, UNLIMITED)
+    server.settings.socket_limits = UNLIMITED
 
 
 def two_people(server: LiveServer) -> tuple[str, dict[int, str]]:

@@ -38,8 +38,8 @@ from tests.server.scenario_helpers import (
     tiles_in,
 )
 from tranque.engine import Draw, Game, Pass, Play, Rules, action_from_json
-from tranque.server.app import Settings
 from tranque.server.clock import FakeClock
+from tranque.server.settings import Settings
 from tranque.server.table import TableOptions
 from tranque.server.table_events import PHRASES
 

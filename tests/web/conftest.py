@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.server.harness import LiveServer
-from tranque.server.app import Settings
+from tranque.server.settings import Settings
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -21,7 +21,7 @@ from tests.server.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import act_once
 from tests.web.test_resilience import table_picture, wait_for_my_turn
-from tranque.server.socket_limits import SocketLimits, set_socket_limits
+from tranque.server.socket_limits import SocketLimits
 
 HEARTBEAT_SECONDS = 0.2
 
@@ -79,7 +79,7 @@ def relay_to(live: LiveServer) -> Iterator[Relay]:
 def test_a_silently_dead_link_is_noticed_and_the_game_resumes(
     browser: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path
 ) -> None:
-    set_socket_limits(live.app, SocketLimits(heartbeat_seconds=HEARTBEAT_SECONDS, burst=10**9))
+    live.settings.socket_limits = SocketLimits(heartbeat_seconds=HEARTBEAT_SECONDS, burst=10**9)
     with relay_to(live) as relay:
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         page = console_errors.watch(context.new_page())

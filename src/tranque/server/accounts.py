@@ -8,7 +8,7 @@ database keeps only the SHA-256; logging out ends it and closes the sockets open
 (throttle.py, addresses.py).
 
 Every refusal is a JSON body {"code", "message"} with the message in Spanish; a bad field
-also names it ({"code", "parameter", "message"}).
+also names it ({"code", "parameter", "message"}): http_errors.py.
 
 CSRF: the session cookie is SameSite=Lax, so browsers leave it off cross-site POSTs. Two more
 locks cover what Lax does not (a sibling subdomain is "same-site"; old browsers ignore
@@ -24,93 +24,25 @@ victim's cookie to abuse.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Coroutine
-from typing import Annotated, Any
+from typing import Annotated
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Depends, HTTPException, Request, Response
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
 from tranque.server.addresses import client_address, is_https
-from tranque.server.app import ServerState, server_state
+from tranque.server.http_errors import ApiError, SpanishErrors
 from tranque.server.names import NAME_PATTERN, SKELETON_MAX, login_key, normal_form, skeleton
 from tranque.server.passwords import PASSWORD_MAX, PASSWORD_MIN, hash_password, password_matches, weakness
 from tranque.server.seats import token_hash
 from tranque.server.sessions import SESSION_COOKIE, TOKEN_MAX, user_from_session
+from tranque.server.state import ServerState, server_state
 from tranque.server.store import NameTaken, UserRow
 
 SESSION_SECONDS = 30 * 24 * 3600
 NAME_MAX = 64  # longer than any name: a login with it is simply wrong
 WRONG_LOGIN = "Nombre o contraseña incorrectos."
 NAME_TAKEN = "Ese nombre ya está en uso; elige otro."
-
-
-# Errors: flat {"code", "message"} bodies in Spanish ----------------------------------------
-
-
-class ApiError(Exception):
-    """A refused request; becomes a JSON body {"code", "message"[, "parameter"]}."""
-
-    def __init__(self, status: int, code: str, message: str, parameter: str | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.body: dict[str, Any] = {"code": code, "message": message}
-        if parameter is not None:
-            self.body["parameter"] = parameter
-
-    def response(self) -> JSONResponse:
-        return JSONResponse(self.body, status_code=self.status)
-
-
-_FIELD_PROBLEMS = {
-    "missing": "falta «{field}»",
-    "string_type": "«{field}» debe ser texto",
-    "int_type": "«{field}» debe ser un número entero",
-    "int_parsing": "«{field}» debe ser un número entero",
-    "int_from_float": "«{field}» debe ser un número entero",
-    "bool_type": "«{field}» debe ser true o false",
-    "bool_parsing": "«{field}» debe ser true o false",
-    "string_too_long": "«{field}» es demasiado largo",
-}
-
-
-def invalid_request(error: RequestValidationError) -> JSONResponse:
-    """FastAPI's validation error (English, a list) as one Spanish {"code", "parameter", "message"}."""
-    first = error.errors()[0]
-    location = [str(part) for part in first.get("loc", ()) if part != "body"]
-    kind = str(first.get("type", ""))
-    if kind == "json_invalid":
-        return ApiError(422, "bad_json", "El cuerpo de la petición no es JSON válido.").response()
-    if not location or kind in ("model_attributes_type", "dict_type"):
-        return ApiError(422, "bad_request", "El cuerpo de la petición debe ser un objeto JSON.").response()
-    name = location[-1]
-    problem = _FIELD_PROBLEMS.get(kind, "«{field}» no es válido").format(field=name)
-    return ApiError(422, "bad_request", problem[0].upper() + problem[1:] + ".", name).response()
-
-
-class SpanishErrors(APIRoute):
-    """A route whose refusals are all flat Spanish bodies: `ApiError`, FastAPI's own validation
-    errors, and `HTTPException`s whose detail is already such a body (http_api.TableRequest)."""
-
-    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
-
-        async def guarded(request: Request) -> Response:
-            try:
-                return await handler(request)
-            except ApiError as error:
-                return error.response()
-            except RequestValidationError as error:
-                return invalid_request(error)
-            except HTTPException as error:
-                if isinstance(error.detail, dict) and "code" in error.detail:
-                    return JSONResponse(error.detail, status_code=error.status_code)
-                raise
-
-        return guarded
 
 
 # CSRF (see the module's docstring) ---------------------------------------------------------

@@ -16,10 +16,11 @@ from tranque.bots import bot_names
 from tranque.engine import Rules, RulesError
 from tranque.engine.messages import OneOf
 from tranque.engine.presets import PRESETS
-from tranque.server.accounts import ApiError, SpanishErrors, current_user
+from tranque.server.accounts import current_user
 from tranque.server.addresses import client_address
-from tranque.server.app import ServerState, server_state
+from tranque.server.http_errors import ApiError, SpanishErrors
 from tranque.server.limits import account_games, account_key, address_key, counted, live_games
+from tranque.server.state import ServerState, server_state
 from tranque.server.verifier import VerifierBusy
 from tranque.server.verify import RecordRefused
 

@@ -15,11 +15,12 @@ from urllib.parse import quote
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
 
-from tranque.server.accounts import ApiError, SpanishErrors, require_user, same_origin_json
-from tranque.server.app import server_state
+from tranque.server.accounts import require_user, same_origin_json
 from tranque.server.http_api import TableRequest, with_english
+from tranque.server.http_errors import ApiError, SpanishErrors
 from tranque.server.limits import counted, host_key, waiting_tables
 from tranque.server.seats import SeatKind
+from tranque.server.state import server_state
 from tranque.server.store import UserRow
 from tranque.server.table import Table
 

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from starlette.applications import Starlette
-
 MAX_HEARTBEAT_SECONDS = 10.0  # what a client assumes before its first heartbeat (docs/protocol.md)
 
 
 @dataclass(frozen=True)
 class SocketLimits:
+    """A server's `Settings.socket_limits`, read for each socket as it opens. The pings are
+    uvicorn's own settings: whoever runs uvicorn passes `ping_seconds` and `pong_seconds`."""
+
     ping_seconds: float | None = 20.0  # WebSocket pings (uvicorn's ws_ping_interval); None: off
     pong_seconds: float | None = 20.0  # how long a ping may go unanswered (ws_ping_timeout)
     heartbeat_seconds: float | None = MAX_HEARTBEAT_SECONDS  # a `heartbeat` after this long in silence
@@ -39,17 +40,6 @@ class SocketLimits:
 
 
 DEFAULT_LIMITS = SocketLimits()
-
-
-def set_socket_limits(app: Starlette, limits: SocketLimits) -> None:
-    """Use `limits` for the sockets `app` accepts from now on (the pings are uvicorn's own
-    settings: pass `ping_seconds` and `pong_seconds` to it)."""
-    app.state.socket_limits = limits
-
-
-def socket_limits(app: Starlette) -> SocketLimits:
-    limits: SocketLimits = getattr(app.state, "socket_limits", DEFAULT_LIMITS)
-    return limits
 
 
 class TokenBucket:

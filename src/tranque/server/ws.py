@@ -7,15 +7,17 @@ answer naming what is wrong (in Spanish), and nothing at the table changes.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import assert_never
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tranque.server import commands, protocol
 from tranque.server.connection import Connection
+from tranque.server.registry import Registry
 from tranque.server.sessions import SESSION_COOKIE, user_from_session
-from tranque.server.socket_limits import TokenBucket, socket_limits
+from tranque.server.socket_limits import TokenBucket
+from tranque.server.state import ServerState, server_state
 from tranque.server.store import UserRow
 from tranque.server.table import Table, TableError
 
@@ -23,6 +25,9 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 FOREIGN_ORIGIN_CLOSE = 4003
 FLOOD_CLOSE = 4029  # kept sending after `flood_refusals` messages in a row were refused
+
+Answer = dict[str, object]  # what an `ack` carries besides its type and id
+SeatCommand = commands.Act | commands.Ready | commands.Phrase | commands.Vote | commands.ReturnToSeat
 
 
 def _same_origin(websocket: WebSocket) -> bool:
@@ -39,16 +44,16 @@ class Client:
     def __init__(self, websocket: WebSocket, user: UserRow | None, bucket: TokenBucket) -> None:
         self.connection = Connection(websocket)
         self.user = user
-        self.bucket = bucket  # the socket's message rate (socket_limits)
+        self.bucket = bucket  # the socket's message rate (Settings.socket_limits)
         self.refused_in_a_row = 0
         self.table: Table | None = None
         self.seat: int | None = None
-        self.lobby_listener: Any = None
+        self.follows_lobby = False  # the registry sends it the lobby's updates
 
 
 @router.websocket("/ws")
 async def websocket_endpoint(websocket: WebSocket) -> None:
-    state = websocket.app.state.tranque
+    state = server_state(websocket)
     if not _same_origin(websocket):
         # The session cookie goes with any page's socket: only our own pages may use it.
         await websocket.close(code=FOREIGN_ORIGIN_CLOSE)
@@ -57,7 +62,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     user = await user_from_session(
         state.store, websocket.cookies.get(SESSION_COOKIE), state.settings.clock.now()
     )
-    limits = socket_limits(websocket.app)
+    limits = state.settings.socket_limits
     client = Client(websocket, user, TokenBucket(limits.burst, limits.per_second, state.settings.clock.now()))
     client.connection.start(limits.heartbeat_seconds)
     forget_socket = state.session_sockets.add(websocket.cookies.get(SESSION_COOKIE), websocket)
@@ -68,7 +73,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
-            text = frame.get("text")
+            text: str | None = frame.get("text")
             with client.connection.answering():
                 if not _within_rate(state, client, text):
                     if client.refused_in_a_row >= limits.flood_refusals:
@@ -92,7 +97,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await _leave(state, client)
 
 
-def _within_rate(state: Any, client: Client, text: str | None) -> bool:
+def _within_rate(state: ServerState, client: Client, text: str | None) -> bool:
     """Take one of the socket's tokens, or refuse the message before acting on it."""
     if client.bucket.take(state.settings.clock.now()):
         client.refused_in_a_row = 0
@@ -116,13 +121,13 @@ def _id_of(text: str | None) -> protocol.MessageId:
         return error.message_id
 
 
-async def _answer(state: Any, client: Client, text: str) -> None:
+async def _answer(state: ServerState, client: Client, text: str) -> None:
     message_id: protocol.MessageId = None
     try:
         message = protocol.parse(text)
         message_id = message.id
-        result = await _handle(state, client, message)
-        client.connection.send(protocol.ack(message_id, **(result or {})))
+        answer = await _handle(state, client, message)
+        client.connection.send(protocol.ack(message_id, **answer))
     except protocol.ProtocolError as error:
         client.connection.send(error.frame())
     except TableError as error:
@@ -141,14 +146,17 @@ def _account(client: Client) -> UserRow:
     return client.user
 
 
-async def _handle(state: Any, client: Client, message: Any) -> dict[str, Any] | None:
+async def _handle(state: ServerState, client: Client, message: protocol.Inbound) -> Answer:
+    """Do what `message` asks; what the `ack` says, or a `TableError` for the `error`."""
     registry = state.registry
     match message:
         case protocol.Hello():
             table = registry.get(message.table)
             # A refused hello (bad token, private table) must leave the socket where it was.
             previous = client.table
-            seat = await table.call(commands.Subscribe(client.connection, message.token, message.last_seq))
+            seat: int | None = await table.call(
+                commands.Subscribe(client.connection, message.token, message.last_seq)
+            )
             client.table, client.seat = table, seat
             if previous is not None and previous is not table:
                 try:
@@ -157,10 +165,10 @@ async def _handle(state: Any, client: Client, message: Any) -> dict[str, Any] | 
                     log.debug("table %s gone before its subscriber left", previous.table_id)
             return {"seat": seat, "seq": table.seq}
         case protocol.Act():
-            result: dict[str, Any] = await _as_seat(
-                client, commands.Act(client.seat, message.action.to_json(), message.turn_id)
+            return (
+                await _as_seat(client, commands.Act(client.seat, message.action.to_json(), message.turn_id))
+                or {}
             )
-            return result
         case protocol.Ready():
             await _as_seat(client, commands.Ready(client.seat))
         case protocol.Phrase():
@@ -179,7 +187,7 @@ async def _handle(state: Any, client: Client, message: Any) -> dict[str, Any] | 
                     raise TableError("bad_invite", "A esta mesa solo se entra con su invitación.")
             else:
                 raise TableError("bad_message", "Indica la mesa («table») o la invitación («invite»).")
-            seated: dict[str, Any] = await table.call(commands.Sit(user.user_id, user.name, message.seat))
+            seated: Answer = await table.call(commands.Sit(user.user_id, user.name, message.seat))
             return {"table": table.table_id, **seated}
         case protocol.Stand():
             await _table(client).call(commands.Stand(_account(client).user_id))
@@ -194,23 +202,27 @@ async def _handle(state: Any, client: Client, message: Any) -> dict[str, Any] | 
             return {"cancelled": state.quick.cancel(_account(client).user_id)}
         case protocol.Ping():
             return {"pong": True}
-    return None
+        case _:
+            assert_never(message)
+    return {}
 
 
-async def _as_seat(client: Client, command: Any) -> Any:
-    """Run a seat's command, checked by the table against the seat this socket follows now."""
-    return await _table(client).call(commands.FromSocket(client.connection, command))
+async def _as_seat(client: Client, command: SeatCommand) -> Answer | None:
+    """Run a seat's command, checked by the table against the seat this socket follows now;
+    only `Act` answers something (what the move did)."""
+    answer: Answer | None = await _table(client).call(commands.FromSocket(client.connection, command))
+    return answer
 
 
-def _follow_lobby(registry: Any, client: Client) -> None:
+def _follow_lobby(registry: Registry, client: Client) -> None:
     """The whole list now (again, if asked again), then `lobby_update` diffs (registry.py)."""
-    client.lobby_listener = client
+    client.follows_lobby = True
     registry.follow_lobby(client, client.connection.send_text)
 
 
-async def _leave(state: Any, client: Client) -> None:
-    if client.lobby_listener is not None:
-        state.registry.unfollow_lobby(client.lobby_listener)
+async def _leave(state: ServerState, client: Client) -> None:
+    if client.follows_lobby:
+        state.registry.unfollow_lobby(client)
     if client.user is not None:
         state.quick.cancel(client.user.user_id)
     if client.table is not None:

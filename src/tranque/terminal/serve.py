@@ -114,8 +114,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     import uvicorn
 
     from tranque.server import runtime
-    from tranque.server.app import Settings, create_app
-    from tranque.server.socket_limits import DEFAULT_LIMITS
+    from tranque.server.app import create_app
+    from tranque.server.settings import Settings
 
     url = database_url(args)
     check_database(url, lang)
@@ -134,8 +134,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             host=args.host,
             port=args.port,
             **runtime.uvicorn_options(settings.limits),  # headers, bodies, frames: docs/protocol.md
-            ws_ping_interval=DEFAULT_LIMITS.ping_seconds,  # a dead link is dropped (docs/protocol.md)
-            ws_ping_timeout=DEFAULT_LIMITS.pong_seconds,
+            ws_ping_interval=settings.socket_limits.ping_seconds,  # a dead link is dropped (docs/protocol.md)
+            ws_ping_timeout=settings.socket_limits.pong_seconds,
             **proxy_options(args),
             log_level="warning",
         )

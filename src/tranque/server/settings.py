@@ -1,0 +1,41 @@
+"""`Settings`: what one server is configured with (its store, clock, timings and limits)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tranque.server.clock import Clock, RealClock
+from tranque.server.limits import Limits
+from tranque.server.socket_limits import SocketLimits
+
+
+@dataclass
+class Settings:
+    database_url: str | None = "sqlite+aiosqlite:///./tranque.db"
+    clock: Clock = field(default_factory=RealClock)
+    bot_processes: int = 1
+    between_rounds_seconds: float = 8.0
+    auto_move_seconds: float = 1.0
+    bot_min_seconds: float = 0.6
+    deserted_game_seconds: float = 300.0  # a practice or quick game every human left ends then
+    idle_waiting_seconds: float = 1800.0  # a table waiting for players that nobody follows
+    quick_match_wait_seconds: float = 10.0
+    lobby_update_seconds: float = 1.0  # a lobby follower gets at most one update this often
+    default_bot_level: str = "heuristic"
+    secure_cookies: bool = False  # also on by itself for a request that came over https
+    login_failures_per_minute: int = 10  # from one address on one account's name
+    login_failures_per_address_per_minute: int = 30  # from one address on any names
+    registrations_per_address_per_hour: int = 5
+    limits: Limits = field(default_factory=Limits)  # what one client may send and create
+    socket_limits: SocketLimits = field(default_factory=SocketLimits)  # heartbeats, message rate
+    verify_in_processes: bool = True  # records are checked in worker processes; False: in threads
+
+    def table_defaults(self) -> dict[str, Any]:
+        return {
+            "between_rounds_seconds": self.between_rounds_seconds,
+            "auto_move_seconds": self.auto_move_seconds,
+            "bot_min_seconds": self.bot_min_seconds,
+            "deserted_game_seconds": self.deserted_game_seconds,
+            "idle_waiting_seconds": self.idle_waiting_seconds,
+        }
