@@ -35,10 +35,12 @@ WAIT = 10.0
 class Client:
     """A blocking WebSocket client that keeps every frame it reads."""
 
-    def __init__(self, server: LiveServer) -> None:
+    def __init__(self, server: LiveServer, headers: dict[str, str] | None = None) -> None:
         self._open = contextlib.ExitStack()
         self.socket: ClientConnection = self._open.enter_context(
-            connect(server.ws, compression=None, max_size=1 << 22, ping_interval=None)
+            connect(
+                server.ws, compression=None, max_size=1 << 22, ping_interval=None, additional_headers=headers
+            )
         )
         self.frames: list[Message] = []
         self._next_id = 0

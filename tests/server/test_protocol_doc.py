@@ -5,8 +5,12 @@ The document's conventions, which these tests read:
 - `## Client → server messages`, `## Server → client messages`, `## Table events`: one
   `### \\`name\\`` heading per client message type, server message type, event kind;
 - `## Error codes`: one table row `| \\`code\\` | message | meaning |` per WebSocket error code;
+  after that table, a numbered list of which code answers when several apply, each item
+  starting with its code (or close code, in bold);
   `### HTTP errors` (in `## HTTP API`): one row per HTTP error code;
-- fenced blocks: ```json client (a client message), ```json server (a server frame),
+- fenced blocks: ```json client (a client message), ```json refused (a client message the
+  server refuses, followed by the ```json server error that answers it), ```json server (a
+  server frame),
   ```json (an HTTP body), ```python (the deal-verification code).
 """
 
@@ -20,13 +24,14 @@ from typing import Any
 
 import pytest
 
+from tests.server.test_protocol_strict import PRECEDENCE_ORDER
 from tranque.engine import Rules
 from tranque.engine.deal import deal_from_seed
+from tranque.engine.fairness import commitment_of
 from tranque.engine.tiles import TILES
 from tranque.server import protocol
 from tranque.server.app import create_app
 from tranque.server.connection import OUTBOUND_LIMIT, SLOW_CLIENT_CLOSE
-from tranque.server.fairness import commitment_of
 from tranque.server.runtime import WS_MAX_SIZE
 from tranque.server.settings import Settings
 from tranque.server.socket_limits import DEFAULT_LIMITS
@@ -160,12 +165,54 @@ def test_server_examples_have_a_known_type() -> None:
         assert example["type"] in sent
 
 
+# The refusals of a message's form, which carry `message_en` too.
+FORM_CODES = {"too_big", "bad_json", "bad_message", "unknown_type"}
+
+
 def test_error_examples_use_documented_codes() -> None:
     rows = table_rows(section("Error codes"))
     for example in examples("server"):
         if example["type"] == "error":
-            assert set(example) == {"type", "id", "code", "message"}
+            english = {"message_en"} if example["code"] in FORM_CODES else set()
+            assert set(example) == {"type", "id", "code", "message"} | english
             assert example["code"] in rows
+
+
+def test_each_refused_example_gets_the_answer_shown_after_it() -> None:
+    found = [(m.group(1), m.group(2)) for m in re.finditer(r"^```([^\n]*)\n(.*?)^```", DOC, re.M | re.S)]
+    pairs = [(text, found[i + 1]) for i, (info, text) in enumerate(found) if info == "json refused"]
+    assert len(pairs) >= 2
+    for text, (info, answer) in pairs:
+        assert info == "json server", f"no answer after «{text.strip()}»"
+        with pytest.raises(protocol.ProtocolError) as refused:
+            protocol.parse(text)
+        assert refused.value.frame() == json.loads(answer)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[1]",
+        '{"type": "act"}',
+        '{"type": "vote", "agree": "false"}',
+        '{"type": "ping", "extra": 1}',
+        '{"type": "sit", "seat": 1}',
+        '{"type": "dance"}',
+        "{",
+        "x" * (protocol.MAX_MESSAGE_CHARS + 1),
+    ],
+)
+def test_the_error_table_shows_the_parsers_messages_word_for_word(text: str) -> None:
+    rows = table_rows(section("Error codes"))
+    with pytest.raises(protocol.ProtocolError) as refused:
+        protocol.parse(text)
+    assert refused.value.code in FORM_CODES
+    assert f" {refused.value.message} " in rows[refused.value.code]
+
+
+def test_the_order_of_the_codes_is_the_one_the_server_follows() -> None:
+    listed = re.findall(r"^\d+\. (?:`(\w+)`|\*\*(\d+)\*\*)", section("Error codes"), re.M)
+    assert [code or close for code, close in listed] == list(PRECEDENCE_ORDER)
 
 
 # (c) every error code raised in the server is in the error tables -----------------------------
@@ -205,7 +252,7 @@ def test_every_json_block_parses() -> None:
     found = 0
     for match in re.finditer(r"^```(json[^\n]*)\n(.*?)^```", DOC, re.M | re.S):
         info, text = match.group(1), match.group(2)
-        assert info in ("json", "json client", "json server"), f"unknown block kind «{info}»"
+        assert info in ("json", "json client", "json refused", "json server"), f"unknown block kind «{info}»"
         json.loads(text)
         found += 1
     assert found >= 40
