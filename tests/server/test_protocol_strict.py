@@ -11,6 +11,7 @@ boolean, a boolean never a number, a number never a string.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import json
 from collections.abc import Iterator
@@ -284,3 +285,29 @@ def test_when_two_codes_apply_the_documented_one_answers(
         assert stranger.request({"type": "ready"})["code"] == "no_table"  # what the rest would get
     finally:
         stranger.close()
+
+
+def test_rate_limited_answers_before_anything_is_read(server: LiveServer) -> None:
+    """With no token left, even a binary frame, a frame over 16 KiB or one that is not JSON is
+    `rate_limited` (with its id when it has one), not the error it would otherwise get."""
+    unlimited = server.settings.socket_limits
+    server.settings.socket_limits = dataclasses.replace(unlimited, burst=1)  # the clock stands still
+    try:
+        client = Client(server)
+    finally:
+        server.settings.socket_limits = unlimited
+    try:
+        assert client.request({"type": "ping"})["type"] == "ack"  # the one token
+        frames: list[tuple[str | bytes, int | None]] = [
+            (b'{"type": "ping"}', None),
+            ("x" * 17_000, None),
+            ("hola", None),
+            ('{"type": 5, "id": 8}', 8),
+            ('{"type": "trampa", "id": 9}', 9),
+        ]
+        for frame, message_id in frames:
+            client.send_raw(frame)
+            answer = client.next(lambda m: m["type"] in ("ack", "error"))
+            assert (answer["code"], answer["id"]) == ("rate_limited", message_id), answer
+    finally:
+        client.close()
