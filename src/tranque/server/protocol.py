@@ -243,7 +243,7 @@ def parse(text: str) -> Inbound:
             message_en=f"The message is too big (at most {MAX_MESSAGE_CHARS} characters).",
         )
     try:
-        data = json.loads(text, parse_constant=_not_json)
+        data = _DECODER.decode(text)
     except (ValueError, RecursionError):
         raise ProtocolError(
             "bad_json", "El mensaje no es JSON válido.", message_en="The message is not valid JSON."
@@ -275,6 +275,9 @@ def parse(text: str) -> Inbound:
 def _not_json(constant: str) -> None:
     """`NaN` and `Infinity` are Python's, not JSON's."""
     raise ValueError(constant)
+
+
+_DECODER = json.JSONDecoder(parse_constant=_not_json)
 
 
 def _readable_id(value: object) -> MessageId:
