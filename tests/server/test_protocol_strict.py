@@ -291,11 +291,9 @@ def test_rate_limited_answers_before_anything_is_read(server: LiveServer) -> Non
     """With no token left, even a binary frame, a frame over 16 KiB or one that is not JSON is
     `rate_limited` (with its id when it has one), not the error it would otherwise get."""
     unlimited = server.settings.socket_limits
-    server.settings.socket_limits = dataclasses.replace(unlimited, burst=1)  # the clock stands still
-    try:
-        client = Client(server)
-    finally:
-        server.settings.socket_limits = unlimited
+    # For the sockets opened while it is set (read once the socket is accepted); the clock stands still.
+    server.settings.socket_limits = dataclasses.replace(unlimited, burst=1)
+    client = Client(server)
     try:
         assert client.request({"type": "ping"})["type"] == "ack"  # the one token
         frames: list[tuple[str | bytes, int | None]] = [
@@ -311,3 +309,4 @@ def test_rate_limited_answers_before_anything_is_read(server: LiveServer) -> Non
             assert (answer["code"], answer["id"]) == ("rate_limited", message_id), answer
     finally:
         client.close()
+        server.settings.socket_limits = unlimited
