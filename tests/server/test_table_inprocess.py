@@ -638,11 +638,12 @@ class TestRestart:
 
     async def test_a_whole_game_with_restarts_replays_from_every_store(self, store: Store) -> None:
         """The stored forms survive each backend's JSON (floats, lists, nulls) and fold back."""
-        async with TableRig.practice(SHORT, store=store) as rig:
+        async with TableRig.practice(TWO, store=store) as rig:
             await rig.hello(0)
             await time_out_until_covered(rig)
             await rig.restart()
             await rig.hello(0)
+            assert rig.table.state.phase.in_game  # a return after the end is refused (not_playing)
             await rig.call(ReturnToSeat(0))
             await play_until(rig, lambda state: state.phase is not Phase.PLAYING)
             await rig.restart()

@@ -51,6 +51,12 @@ def _seated(table: Table, seat_index: int | None) -> Seat:
     return table.state.seats[seat_index]
 
 
+def _not_over(state: TableState) -> None:
+    """After `game_ended` nothing changes at the table: no move, phrase or return."""
+    if state.phase.is_over:
+        raise TableError("not_playing", "La partida ya terminó: en esta mesa ya no se juega.")
+
+
 # What the game makes happen by itself ------------------------------------------------------
 
 
@@ -119,8 +125,9 @@ class Subscribe:
         if table.follows(self.subscriber) and table.subscribers[self.subscriber] != viewer:
             await Unsubscribe(self.subscriber).run(table)  # the same socket, another seat
         await table.follow(self.subscriber, viewer, self.last_seq)
-        if viewer is not None and state.seats[viewer].state is SeatState.AWAY:
-            await table.record(SeatChanged(state.seats[viewer].arrive()))
+        seat = None if viewer is None else state.seats[viewer]
+        if seat is not None and seat.state is SeatState.AWAY and not state.phase.is_over:
+            await table.record(SeatChanged(seat.arrive()))
         return viewer
 
 
@@ -150,8 +157,10 @@ class Unsubscribe:
         viewer = table.unfollow(self.subscriber)
         if viewer is None:
             return
-        seat = table.state.seats[viewer]
-        if seat.is_human and seat.state is SeatState.PRESENT and table.connections(viewer) == 0:
+        state = table.state
+        seat = state.seats[viewer]
+        gone = seat.is_human and seat.state is SeatState.PRESENT and table.connections(viewer) == 0
+        if gone and not state.phase.is_over:  # `game_ended` is a table's last event
             await table.record(SeatChanged(seat.leave()))
 
 
@@ -184,6 +193,7 @@ class Act:
     async def run(self, table: Table) -> dict[str, Any]:
         seat = _seated(table, self.seat)
         state = table.state
+        _not_over(state)
         if state.phase is not Phase.PLAYING:
             raise TableError("not_playing", "Ahora no se juega: espera la próxima mano.")
         turn = state.turn
@@ -297,6 +307,7 @@ class Phrase:
         seat = _seated(table, self.seat)
         if self.phrase not in PHRASES:
             raise TableError("unknown_phrase", "Esa frase no está en la lista.")
+        _not_over(table.state)
         if not table.may_speak(seat.index, PHRASE_INTERVAL):
             raise TableError("too_fast", "Espera un momento antes de otra frase.")
         await table.record(PhraseSaid(seat.index, self.phrase))
@@ -333,6 +344,7 @@ class ReturnToSeat:
 
     async def run(self, table: Table) -> None:
         seat = _seated(table, self.seat)
+        _not_over(table.state)
         if seat.state is SeatState.COVERED:
             await table.record(SeatChanged(seat.come_back()))
         elif seat.is_human and seat.timeouts:

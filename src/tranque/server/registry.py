@@ -166,7 +166,7 @@ class Registry:
         if table.options.kind == "public":
             self._lobby_changed()
         if table.state.phase in (Phase.FINISHED, Phase.ANNULLED) and table.table_id not in self._retiring:
-            # Players may still read the result, chat or download the record for a while.
+            # Players may still read the result, resume and download the record for a while.
             self._retiring.add(table.table_id)
             self.clock.call_at(self.clock.now() + RETIRE_AFTER_SECONDS, lambda: self._retire(table.table_id))
 

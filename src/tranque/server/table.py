@@ -222,16 +222,17 @@ class Table:
 
     async def follow(self, subscriber: Subscriber, viewer: Viewer, last_seq: int | None) -> None:
         """`subscriber` follows the table as `viewer`, after catching up: the events after
-        `last_seq` if the table has reached it, else a full `sync`."""
+        `last_seq` if the table has reached it, else a full `sync`; either way then the
+        seat's `options` if it is to act."""
         self.subscribers[subscriber] = viewer
         if last_seq is None or not 0 <= last_seq <= self.seq:
             subscriber.send(self.snapshot(viewer))
         else:
             for stored in await self.store.load_events(self.table_id, last_seq):
                 subscriber.send(frame(stored.seq, stored.at, from_stored(stored), viewer))
-            options = self.options_for(viewer)
-            if options is not None:
-                subscriber.send(options)
+        options = self.options_for(viewer)
+        if options is not None:
+            subscriber.send(options)
         self._arm()
 
     def unfollow(self, subscriber: Subscriber) -> Viewer:
