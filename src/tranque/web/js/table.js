@@ -168,6 +168,7 @@ export class TableView {
         break;
       case "action":
         this.applyAction(s, d);
+        if (d.scores) s.scores = d.scores; // ponce: a pass that scores counts at once
         break;
       case "round_ended":
         s.phase = "between_rounds";
