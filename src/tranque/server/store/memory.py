@@ -1,8 +1,13 @@
-"""An in-memory `Store`: the same behaviour as the SQL one, nothing kept after the process."""
+"""An in-memory `Store`: the same behaviour as the SQL one, nothing kept after the process.
+
+Events are kept as the JSON text a SQL store would hold (encoded once on the way in, decoded
+on the rare way out: a restore, a resume), so what comes back is what a database gives back.
+"""
 
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from tranque.server.names import skeleton
@@ -12,7 +17,7 @@ from tranque.server.store.base import DuplicateEvent, NameTaken, StoredEvent, Ta
 class MemoryStore:
     def __init__(self) -> None:
         self._tables: dict[str, TableRow] = {}
-        self._events: dict[str, list[StoredEvent]] = {}
+        self._events: dict[str, list[tuple[int, str, str, float]]] = {}  # seq, kind, JSON data, at
         self._records: dict[str, dict[str, Any]] = {}
         self._users: dict[int, UserRow] = {}
         self._sessions: dict[str, tuple[int, float]] = {}
@@ -33,12 +38,16 @@ class MemoryStore:
 
     async def append_event(self, table_id: str, event: StoredEvent) -> None:
         log = self._events[table_id]
-        if log and log[-1].seq >= event.seq:
+        if log and log[-1][0] >= event.seq:
             raise DuplicateEvent(f"{table_id}#{event.seq}")
-        log.append(StoredEvent(event.seq, event.kind, copy.deepcopy(event.data), event.at))
+        log.append((event.seq, event.kind, json.dumps(event.data), event.at))
 
     async def load_events(self, table_id: str, after_seq: int = 0) -> list[StoredEvent]:
-        return [copy.deepcopy(e) for e in self._events.get(table_id, []) if e.seq > after_seq]
+        return [
+            StoredEvent(seq, kind, json.loads(data), at)
+            for seq, kind, data, at in self._events.get(table_id, [])
+            if seq > after_seq
+        ]
 
     async def tables(self, statuses: tuple[str, ...]) -> list[TableRow]:
         return [row for row in self._tables.values() if row.status in statuses]

@@ -7,7 +7,9 @@ Event appends are group-committed: the appends that arrive while a transaction i
 written together in the next one (one max(seq) check and one multi-row INSERT for all of them),
 so a thousand live tables cost a few transactions per tick, not one each. A row the batch
 cannot take (a stale seq, an unknown table, a race with another owner) goes through the
-one-row path, which says precisely why.
+one-row path, which says precisely why. For a SQLite file the appends run on a thread and
+connection of their own (`sqlite_appends`), with the same pragmas: through aiosqlite every
+statement would be a round trip between the event loop and the driver's thread.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from tranque.server import migrations
 from tranque.server.names import skeleton
 from tranque.server.store.base import DuplicateEvent, NameTaken, StoredEvent, TableRow, UserRow
 from tranque.server.store.schema import records, sessions, table_events, tables, users
+from tranque.server.store.sqlite_appends import SqliteAppends
 
 ASYNC_DRIVERS = {
     "sqlite": "sqlite+aiosqlite",
@@ -62,8 +65,21 @@ def create_engine(url: str | sa.URL) -> AsyncEngine:
         Path(target.database).parent.mkdir(parents=True, exist_ok=True)
         _create_owner_only(Path(target.database))
     engine = create_async_engine(target)
-    sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    sa.event.listen(engine.sync_engine, "connect", lambda connection, _record: sqlite_pragmas(connection))
     return engine
+
+
+def sqlite_file(url: str | sa.URL) -> str | None:
+    """The path of the SQLite file at `url`; None for another database or an in-memory one.
+
+    >>> sqlite_file("sqlite+aiosqlite:///./tranque.db"), sqlite_file("sqlite://")
+    ('./tranque.db', None)
+    """
+    target = sa.make_url(url)
+    database = target.database
+    if target.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return None
+    return None if database.startswith("file:") else database
 
 
 def _create_owner_only(path: Path) -> None:
@@ -74,7 +90,8 @@ def _create_owner_only(path: Path) -> None:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def sqlite_pragmas(dbapi_connection: Any) -> None:
+    """The settings of every connection to a SQLite file (the engine's and the appends')."""
     cursor = dbapi_connection.cursor()
     # WAL lets readers run beside the writer; the busy timeout makes a second writer wait, not fail.
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -141,6 +158,7 @@ class SqlStore:
         self._engine: AsyncEngine | None = None
         self._pending: list[tuple[str, StoredEvent, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
+        self._appends: SqliteAppends | None = None  # a SQLite file's appends, on their own thread
 
     @property
     def engine(self) -> AsyncEngine:
@@ -153,10 +171,17 @@ class SqlStore:
             self._engine = create_engine(self.url)
         async with self._engine.begin() as connection:
             await connection.run_sync(upgrade_connection)
+        path = sqlite_file(self.url)
+        if path is not None and self._appends is None:
+            self._appends = SqliteAppends(path, sqlite_pragmas)
+            self._appends.start()
 
     async def close(self) -> None:
         if self._writer is not None and not self._writer.done():
             await asyncio.wait({self._writer})
+        appends, self._appends = self._appends, None
+        if appends is not None:
+            await appends.close()
         engine, self._engine = self._engine, None
         if engine is not None:
             await engine.dispose()
@@ -189,6 +214,9 @@ class SqlStore:
 
     async def append_event(self, table_id: str, event: StoredEvent) -> None:
         """Store `event` once every earlier event of the table is stored (group commit)."""
+        if self._appends is not None:
+            await self._appends.append(table_id, event)
+            return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((table_id, event, future))
         if self._writer is None or self._writer.done():
