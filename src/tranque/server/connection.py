@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,14 +30,18 @@ SLOW_CLIENT_CLOSE = 4008
 CLOSE_SECONDS = 2  # how long a closing socket may take to send what it still has queued
 
 
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # built once, not per frame
+_ESCAPED = json.JSONEncoder(separators=(",", ":"))
+
+
 def encode(message: dict[str, Any]) -> str:
     """A message as the text of one frame."""
-    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    text = _COMPACT.encode(message)
     if not text.isascii():
         try:
             text.encode()
         except UnicodeEncodeError:  # a lone surrogate echoed from a client: send it escaped
-            text = json.dumps(message, separators=(",", ":"))
+            text = _ESCAPED.encode(message)
     return text
 
 
@@ -44,7 +49,8 @@ class Connection:
     def __init__(self, websocket: WebSocket, limit: int = OUTBOUND_LIMIT) -> None:
         self.websocket = websocket
         self.limit = limit
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._queue: deque[str | None] = deque()  # None: the writer ends there
+        self._wakeup: asyncio.Future[None] | None = None  # the idle writer waits on it
         self._writer: asyncio.Task[None] | None = None
         self._answering = 0  # nesting of `answering()` blocks
         self._owed = 0  # queued while answering: not counted against the limit
@@ -75,15 +81,21 @@ class Connection:
             return
         if self._answering:
             self._owed += 1
-        elif self._queue.qsize() - self._owed >= self.limit:
+        elif len(self._queue) - self._owed >= self.limit:
             self.closed = True
             asyncio.get_running_loop().create_task(self._close(SLOW_CLIENT_CLOSE))
             return
-        self._queue.put_nowait(text)
+        self._put(text)
         if self._heartbeat is not None:
             self._last_queued = asyncio.get_running_loop().time()
-        if self._queue.qsize() > self.limit // 2:
+        if len(self._queue) > self.limit // 2:
             self._room.clear()
+
+    def _put(self, text: str | None) -> None:
+        self._queue.append(text)
+        wakeup, self._wakeup = self._wakeup, None
+        if wakeup is not None and not wakeup.done():
+            wakeup.set_result(None)
 
     @contextlib.contextmanager
     def answering(self) -> Iterator[None]:
@@ -110,12 +122,17 @@ class Connection:
         self._heartbeat = loop.call_at(due, self._beat)
 
     async def _write(self) -> None:
+        queue, loop = self._queue, asyncio.get_running_loop()
         try:
             while True:
-                text = await self._queue.get()
+                if not queue:
+                    self._wakeup = loop.create_future()
+                    await self._wakeup
+                    continue
+                text = queue.popleft()
                 if self._owed:
                     self._owed -= 1
-                if not self._room.is_set() and self._queue.qsize() <= self.limit // 2:
+                if not self._room.is_set() and len(queue) <= self.limit // 2:
                     self._room.set()
                 if text is None:
                     return
@@ -144,6 +161,6 @@ class Connection:
         if self._heartbeat is not None:
             self._heartbeat.cancel()
         if self._writer is not None:
-            self._queue.put_nowait(None)
+            self._put(None)
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(self._writer, timeout=CLOSE_SECONDS)
