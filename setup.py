@@ -7,12 +7,15 @@ import os
 
 from setuptools import setup
 
-# The hot path: tile tables, the bitmask round, dealing, and the public Round over them.
+# The hot path: tile tables, random choices, the bitmask round, dealing, the public Round
+# over them, and scoring.
 COMPILED = [
     "src/tranque/engine/tiles.py",
+    "src/tranque/engine/chance.py",
     "src/tranque/engine/state.py",
     "src/tranque/engine/deal.py",
     "src/tranque/engine/round.py",
+    "src/tranque/engine/scoring.py",
 ]
 
 

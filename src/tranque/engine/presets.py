@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from tranque.engine.messages import OneOf, Verbatim
 from tranque.engine.rules import (
+    PARAMETERS,
     Drawing,
     FirstLead,
     Mode,
@@ -153,7 +154,7 @@ PRESETS: dict[str, Preset] = {
     ]
 }
 
-_RULE_FIELDS = {f.name for f in fields(Rules)} - {"preset_name"}
+_RULE_FIELDS = set(PARAMETERS) - {"preset_name"}
 
 
 def build_preset(name: str, overrides: dict[str, Any]) -> Rules:

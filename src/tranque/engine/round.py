@@ -67,6 +67,7 @@ def state_for(
         forced_lead=forced_lead,
         pass_points=rules.pass_points,
         pass_bonus_pending=pass_bonus_pending and rules.pass_points,
+        set_max=rules.set_max,
     )
 
 

@@ -6,7 +6,7 @@ and which combinations make sense.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
@@ -132,6 +132,10 @@ class Rules:
     capicua_bonus: int
     turn_seconds: int
     absent_turns_before_bot: int
+    # Derived once here, read on every scoring and deal (not parameters: see `PARAMETERS`).
+    is_pairs: bool = field(init=False, repr=False, compare=False)
+    side_count: int = field(init=False, repr=False, compare=False)  # teams in pairs, players in individual
+    tile_count: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name, enum in _ENUM_FIELDS.items():
@@ -144,6 +148,11 @@ class Rules:
                     raise RulesError(
                         name, "unknown_option_value", value=Verbatim(str(value)), options=allowed
                     ) from None
+        _require_whole_numbers(self)
+        pairs = self.mode is Mode.PAIRS
+        object.__setattr__(self, "is_pairs", pairs)
+        object.__setattr__(self, "side_count", self.players // 2 if pairs else self.players)
+        object.__setattr__(self, "tile_count", (self.set_max + 1) * (self.set_max + 2) // 2)
         _validate(self)
 
     @staticmethod
@@ -197,28 +206,15 @@ class Rules:
 
     # Seats, sides and teams ---------------------------------------------------------
 
-    @property
-    def is_pairs(self) -> bool:
-        return self.mode is Mode.PAIRS
-
-    @property
-    def side_count(self) -> int:
-        """Teams in pairs, players in individual: who scores."""
-        return self.players // 2 if self.is_pairs else self.players
-
     def side_of(self, seat: int) -> int:
         """R3: team k = seats {k, k + n/2}; in individual a seat is its own side."""
-        return seat % (self.players // 2) if self.is_pairs else seat
+        return seat % self.side_count
 
     def partner_of(self, seat: int) -> int | None:
         return (seat + self.players // 2) % self.players if self.is_pairs else None
 
     def seats_of(self, side: int) -> list[int]:
         return [seat for seat in range(self.players) if self.side_of(seat) == side]
-
-    @property
-    def tile_count(self) -> int:
-        return (self.set_max + 1) * (self.set_max + 2) // 2
 
     @property
     def boneyard_size(self) -> int:
@@ -230,19 +226,41 @@ class Rules:
         return set_mask(self.set_max)
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        return {name: _plain(getattr(self, name)) for name in PARAMETERS}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Rules:
-        known = {f.name for f in fields(Rules)}
+        known = set(PARAMETERS)
         unknown = set(data) - known
         if unknown:
             raise RulesError(sorted(unknown)[0], "unknown_parameter")
         return Rules(**data)
 
 
+# The parameters of docs/rules.md §4, in order: what a Rules is built from and written as.
+PARAMETERS: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.init)
+
+
 def _plain(value: Any) -> Any:
     return value.value if isinstance(value, StrEnum) else value
+
+
+def _require_whole_numbers(rules: Rules) -> None:
+    for name in (
+        "players",
+        "set_max",
+        "hand_size",
+        "target",
+        "capicua_bonus",
+        "turn_seconds",
+        "absent_turns_before_bot",
+    ):
+        _require_whole(name, getattr(rules, name))
+
+
+def _require_whole(name: str, value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RulesError(name, "not_whole_number", value=Verbatim(repr(value)))
 
 
 def _validate(rules: Rules) -> None:
@@ -252,17 +270,6 @@ def _validate(rules: Rules) -> None:
         if not ok:
             raise RulesError(parameter, code, **params)
 
-    def whole(name: str, value: Any) -> None:
-        require(
-            isinstance(value, int) and not isinstance(value, bool),
-            name,
-            "not_whole_number",
-            value=Verbatim(repr(value)),
-        )
-
-    for name in ("players", "set_max", "hand_size", "target", "capicua_bonus", "turn_seconds"):
-        whole(name, getattr(rules, name))
-    whole("absent_turns_before_bot", rules.absent_turns_before_bot)
     n = rules.players
     # The preset's own seatings first, so the error names what the table changed (C8).
     preset = PRESETS.get(rules.preset_name)
@@ -310,7 +317,7 @@ def _validate(rules: Rules) -> None:
     )
     require(rules.target > 0, "target", "target_not_positive", target=rules.target)
     if rules.goals_to_win is not None:
-        whole("goals_to_win", rules.goals_to_win)
+        _require_whole("goals_to_win", rules.goals_to_win)
         require(rules.goals_to_win > 0, "goals_to_win", "goals_not_positive")
     require(
         rules.turn_seconds in TURN_SECONDS_CHOICES,

@@ -9,7 +9,7 @@ referee (`Game`, `score_round`) and the bots' search share.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar, Final
 
@@ -46,6 +46,10 @@ class RoundResult:
     pass_points: tuple[int, ...]  # per side: ponce palitos from passes
     blocker_points: tuple[int, ...]  # per side: ponce, the tranque's 2 to the blocker's team
     passes_score: bool  # ponce: its pass points are part of the record even when 0
+
+    def __reduce__(self) -> tuple[type[RoundResult], tuple[object, ...]]:
+        """Copy and pickle as the fields' values: the same in the compiled and pure builds."""
+        return (RoundResult, tuple(getattr(self, item.name) for item in fields(self)))
 
     def to_json(self) -> dict[str, Any]:
         """Per-side values keyed by side as a string: points and counts for every side, goals
@@ -401,9 +405,10 @@ def score_round(rules: Rules, state: RoundState) -> RoundResult:
     seat_counts = [mask_pips(hand) for hand in state.hands]
     domino = state.outcome == DOMINO
     points, goals, winner_seat = scorer.round_points(rules, state, seat_counts)
-    side_counts = [0] * rules.side_count
+    sides = rules.side_count
+    side_counts = [0] * sides
     for seat, count in enumerate(seat_counts):
-        side_counts[rules.side_of(seat)] += count
+        side_counts[seat % sides] += count  # `rules.side_of(seat)`
     pass_points, blocker_points = scorer.extras(rules, state)
     return RoundResult(
         kind=RoundEnd.DOMINO if domino else RoundEnd.TRANQUE,

@@ -15,7 +15,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from tranque.engine.tiles import BIT, HIGH, LOW, PIPS, TILE_COUNT, WITH_NUMBER, Mask, TileIndex, indices
+from tranque.engine.chance import SplitFloat
+from tranque.engine.tiles import (
+    BIT,
+    HIGH,
+    LOW,
+    MAX_NUMBER,
+    PIPS,
+    TILE_COUNT,
+    WITH_NUMBER,
+    WITH_NUMBER_IN_SET,
+    Mask,
+    TileIndex,
+    indices,
+)
 
 LEAD: Final = 0
 LEFT_END: Final = 1
@@ -42,21 +55,44 @@ def _lead_moves(hand: Mask) -> tuple[Move, ...]:
     return tuple(tile * 4 for tile in indices(hand))
 
 
-def _plays(playable: Mask, left: int, right: int) -> tuple[Move, ...]:
-    """The plays of the tiles in `playable` (each fits an end) onto ends `left`/`right`."""
-    moves = []
-    fits_left = WITH_NUMBER[left]
-    fits_right = WITH_NUMBER[right]
-    while playable:
+def _plays(playable: Mask, left: int, right: int, fits: list[Mask]) -> tuple[Move, ...]:
+    """The plays of the tiles in `playable` (each fits an end) onto ends `left`/`right`;
+    `fits[n]` holds the tiles showing n (`WITH_NUMBER` or a set's `WITH_NUMBER_IN_SET`)."""
+    count = _play_count(playable, left, right, fits)
+    return tuple([_nth_play(playable, left, right, fits, n) for n in range(count)])
+
+
+def _play_count(playable: Mask, left: int, right: int, fits: list[Mask]) -> int:
+    """How many plays `_plays` lists: one per tile, and two for the tile that fits both
+    ends when they show different numbers."""
+    count = 0
+    rest = playable
+    while rest:
+        rest &= rest - 1
+        count += 1
+    if left != right and playable & fits[left] & fits[right]:
+        count += 1
+    return count
+
+
+def _nth_play(playable: Mask, left: int, right: int, fits: list[Mask], n: int) -> Move:
+    """`_plays(...)[n]`, without listing the others: tiles lowest first, each onto the left
+    end if it fits there, then onto the right end."""
+    fits_left = fits[left]
+    fits_right = fits[right]
+    while True:
         low_bit = playable & -playable
         tile4 = (low_bit.bit_length() - 1) * 4
         if low_bit & fits_left:
-            moves.append(tile4 + LEFT_END)
+            if not n:
+                return tile4 + LEFT_END
+            n -= 1
         # Both ends showing one number make the two placements one move (R8).
         if low_bit & fits_right and (left != right or not low_bit & fits_left):
-            moves.append(tile4 + RIGHT_END)
+            if not n:
+                return tile4 + RIGHT_END
+            n -= 1
         playable ^= low_bit
-    return tuple(moves)
 
 
 # Every attribute of a RoundState (a compiled class exposes no `__slots__` to read).
@@ -66,6 +102,7 @@ STATE_FIELDS: Final = (
     "closer",
     "drawing",
     "drawn",
+    "fits",
     "forced_lead",
     "hands",
     "history",
@@ -99,8 +136,11 @@ class RoundState:
         forced_lead: TileIndex = -1,
         pass_points: bool = False,
         pass_bonus_pending: bool = False,
+        set_max: int = MAX_NUMBER,
     ) -> None:
         self.players = players
+        # The tiles showing each number, within the set in play (any set: the default).
+        self.fits = WITH_NUMBER_IN_SET[set_max]
         self.drawing = drawing
         self.pass_points = pass_points
         self.hands = hands
@@ -127,6 +167,7 @@ class RoundState:
         """An independent copy (without the undo history), for search."""
         other = RoundState(self.players, self.hands.copy(), self.boneyard, self.starter, drawing=self.drawing)
         other.pass_points = self.pass_points
+        other.fits = self.fits
         other.in_hands = self.in_hands
         other.boneyard = self.boneyard
         other.drawn = self.drawn
@@ -166,13 +207,14 @@ class RoundState:
                 return (self.forced_lead * 4,)
             return _lead_moves(self.hands[self.turn])
         right = self.right
-        playable = self.hands[self.turn] & (WITH_NUMBER[left] | WITH_NUMBER[right])
+        fits = self.fits
+        playable = self.hands[self.turn] & (fits[left] | fits[right])
         if not playable:
             return _DRAW_ONLY if self.drawn < len(self.boneyard) else _PASS_ONLY
         key = (playable << 8) | (left << 4) | right
         moves = _PLAYS.get(key)
         if moves is None:
-            moves = _plays(playable, left, right)
+            moves = _plays(playable, left, right, fits)
             if len(_PLAYS) >= _PLAYS_LIMIT:
                 _PLAYS.clear()
             _PLAYS[key] = moves
@@ -227,9 +269,7 @@ class RoundState:
                     and before_left != before_right
                     and {HIGH[tile], LOW[tile]} == {before_left, before_right}
                 )
-            elif self.drawn == len(self.boneyard) and not (
-                in_hands & (WITH_NUMBER[left] | WITH_NUMBER[right])
-            ):
+            elif self.drawn == len(self.boneyard) and not (in_hands & (self.fits[left] | self.fits[right])):
                 self.outcome = TRANQUE
                 self.closer = seat
             else:
@@ -240,7 +280,9 @@ class RoundState:
             self.hands[seat] |= bit
             self.in_hands |= bit
             # C1: a draw that empties the boneyard with nobody able to play is a tranque.
-            if self.drawn == len(self.boneyard) and not (self.in_hands & self.open_ends_mask()):
+            if self.drawn == len(self.boneyard) and not (
+                self.in_hands & (self.fits[self.left] | self.fits[self.right])
+            ):
                 self.outcome = TRANQUE
                 self.closer = self.last_player
         else:
@@ -284,10 +326,29 @@ class RoundState:
         return move
 
     def playout(self, random: Callable[[], float]) -> None:
-        """Play the round out with uniformly random legal moves (no undo), as a rollout does."""
+        """Play the round out with uniformly random legal moves (no undo), as a rollout does:
+        each turn `legal_moves()[chance.below(n)]` of its n moves, where `chance` is a
+        `SplitFloat` over `random` and a turn with one legal move draws nothing. The moves
+        are found without listing them, so a rollout costs a few calls of `random` and no
+        tuples."""
+        chance = SplitFloat(random)
+        hands = self.hands
+        fits = self.fits
         while not self.outcome:
-            moves = self.legal_moves()
-            self.advance(moves[int(random() * len(moves))])
+            left = self.left
+            if left >= 0:
+                seat = self.turn
+                right = self.right
+                playable = hands[seat] & (fits[left] | fits[right])
+                if not playable:
+                    self.advance(DRAW_MOVE if self.drawn < len(self.boneyard) else PASS_MOVE)
+                    continue
+                count = _play_count(playable, left, right, fits)
+                self.advance(_nth_play(playable, left, right, fits, chance.below(count) if count > 1 else 0))
+                continue
+            moves = self.legal_moves()  # the lead
+            count = len(moves)
+            self.advance(moves[chance.below(count) if count > 1 else 0])
 
     def timeout_move(self) -> Move:
         """R15/C10: the playable tile with most pips (ties: higher high half), left end first."""

@@ -53,6 +53,12 @@ LEAD_ORDER: Final[list[TileIndex]] = sorted(
 WITH_NUMBER: Final[list[Mask]] = [
     sum(BIT[i] for i in range(TILE_COUNT) if n in (HIGH[i], LOW[i])) for n in range(MAX_NUMBER + 1)
 ]
+# WITH_NUMBER_IN_SET[s][n]: the tiles of the double-s set showing n. Within double-six
+# these masks stay below 2**30, which the compiled engine reads fastest.
+WITH_NUMBER_IN_SET: Final[list[list[Mask]]] = [
+    [WITH_NUMBER[n] & ((1 << ((s + 1) * (s + 2) // 2)) - 1) for n in range(MAX_NUMBER + 1)]
+    for s in range(MAX_NUMBER + 1)
+]
 
 
 def set_mask(set_max: int) -> Mask:
