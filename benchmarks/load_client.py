@@ -71,7 +71,8 @@ class SeatModel:
 
     def from_view(self, view: dict[str, Any], round_number: int) -> None:
         self.hand = {parse_tile(t) for t in view["hand"]}
-        self.ends = tuple(view["ends"]) if view["ends"] is not None else None  # type: ignore[assignment]
+        ends = view["ends"]
+        self.ends = (ends[0], ends[1]) if ends is not None else None
         self.round = round_number
         self.boneyard_count = view["boneyard_count"]
 
@@ -200,7 +201,7 @@ class Player:
             if not self.ready.is_set():
                 self.ready.set()
         elif kind == "error":
-            self.pending.pop(message.get("id"), None)
+            self.pending.pop(message.get("id") or 0, None)
             self.waiting_action = None
             if self.window.inside(now) or not self.ready.is_set():
                 stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1

@@ -3,19 +3,26 @@
     python benchmarks/server_load.py --tables N [--think 0.5-2 | --think 0] [--duration S]
                                      [--db memory|sqlite] [--workers K]
 
-It starts the server itself (uvicorn running `create_app(Settings(...))` on a free loopback
-port, in a subprocess: this file run with `--serve`), which creates N practice-like tables
-(clasico, 4 players in pairs, target high enough that no game ends during the run) with all
-four seats taken by humans, and writes the (table, seat, token) list to a JSON file. Then K
-client processes (`load_client.py`) open 4N sockets, say hello with each seat's token and
-play: on its turn each player waits a think time drawn uniformly from the range (or none)
-and sends a legal `act`; it says `ready` between rounds. Once every socket is in, the games
-start together; the first part of the run is warm-up, the rest is measured:
+It starts the server itself, in a subprocess (this file run with `--serve`), as `tranque serve`
+runs it: `create_app(Settings(database_url=...))` with the default settings (the socket limits
+among them: 20 messages at once, then 5 a second, which no player here comes near), the
+garbage collector tuned by `runtime.tune_garbage_collector()`, and uvicorn with
+`runtime.uvicorn_options` and the socket limits' pings, on a free loopback port. `--db sqlite`
+is a SQLite file in a scratch directory, the store `tranque serve` opens by default (WAL,
+synchronous=NORMAL, the appends group-committed on their own thread). The server creates N
+practice-like tables (clasico, 4 players in pairs, target high enough that no game ends during
+the run) with all four seats taken by humans, and writes the (table, seat, token) list to a
+JSON file. Then K client processes (`load_client.py`) open 4N sockets, say hello with each
+seat's token and play: on its turn each player waits a think time drawn uniformly from the
+range (or none) and sends a legal `act`; it says `ready` between rounds. Once every socket is
+in, the games start together; the first part of the run is warm-up, the rest is measured:
 
 * actions/s accepted (the players' own moves) and server-made moves (forced passes);
 * latency from sending an `act` to receiving the `action` event for it: p50 / p99 / max;
 * errors (error frames by code), disconnects, connect failures;
-* server RSS at the end, server and client CPU use over the window, client loop lag.
+* server CPU per accepted action (ms of one core per `act` accepted in the window), server
+  RSS at the end and memory per table (RSS growth since before any table existed / tables),
+  client CPU and loop lag.
 
 Everything runs on 127.0.0.1; the run stops after --duration seconds of play and kills the
 server. Goal: 1,000 tables (4,000 sockets) at p99 <= 150 ms with think 0.5-2 s.
@@ -27,7 +34,8 @@ clients offer; browsers offer deflate), --py-spy OUT (profile the server over th
 `.venv/bin/pip install py-spy` first), --dump OUT (every latency with its send time). The
 machine may be shared, so the table also shows the CPU other processes used meanwhile.
 Experiments, by environment variable:
-BENCH_ONE_ROW_APPENDS=1 (the SQL store without group commit), BENCH_COALESCE=1 (queued
+BENCH_AIOSQLITE_APPENDS=1 (a SQLite file's appends group-committed through SQLAlchemy and
+aiosqlite, as PostgreSQL's are, not on their own thread), BENCH_COALESCE=1 (queued
 messages leave in one JSON-array frame: what fewer frames per action would save),
 BENCH_GC_LOG=FILE (log every garbage collection of 20 ms or more, and what the heap holds).
 """
@@ -95,10 +103,16 @@ def _coalesce_frames() -> None:
     from tranque.server.connection import Connection
 
     async def write(self: Any) -> None:
+        queue, loop = self._queue, asyncio.get_running_loop()
         while True:
-            texts = [await self._queue.get()]
-            while not self._queue.empty():
-                texts.append(self._queue.get_nowait())
+            if not queue:
+                self._wakeup = loop.create_future()
+                await self._wakeup
+                continue
+            texts = list(queue)
+            queue.clear()
+            self._owed = 0
+            self._room.set()
             end = None in texts
             texts = [text for text in texts if text is not None]
             try:
@@ -116,23 +130,27 @@ def _coalesce_frames() -> None:
 
 
 async def serve(args: argparse.Namespace) -> None:
+    """The server as `tranque serve` runs it (settings, uvicorn options, pings, garbage
+    collector), plus one route that starts every game at once."""
     import uvicorn
 
     from tranque.engine import Rules
+    from tranque.server import runtime
     from tranque.server.app import create_app
     from tranque.server.settings import Settings
     from tranque.server.table import TableOptions
+    from tranque.terminal.serve import proxy_options
 
     raise_open_files_limit()
     if os.environ.get("BENCH_GC_LOG"):  # diagnosis: every garbage collection pass that took >= 20 ms
         _log_collections(os.environ["BENCH_GC_LOG"])
     if os.environ.get("BENCH_COALESCE"):  # experiment: queued messages leave as one JSON-array frame
         _coalesce_frames()
-    if os.environ.get("BENCH_ONE_ROW_APPENDS"):  # A/B: the store without group commit
-        from tranque.server.store.sql import SqlStore
+    if os.environ.get("BENCH_AIOSQLITE_APPENDS"):  # A/B: a SQLite file's appends through aiosqlite
+        from tranque.server.store import sql
 
-        SqlStore.append_event = SqlStore._append_one  # type: ignore[method-assign]
-    settings = Settings(database_url=args.database_url, bot_processes=0)
+        sql.sqlite_file = lambda url: None
+    settings = Settings(database_url=args.database_url)
     app = create_app(settings)
     tables: list[Any] = []
 
@@ -148,16 +166,18 @@ async def serve(args: argparse.Namespace) -> None:
         return {"started": len(tables)}
 
     app.add_api_route("/_bench/start", start_games, methods=["POST"], include_in_schema=False)
+    if args.server_gc == "tuned":
+        runtime.tune_garbage_collector()
+    served_as = {
+        **runtime.uvicorn_options(settings.limits),
+        "ws_ping_interval": settings.socket_limits.ping_seconds,
+        "ws_ping_timeout": settings.socket_limits.pong_seconds,
+        **proxy_options(argparse.Namespace(forwarded_allow_ips=None)),
+    }
+    if args.server_deflate == "on":
+        served_as["ws_per_message_deflate"] = True
     config = uvicorn.Config(
-        app,
-        host="127.0.0.1",
-        port=args.port,
-        log_level="warning",
-        ws=args.ws,
-        ws_per_message_deflate=args.server_deflate == "on",
-        ws_max_size=1 << 20,  # as `tranque serve`
-        backlog=8192,
-        lifespan="on",
+        app, host="127.0.0.1", port=args.port, log_level="warning", ws=args.ws, lifespan="on", **served_as
     )
     server = uvicorn.Server(config)
     serving = asyncio.get_running_loop().create_task(server.serve())
@@ -166,6 +186,9 @@ async def serve(args: argparse.Namespace) -> None:
             serving.result()
             return
         await asyncio.sleep(0.05)
+    import psutil as server_psutil
+
+    Path(args.seats_out + ".rss").write_text(str(server_psutil.Process().memory_info().rss))
     registry = app.state.tranque.registry
     rules = Rules.preset("clasico", players=4, mode="pairs", target=TARGET)
     seats = []
@@ -176,10 +199,6 @@ async def serve(args: argparse.Namespace) -> None:
             token = await table.take_seat(seat, f"Jugador {number}.{seat.index}", None)
             seats.append({"table": table.table_id, "seat": seat.index, "token": token})
         tables.append(table)
-    if args.server_gc == "tuned":
-        from tranque.server.runtime import tune_garbage_collector
-
-        tune_garbage_collector()
     partial = Path(args.seats_out + ".part")
     partial.write_text(json.dumps(seats))
     partial.rename(args.seats_out)
@@ -266,6 +285,7 @@ def run(args: argparse.Namespace) -> None:
         wait_for_file(seats_file, server, LAUNCH_TIMEOUT)
         setup_seconds = time.monotonic() - launched
         proc = psutil.Process(server.pid)
+        rss_empty = int(Path(str(seats_file) + ".rss").read_text())  # before any table existed
         rss_idle = proc.memory_info().rss
         for part in range(args.workers):
             worker_cmd = [
@@ -377,6 +397,7 @@ def run(args: argparse.Namespace) -> None:
     others = max(0.0, machine_busy - server_cpu - client_cpu)
     mib = 1 << 20
     per_second = max((actions + autos) / window, 1e-9)
+    accepted = max(actions / window, 1e-9)
 
     rows = [
         ("tables / sockets", f"{args.tables} / {4 * args.tables} ({connected} connected, {failed} failed)"),
@@ -409,13 +430,18 @@ def run(args: argparse.Namespace) -> None:
         ("disconnects", str(disconnects)),
         (
             "server RSS",
-            f"end {rss_end / mib:.0f} MiB (peak {rss_peak / mib:.0f}; tables made {rss_idle / mib:.0f}; "
-            f"sockets in {rss_connected / mib:.0f})",
+            f"end {rss_end / mib:.0f} MiB (peak {rss_peak / mib:.0f}; no tables {rss_empty / mib:.0f}; "
+            f"tables made {rss_idle / mib:.0f}; sockets in {rss_connected / mib:.0f})",
+        ),
+        (
+            "memory per table",
+            f"{(rss_end - rss_empty) / args.tables / 1024:.0f} KiB (server RSS growth / tables, "
+            f"its 4 sockets included)",
         ),
         (
             "server CPU",
-            f"{server_cpu * 100:.0f}% of one core = {1000 * server_cpu / per_second:.2f} ms per action "
-            f"(all moves)",
+            f"{server_cpu * 100:.0f}% of one core = {1000 * server_cpu / accepted:.2f} ms per accepted "
+            f"action ({1000 * server_cpu / per_second:.2f} ms per move, the server's own included)",
         ),
         (
             "client CPU / loop lag",
