@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tranque.server.store import StoredEvent
+from tranque.server.store import DuplicateEvent, StoredEvent
 from tranque.server.store.sql import SqlStore, sqlite_file
 
 pytestmark = pytest.mark.anyio
@@ -96,3 +96,25 @@ def test_only_a_sqlite_file_gets_appends_of_its_own() -> None:
     assert sqlite_file("sqlite+aiosqlite:///:memory:") is None
     assert sqlite_file("sqlite+aiosqlite:///file:shared?mode=memory&uri=true") is None
     assert sqlite_file("postgresql+asyncpg://postgres@127.0.0.1:5432/tranque") is None
+
+
+async def test_a_second_owner_of_a_table_is_refused_though_the_first_remembers_an_older_seq(
+    database: str,
+) -> None:
+    first, second = SqlStore(database), SqlStore(database)
+    await first.start()
+    await second.start()
+    try:
+        await first.create_table("t-dos-duenos", {}, 1.0)
+        await first.append_event("t-dos-duenos", event(1))
+        await first.append_event("t-dos-duenos", event(2))  # first remembers 2 as the last seq
+        await second.append_event("t-dos-duenos", event(3))  # a second process took the table over
+
+        with pytest.raises(DuplicateEvent):
+            await first.append_event("t-dos-duenos", StoredEvent(3, "pass", {"seat": 0}, 9.0))
+        with pytest.raises(DuplicateEvent):
+            await first.append_event("t-dos-duenos", event(2))
+        assert await first.load_events("t-dos-duenos") == [event(1), event(2), event(3)]
+    finally:
+        await first.close()
+        await second.close()

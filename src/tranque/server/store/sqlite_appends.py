@@ -36,6 +36,7 @@ INSERT_IF_NEWER = (
 KNOWN_TABLE = "SELECT 1 FROM tables WHERE table_id = ?"
 LAST_SEQS = "SELECT table_id, max(seq) FROM table_events WHERE table_id IN ({marks}) GROUP BY table_id"
 MAX_VARIABLES = 900  # below SQLite's smallest limit on host parameters (999) for the IN (...) check
+MAX_REMEMBERED = 100_000  # tables whose last seq the thread remembers (forgotten ones are read again)
 
 Append = tuple[str, StoredEvent, "asyncio.Future[None]"]
 Outcome = BaseException | None
@@ -87,6 +88,7 @@ class SqliteAppends:
             self.pragmas(connection)
         except BaseException as failure:  # the file cannot be opened: every append says why
             error = failure
+        last: dict[str, int] = {}  # each table's last stored seq, as far as this thread knows
         ending = False
         while not ending:
             batch: list[Append] = []
@@ -106,7 +108,7 @@ class SqliteAppends:
                 outcomes: list[Outcome] = [error] * len(batch)
             else:
                 try:
-                    outcomes = write(connection, [(table_id, event) for table_id, event, _ in batch])
+                    outcomes = write(connection, [(table_id, event) for table_id, event, _ in batch], last)
                 except BaseException as failure:  # never leave an append waiting
                     outcomes = [failure] * len(batch)
             loop.call_soon_threadsafe(_settle, batch, outcomes)
@@ -115,30 +117,50 @@ class SqliteAppends:
         loop.call_soon_threadsafe(_set_done, stopped)
 
 
-def write(connection: sqlite3.Connection, batch: list[tuple[str, StoredEvent]]) -> list[Outcome]:
-    """Store the batch's events, together where they can be; each one's outcome, in order."""
-    stored = _write_together(connection, batch)
-    return [None if index in stored else _write_alone(connection, *item) for index, item in enumerate(batch)]
+def write(
+    connection: sqlite3.Connection, batch: list[tuple[str, StoredEvent]], last: dict[str, int] | None = None
+) -> list[Outcome]:
+    """Store the batch's events, together where they can be; each one's outcome, in order.
+
+    `last` remembers each table's last stored seq across batches, so a batch reads the
+    database only for tables it has not seen. Another writer of a table cannot slip past it:
+    seqs go one by one, so that writer's next event takes a seq this one will also try, and
+    the primary key refuses the second (the batch then fails, and each event is tried alone)."""
+    last = {} if last is None else last
+    if len(last) > MAX_REMEMBERED:
+        last.clear()
+    stored = _write_together(connection, batch, last)
+    outcomes = [
+        None if index in stored else _write_alone(connection, *item) for index, item in enumerate(batch)
+    ]
+    for (table_id, event), outcome in zip(batch, outcomes, strict=True):
+        if outcome is None:
+            last[table_id] = max(last.get(table_id, 0), event.seq)
+    return outcomes
 
 
-def _write_together(connection: sqlite3.Connection, batch: list[tuple[str, StoredEvent]]) -> set[int]:
+def _write_together(
+    connection: sqlite3.Connection, batch: list[tuple[str, StoredEvent]], last: dict[str, int]
+) -> set[int]:
     """Insert every event newer than its table's last one, in one transaction; their indexes
     (none when the transaction fails: an unknown table, a race, a busy database...)."""
-    ids = sorted({table_id for table_id, _ in batch})
-    if len(ids) > MAX_VARIABLES:
+    unseen = sorted({table_id for table_id, _ in batch if table_id not in last})
+    if len(unseen) > MAX_VARIABLES:
         half = len(batch) // 2  # one table's events stay in order: both halves keep it
-        first = _write_together(connection, batch[:half])
-        return first | {half + i for i in _write_together(connection, batch[half:])}
+        first = _write_together(connection, batch[:half], last)
+        return first | {half + i for i in _write_together(connection, batch[half:], last)}
     try:
         connection.execute("BEGIN IMMEDIATE")
         try:
-            marks = ", ".join("?" * len(ids))
-            last = dict(connection.execute(LAST_SEQS.format(marks=marks), ids).fetchall())
+            newest = dict(last)
+            if unseen:
+                marks = ", ".join("?" * len(unseen))
+                newest.update(connection.execute(LAST_SEQS.format(marks=marks), unseen).fetchall())
             fresh: list[int] = []
             for index, (table_id, event) in enumerate(batch):
-                if event.seq > last.get(table_id, 0):
+                if event.seq > newest.get(table_id, 0):
                     fresh.append(index)
-                    last[table_id] = event.seq
+                    newest[table_id] = event.seq
             connection.executemany(INSERT, [_row(*batch[index]) for index in fresh])
             connection.execute("COMMIT")
         except BaseException:
