@@ -16,7 +16,11 @@ from tranque.server.sessions import SESSION_COOKIE
 
 __all__ = ["database_url", "server"]  # the fixtures, from http_helpers
 
-WRONG = {"code": "wrong_login", "message": "Nombre o contraseña incorrectos."}
+WRONG = {
+    "code": "wrong_login",
+    "message": "Nombre o contraseña incorrectos.",
+    "message_en": "Wrong name or password.",
+}
 
 
 @pytest.fixture
@@ -61,6 +65,7 @@ class TestRegisterLoginLogout:
             assert replayed.get("/api/me").json() == {
                 "code": "login_required",
                 "message": "Entra con tu cuenta para hacer esto.",
+                "message_en": "Log in to do this.",
             }
 
     def test_duplicate_name_is_refused_whatever_its_case(self, server: LiveServer) -> None:
@@ -72,6 +77,7 @@ class TestRegisterLoginLogout:
                 "code": "name_taken",
                 "parameter": "name",
                 "message": "Ese nombre ya está en uso; elige otro.",
+                "message_en": "That name is taken; choose another.",
             }
         with client(server) as other:  # the first account's password still opens it
             assert login(other, "pedro").status_code == 200
@@ -121,7 +127,7 @@ class TestRefusals:
         with client(memory_server) as http:
             answer = http.post("/api/register", json=body)
             assert answer.status_code == 422
-            assert set(answer.json()) == {"code", "parameter", "message"}
+            assert set(answer.json()) == {"code", "parameter", "message", "message_en"}
             assert (answer.json()["code"], answer.json()["parameter"]) == (code, parameter)
             assert http.get("/api/me").status_code == 401
 
@@ -153,6 +159,7 @@ class TestRefusals:
             assert refused.json() == {
                 "code": "cross_origin",
                 "message": "Petición rechazada: viene de otro sitio.",
+                "message_en": "Request refused: it comes from another site.",
             }
             assert http.get("/api/me").status_code == 200  # still logged in
             assert login(http, "Pedro", headers=evil).status_code == 403
@@ -176,7 +183,11 @@ class TestRefusals:
             assert other.status_code == 415
 
 
-LIMITED = {"code": "too_many_attempts", "message": "Demasiados intentos; espera un minuto y vuelve a probar."}
+LIMITED = {
+    "code": "too_many_attempts",
+    "message": "Demasiados intentos; espera un minuto y vuelve a probar.",
+    "message_en": "Too many attempts; wait a minute and try again.",
+}
 
 
 def login_from(http: httpx.Client, address: str, name: str, password: str = PASSWORD) -> httpx.Response:

@@ -82,11 +82,14 @@ WEAK = {
     "parameter": "password",
     "message": "Esa contraseña es de las más usadas o muy fácil de adivinar. "
     "Usa una frase de varias palabras que solo tú conozcas.",
+    "message_en": "That password is one of the most used or very easy to guess. "
+    "Use a phrase of several words only you know.",
 }
 IS_NAME = {
     "code": "password_is_name",
     "parameter": "password",
     "message": "La contraseña no puede ser tu nombre. Usa una frase de varias palabras que solo tú conozcas.",
+    "message_en": "The password cannot be your name. Use a phrase of several words only you know.",
 }
 
 
@@ -135,6 +138,7 @@ class TestNames:
                 "code": "name_taken",
                 "parameter": "name",
                 "message": "Ese nombre ya está en uso; elige otro.",
+                "message_en": "That name is taken; choose another.",
             }
             assert_refused(register(other, look_alike, "otra clave distinta"), 409, taken, other)
 
@@ -157,6 +161,7 @@ class TestNames:
                 "code": "name_confusable",
                 "parameter": "name",
                 "message": "Ese nombre se confunde con «pedro_sec»; elige otro.",
+                "message_en": "That name is easily mistaken for «pedro_sec»; choose another.",
             }
             assert_refused(register(other, look_alike, "otra clave distinta"), 409, confusable, other)
         assert stored_user(server, look_alike) is None
@@ -184,6 +189,8 @@ class TestRegistrationQuota:
                 "code": "too_many_registrations",
                 "message": "Desde tu conexión se han creado demasiadas cuentas; "
                 "vuelve a intentarlo dentro de una hora.",
+                "message_en": "Too many accounts have been created from your connection; "
+                "try again in an hour.",
             }
             assert_refused(refused, 429, quota, http)
         assert stored_user(server, "tres_3") is None

@@ -109,8 +109,8 @@ class TestCreate:
         answer = create(host, **options)
         assert answer.status_code == 422
         body = answer.json()
-        assert set(body) == {"code", "parameter", "message"} and body["parameter"] == parameter
-        assert body["message"]  # in Spanish, for the player
+        assert set(body) == {"code", "parameter", "message", "message_en"} and body["parameter"] == parameter
+        assert body["message"] and body["message_en"] != body["message"]  # Spanish, then English
         assert memory_server.state.registry.tables == {}
 
     def test_creating_needs_an_account(self, memory_server: LiveServer) -> None:

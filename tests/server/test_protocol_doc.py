@@ -4,10 +4,13 @@ server has is documented, and every example in the document is valid.
 The document's conventions, which these tests read:
 - `## Client → server messages`, `## Server → client messages`, `## Table events`: one
   `### \\`name\\`` heading per client message type, server message type, event kind;
-- `## Error codes`: one table row `| \\`code\\` | message | meaning |` per WebSocket error code;
+- `## Error codes`: one table row `| \\`code\\` | message | meaning |` per WebSocket error code,
+  the message column every Spanish text of the code's entries in `tranque.server.refusals`
+  (separated by " / ", each field filled with an example);
   after that table, a numbered list of which code answers when several apply, each item
   starting with its code (or close code, in bold);
-  `### HTTP errors` (in `## HTTP API`): one row per HTTP error code;
+  `### HTTP errors` (in `## HTTP API`): one row `| \\`code\\` | status | message | meaning |`
+  per HTTP error code, the same way;
 - fenced blocks: ```json client (a client message), ```json refused (a client message the
   server refuses, followed by the ```json server error that answers it), ```json server (a
   server frame),
@@ -19,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import string
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +36,7 @@ from tranque.engine.tiles import TILES
 from tranque.server import protocol
 from tranque.server.app import create_app
 from tranque.server.connection import OUTBOUND_LIMIT, SLOW_CLIENT_CLOSE
+from tranque.server.refusals import REFUSALS, code_of
 from tranque.server.runtime import WS_MAX_SIZE
 from tranque.server.settings import Settings
 from tranque.server.socket_limits import DEFAULT_LIMITS
@@ -45,14 +50,9 @@ SERVER_SOURCE = {
     for path in sorted((ROOT / "src" / "tranque" / "server").rglob("*.py"))
 }
 
-WS_ERROR = re.compile(r"""(?:TableError|ProtocolError|protocol\.error)\(\s*["'](\w+)["']""")
-WS_ERROR_MESSAGE = re.compile(
-    r"""(?:TableError|ProtocolError|protocol\.error)\(\s*"(\w+)",\s*"([^"]*)"\s*[,)]"""
-)
-HTTP_ERROR = re.compile(r"""ApiError\(\s*\d+,\s*"(\w+)"|"code":\s*"(\w+)\"""")
-HTTP_ERROR_MESSAGE = re.compile(
-    r"""ApiError\(\s*\d+,\s*"(\w+)",\s*"([^"]*)"\s*[,)]|"code":\s*"(\w+)",\s*"message":\s*"([^"]*)\""""
-)
+# Refusals raised by catalogue key: over the socket, and as HTTP bodies.
+WS_ERROR = re.compile(r'(?:TableError|ProtocolError|protocol\.error\(Refusal)\(\s*"([\w.]+)"')
+HTTP_ERROR = re.compile(r"""ApiError\(\s*\d+,\s*"([\w.]+)"|Refusal\(\s*"([\w.]+)".*?\)\.body\(\)""")
 OUTBOUND_TYPE = re.compile(r"""["']type["']:\s*["'](\w+)["']""")
 
 
@@ -84,11 +84,38 @@ def source_matches(pattern: re.Pattern[str]) -> set[tuple[str, ...]]:
 
 
 def ws_error_codes() -> set[str]:
-    return {groups[0] for groups in source_matches(WS_ERROR)}
+    return {code_of(groups[0]) for groups in source_matches(WS_ERROR)}
 
 
 def http_error_codes() -> set[str]:
-    return {code for groups in source_matches(HTTP_ERROR) for code in groups if code}
+    return {code_of(key) for groups in source_matches(HTTP_ERROR) for key in groups if key}
+
+
+def http_error_rows() -> dict[str, str]:
+    return table_rows(section("HTTP API").split("### HTTP errors", 1)[1])
+
+
+def text_pattern(template: str) -> re.Pattern[str]:
+    """A catalogue text as a pattern: its words as they are, each field any value."""
+    parts = []
+    for literal, field, _, _ in string.Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if field is not None:
+            parts.append(".+?")
+    return re.compile("".join(parts))
+
+
+def documented_messages() -> dict[str, list[str]]:
+    """Each documented code (socket and HTTP tables) → the Spanish texts its row shows."""
+    shown: dict[str, list[str]] = {}
+    for rows, column in ((table_rows(section("Error codes")), 1), (http_error_rows(), 2)):
+        for code, row in rows.items():
+            shown.setdefault(code, []).extend(row.split(" | ")[column].split(" / "))
+    return shown
+
+
+def catalogue_texts(code: str, lang: str) -> list[re.Pattern[str]]:
+    return [text_pattern(texts[lang]) for key, texts in REFUSALS.items() if code_of(key) == code]
 
 
 def outbound_types() -> set[str]:
@@ -165,17 +192,34 @@ def test_server_examples_have_a_known_type() -> None:
         assert example["type"] in sent
 
 
-# The refusals of a message's form, which carry `message_en` too.
+# Refusals whose code is chosen at run time: passwords.weakness names them.
+WEAKNESSES = {"password_is_name", "weak_password"}
+
+# The refusals of a message's form, answered before any table.
 FORM_CODES = {"too_big", "bad_json", "bad_message", "unknown_type"}
 
 
-def test_error_examples_use_documented_codes() -> None:
+def test_error_examples_use_documented_codes_and_the_catalogues_texts() -> None:
     rows = table_rows(section("Error codes"))
-    for example in examples("server"):
-        if example["type"] == "error":
-            english = {"message_en"} if example["code"] in FORM_CODES else set()
-            assert set(example) == {"type", "id", "code", "message"} | english
-            assert example["code"] in rows
+    shown = [example for example in examples("server") if example["type"] == "error"]
+    assert len(shown) >= 5
+    for example in shown:
+        assert set(example) == {"type", "id", "code", "message", "message_en"}
+        assert example["code"] in rows
+        for field, lang in (("message", "es"), ("message_en", "en")):
+            patterns = catalogue_texts(example["code"], lang)
+            assert any(p.fullmatch(example[field]) for p in patterns), f"{example}: not the catalogue's"
+
+
+def test_http_error_examples_carry_both_languages() -> None:
+    bodies = [json.loads(text) for text in blocks("json")]
+    refusals = [body for body in bodies if isinstance(body, dict) and "message" in body]
+    assert len(refusals) >= 2
+    rows = http_error_rows()
+    for body in refusals:
+        assert body["code"] in rows
+        assert set(body) - {"parameter"} == {"code", "message", "message_en"}, body
+        assert any(p.fullmatch(body["message_en"]) for p in catalogue_texts(body["code"], "en")), body
 
 
 def test_each_refused_example_gets_the_answer_shown_after_it() -> None:
@@ -220,29 +264,47 @@ def test_the_order_of_the_codes_is_the_one_the_server_follows() -> None:
 
 def test_every_websocket_error_code_is_in_the_error_table() -> None:
     codes = ws_error_codes()
-    assert {"too_big", "bad_json", "not_your_turn", "illegal"} <= codes  # the scan works
+    assert {"too_big", "bad_json", "not_your_turn", "illegal", "rate_limited"} <= codes  # the scan works
     rows = table_rows(section("Error codes"))
     assert codes - set(rows) == set(), "error codes missing from «## Error codes»"
     assert set(rows) - codes == set(), "documented error codes the server never sends"
 
 
-def test_websocket_error_messages_are_the_ones_the_server_sends() -> None:
-    rows = table_rows(section("Error codes"))
-    for code, message in source_matches(WS_ERROR_MESSAGE):
-        assert message in rows[code], f"{code}: the table does not show «{message}»"
-
-
 def test_every_http_error_code_is_in_the_http_error_table() -> None:
     codes = http_error_codes()
-    assert {"login_required", "no_record", "bad_rules"} <= codes  # the scan works
-    http_errors = section("HTTP API").split("### HTTP errors", 1)[1]
-    rows = table_rows(http_errors)
+    assert {"login_required", "no_record", "bad_rules", "body_too_big", "verify_busy"} <= codes  # the scan
+    rows = http_error_rows()
     assert codes - set(rows) == set(), "HTTP error codes missing from «### HTTP errors»"
     # a TableError raised under an HTTP route reaches the client too (app.py's handler)
-    assert set(rows) - codes - ws_error_codes() == set(), "documented HTTP error codes nobody sends"
-    for groups in source_matches(HTTP_ERROR_MESSAGE):
-        code, message = (groups[0], groups[1]) if groups[0] else (groups[2], groups[3])
-        assert message in rows[code], f"{code}: the HTTP error table does not show «{message}»"
+    unsent = set(rows) - codes - ws_error_codes() - WEAKNESSES
+    assert unsent == set(), "documented HTTP error codes nobody sends"
+
+
+def test_every_catalogue_code_is_documented_and_every_documented_code_is_in_the_catalogue() -> None:
+    documented = set(documented_messages())
+    catalogue = {code_of(key) for key in REFUSALS}
+    assert catalogue - documented == set(), "catalogue codes missing from the error tables"
+    assert documented - catalogue == set(), "documented error codes the catalogue does not have"
+
+
+@pytest.mark.parametrize("key", sorted(REFUSALS))
+def test_each_catalogue_text_is_shown_in_its_codes_row(key: str) -> None:
+    shown = documented_messages().get(code_of(key), [])
+    pattern = text_pattern(REFUSALS[key]["es"])
+    assert any(pattern.fullmatch(text) for text in shown), f"{key}: no row shows «{REFUSALS[key]['es']}»"
+
+
+def test_each_documented_message_is_a_catalogue_text_of_its_code() -> None:
+    for code, shown in documented_messages().items():
+        patterns = catalogue_texts(code, "es")
+        for text in shown:
+            assert any(p.fullmatch(text) for p in patterns), f"{code}: «{text}» is not the catalogue's"
+
+
+def test_every_catalogue_entry_is_raised_somewhere() -> None:
+    source = "\n".join(text for path, text in SERVER_SOURCE.items() if not path.endswith("refusals.py"))
+    unused = {key for key in REFUSALS if f'"{key}"' not in source}
+    assert unused == set(), "catalogue entries no server module uses"
 
 
 # (d) every JSON block parses ---------------------------------------------------------------

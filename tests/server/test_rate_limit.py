@@ -34,6 +34,7 @@ from tranque.server.ws import FLOOD_CLOSE
 
 BURST, PER_SECOND, FLOOD = DEFAULT_LIMITS.burst, int(DEFAULT_LIMITS.per_second), DEFAULT_LIMITS.flood_refusals
 SLOW_DOWN = "Estás enviando mensajes demasiado rápido; espera un momento."
+SLOW_DOWN_EN = "You are sending messages too fast; wait a moment."
 UNLIMITED = SocketLimits(burst=10**9)
 WAIT = 10.0
 
@@ -65,7 +66,13 @@ def hello(table: str, token: str | None, message_id: int = 0) -> Message:
 
 
 def refused(message_id: Any) -> Message:
-    return {"type": "error", "id": message_id, "code": "rate_limited", "message": SLOW_DOWN}
+    return {
+        "type": "error",
+        "id": message_id,
+        "code": "rate_limited",
+        "message": SLOW_DOWN,
+        "message_en": SLOW_DOWN_EN,
+    }
 
 
 def votes(first_id: int, count: int) -> list[Message]:

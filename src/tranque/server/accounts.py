@@ -7,8 +7,8 @@ database keeps only the SHA-256; logging out ends it and closes the sockets open
 (sessions.py). Failed logins and registrations are limited per client address
 (throttle.py, addresses.py).
 
-Every refusal is a JSON body {"code", "message"} with the message in Spanish; a bad field
-also names it ({"code", "parameter", "message"}): http_errors.py.
+Every refusal is a JSON body {"code", "message", "message_en"}, the message in Spanish and in
+English; a bad field also names it (`parameter`): http_errors.py.
 
 CSRF: the session cookie is SameSite=Lax, so browsers leave it off cross-site POSTs. Two more
 locks cover what Lax does not (a sibling subdomain is "same-site"; old browsers ignore
@@ -41,8 +41,6 @@ from tranque.server.store import NameTaken, UserRow
 
 SESSION_SECONDS = 30 * 24 * 3600
 NAME_MAX = 64  # longer than any name: a login with it is simply wrong
-WRONG_LOGIN = "Nombre o contraseña incorrectos."
-NAME_TAKEN = "Ese nombre ya está en uso; elige otro."
 
 
 # CSRF (see the module's docstring) ---------------------------------------------------------
@@ -53,10 +51,10 @@ def same_origin_json(request: Request) -> None:
     origin = request.headers.get("origin")
     host = request.headers.get("host", "")
     if origin is not None and urlsplit(origin).netloc.lower() != host.lower():
-        raise ApiError(403, "cross_origin", "Petición rechazada: viene de otro sitio.")
+        raise ApiError(403, "cross_origin")
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media_type != "application/json":
-        raise ApiError(415, "json_required", "Envía los datos como JSON (Content-Type: application/json).")
+        raise ApiError(415, "json_required")
 
 
 # Sessions --------------------------------------------------------------------------------
@@ -72,7 +70,7 @@ async def require_user(request: Request) -> UserRow:
     """A dependency for endpoints that need an account: 401 without a live session."""
     user = await current_user(request)
     if user is None:
-        raise ApiError(401, "login_required", "Entra con tu cuenta para hacer esto.")
+        raise ApiError(401, "login_required")
     return user
 
 
@@ -126,12 +124,7 @@ class Me(BaseModel):
 def clean_name(name: str) -> str:
     name = normal_form(name)
     if not NAME_PATTERN.fullmatch(name) or len(skeleton(name)) > SKELETON_MAX:
-        raise ApiError(
-            422,
-            "bad_name",
-            "El nombre lleva de 3 a 24 caracteres: letras, cifras, guion bajo (_), guion (-) o punto.",
-            "name",
-        )
+        raise ApiError(422, "bad_name", parameter="name")
     return name
 
 
@@ -148,25 +141,19 @@ async def register(body: Credentials, request: Request, response: Response) -> M
     state = server_state(request)
     # Known refusals first: they cost no hash and no registration from the address's quota.
     if await state.store.find_user(name) is not None:
-        raise ApiError(409, "name_taken", NAME_TAKEN, "name")
+        raise ApiError(409, "name_taken", parameter="name")
     similar = await state.store.find_similar_user(name)
     if similar is not None:
-        raise ApiError(
-            409, "name_confusable", f"Ese nombre se confunde con «{similar.name}»; elige otro.", "name"
-        )
+        raise ApiError(409, "name_confusable", parameter="name", similar=similar.name)
     address = client_address(request)
     if state.registrations.full(address):  # checked and counted with no await between
-        raise ApiError(
-            429,
-            "too_many_registrations",
-            "Desde tu conexión se han creado demasiadas cuentas; vuelve a intentarlo dentro de una hora.",
-        )
+        raise ApiError(429, "too_many_registrations")
     state.registrations.add(address)
     hashed = await hash_password(body.password)
     try:
         user = await state.store.create_user(name, hashed, state.settings.clock.now())
     except NameTaken:
-        raise ApiError(409, "name_taken", NAME_TAKEN, "name") from None
+        raise ApiError(409, "name_taken", parameter="name") from None
     await start_session(request, response, user)
     return Me(id=user.user_id, name=user.name)
 
@@ -174,27 +161,9 @@ async def register(body: Credentials, request: Request, response: Response) -> M
 def check_password(password: str, name: str) -> None:
     problem = weakness(password, name)
     if problem == "bad_password":
-        raise ApiError(
-            422,
-            "bad_password",
-            f"La contraseña debe tener al menos {PASSWORD_MIN} caracteres (y no más de {PASSWORD_MAX}).",
-            "password",
-        )
-    if problem == "password_is_name":
-        raise ApiError(
-            422,
-            "password_is_name",
-            "La contraseña no puede ser tu nombre. Usa una frase de varias palabras que solo tú conozcas.",
-            "password",
-        )
-    if problem == "weak_password":
-        raise ApiError(
-            422,
-            "weak_password",
-            "Esa contraseña es de las más usadas o muy fácil de adivinar. "
-            "Usa una frase de varias palabras que solo tú conozcas.",
-            "password",
-        )
+        raise ApiError(422, "bad_password", parameter="password", least=PASSWORD_MIN, most=PASSWORD_MAX)
+    if problem is not None:  # password_is_name, weak_password
+        raise ApiError(422, problem, parameter="password")
 
 
 @router.post(
@@ -207,10 +176,10 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     name = normal_form(body.name[:NAME_MAX])
     key = login_key(name)
     if not limiter.attempt(address, key):
-        raise ApiError(429, "too_many_attempts", "Demasiados intentos; espera un minuto y vuelve a probar.")
+        raise ApiError(429, "too_many_attempts")
     user = await _authenticate(state, name, body)
     if user is None:
-        raise ApiError(401, "wrong_login", WRONG_LOGIN)
+        raise ApiError(401, "wrong_login")
     limiter.succeeded(address, key)
     await start_session(request, response, user)
     return Me(id=user.user_id, name=user.name)

@@ -21,6 +21,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tranque.server.limits import Limits
+from tranque.server.refusals import Refusal
 
 
 class BodyTooBig(Exception):
@@ -44,20 +45,11 @@ def size_text(size: int) -> str:
 
 
 def too_big(limit: int) -> dict[str, Any]:
-    size = size_text(limit)
-    return {
-        "code": "body_too_big",
-        "message": f"La petición pasa de {size}, lo más que se admite aquí; envía menos datos.",
-        "message_en": f"The request is over {size}, the most accepted here; send less data.",
-    }
+    return Refusal("body_too_big", size=size_text(limit)).body()
 
 
 def too_slow(seconds: float) -> dict[str, Any]:
-    return {
-        "code": "body_timeout",
-        "message": f"La petición tardó más de {seconds:g} s en llegar; vuelve a enviarla.",
-        "message_en": f"The request took over {seconds:g} s to arrive; send it again.",
-    }
+    return Refusal("body_timeout", seconds=f"{seconds:g}").body()
 
 
 class BodyLimit:

@@ -47,14 +47,14 @@ PHRASE_INTERVAL = 2.0
 
 def _seated(table: Table, seat_index: int | None) -> Seat:
     if seat_index is None:
-        raise TableError("spectator", "Los espectadores no pueden jugar.")
+        raise TableError("spectator")
     return table.state.seats[seat_index]
 
 
 def _not_over(state: TableState) -> None:
     """After `game_ended` nothing changes at the table: no move, phrase or return."""
     if state.phase.is_over:
-        raise TableError("not_playing", "La partida ya terminó: en esta mesa ya no se juega.")
+        raise TableError("not_playing.over")
 
 
 # What the game makes happen by itself ------------------------------------------------------
@@ -118,10 +118,10 @@ class Subscribe:
         if self.token is not None:
             seat = state.seat_of_token(token_hash(self.token))
             if seat is None:
-                raise TableError("bad_token", "Ese puesto ya no es tuyo o el enlace no es válido.")
+                raise TableError("bad_token")
             viewer = seat.index
         elif table.options.kind is not TableKind.PUBLIC:
-            raise TableError("private", "Esta mesa no admite espectadores.")
+            raise TableError("private")
         if table.follows(self.subscriber) and table.subscribers[self.subscriber] != viewer:
             await Unsubscribe(self.subscriber).run(table)  # the same socket, another seat
         await table.follow(self.subscriber, viewer, self.last_seq)
@@ -143,7 +143,7 @@ class FromSocket:
     async def run(self, table: Table) -> Any:
         seat = self.command.seat
         if seat is not None and table.subscribers.get(self.subscriber) != seat:
-            raise TableError("not_your_seat", "Ese puesto ya no es tuyo: vuelve a entrar a la mesa.")
+            raise TableError("not_your_seat")
         return await self.command.run(table)
 
 
@@ -195,16 +195,16 @@ class Act:
         state = table.state
         _not_over(state)
         if state.phase is not Phase.PLAYING:
-            raise TableError("not_playing", "Ahora no se juega: espera la próxima mano.")
+            raise TableError("not_playing")
         turn = state.turn
         if turn is None or turn.seat != seat.index:
-            raise TableError("not_your_turn", "No es tu turno.")
+            raise TableError("not_your_turn")
         if self.turn_id is not None and self.turn_id != turn.turn_id:
-            raise TableError("stale", "Esa jugada es de un turno que ya pasó.")
+            raise TableError("stale")
         try:
             taken = ActionTaken.tried(state, seat.index, action_from_json(self.action), Mover.HUMAN)
         except IllegalAction as error:
-            raise TableError("illegal", str(error)) from None
+            raise TableError("illegal", cause=error) from None
         events: list[TableEvent] = []
         if seat.state is SeatState.COVERED:
             events.append(SeatChanged(seat.come_back()))
@@ -285,7 +285,7 @@ class Ready:
         seat = _seated(table, self.seat)
         state = table.state
         if state.phase is not Phase.BETWEEN_ROUNDS:
-            raise TableError("not_between_rounds", "Solo puedes decir «listo» entre manos.")
+            raise TableError("not_between_rounds")
         if seat.index in state.ready:
             return
         events: list[TableEvent] = [ReadyGiven(seat.index)]
@@ -306,10 +306,10 @@ class Phrase:
     async def run(self, table: Table) -> None:
         seat = _seated(table, self.seat)
         if self.phrase not in PHRASES:
-            raise TableError("unknown_phrase", "Esa frase no está en la lista.")
+            raise TableError("unknown_phrase")
         _not_over(table.state)
         if not table.may_speak(seat.index, PHRASE_INTERVAL):
-            raise TableError("too_fast", "Espera un momento antes de otra frase.")
+            raise TableError("too_fast")
         await table.record(PhraseSaid(seat.index, self.phrase))
 
 
@@ -324,9 +324,9 @@ class Vote:
         seat = _seated(table, self.seat)
         state = table.state
         if seat.kind is not SeatKind.HUMAN:
-            raise TableError("bots_do_not_vote", "Los bots no votan.")
+            raise TableError("bots_do_not_vote")
         if not state.phase.in_game:
-            raise TableError("not_playing", "Solo se puede anular una partida en curso.")
+            raise TableError("not_playing.vote")
         votes = state.votes | {seat.index} if self.agree else set()
         if votes == state.votes:
             return
@@ -365,9 +365,9 @@ class Sit:
     async def run(self, table: Table) -> dict[str, Any]:
         state = table.state
         if state.phase is not Phase.WAITING:
-            raise TableError("started", "La partida ya empezó: no quedan puestos.")
+            raise TableError("started.no_seats")
         if state.seat_of_user(self.user_id) is not None:
-            raise TableError("already_seated", "Ya tienes un puesto en esta mesa.")
+            raise TableError("already_seated")
         chosen = self._chosen(state)
         token = new_token()
         seated = chosen.seat_human(self.name, self.user_id, token_hash(token))
@@ -382,12 +382,12 @@ class Sit:
         if self.seat is None:
             empty = [seat for seat in seats if seat.kind is SeatKind.EMPTY]
             if not empty:
-                raise TableError("full", "La mesa está llena.")
+                raise TableError("full")
             return empty[0]
         if not 0 <= self.seat < len(seats):
-            raise TableError("no_such_seat", f"La mesa tiene puestos del 0 al {len(seats) - 1}.")
+            raise TableError("no_such_seat", last=len(seats) - 1)
         if seats[self.seat].kind is not SeatKind.EMPTY:
-            raise TableError("seat_taken", "Ese puesto ya está ocupado.")
+            raise TableError("seat_taken")
         return seats[self.seat]
 
 
@@ -398,10 +398,10 @@ class Stand:
     async def run(self, table: Table) -> None:
         state = table.state
         if state.phase is not Phase.WAITING:
-            raise TableError("started", "La partida ya empezó: no puedes levantarte.")
+            raise TableError("started.stand")
         seat = state.seat_of_user(self.user_id)
         if seat is None:
-            raise TableError("not_seated", "No estás sentado en esta mesa.")
+            raise TableError("not_seated")
         await table.record(SeatChanged(seat.vacate()))
 
 
@@ -415,11 +415,11 @@ class FillWithBots:
     async def run(self, table: Table) -> None:
         state = table.state
         if table.options.host_user_id != self.user_id:
-            raise TableError("not_host", "Solo quien creó la mesa puede llamar bots.")
+            raise TableError("not_host")
         if self.level not in bot_names():
-            raise TableError("unknown_bot", f"No hay un bot «{self.level}».")
+            raise TableError("unknown_bot", level=self.level)
         if state.phase is not Phase.WAITING:
-            raise TableError("started", "La partida ya empezó.")
+            raise TableError("started")
         events: list[TableEvent] = [
             SeatChanged(seat.seat_bot(self.level)) for seat in state.seats if seat.kind is SeatKind.EMPTY
         ]

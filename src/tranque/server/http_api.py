@@ -1,7 +1,7 @@
 """The HTTP API (OpenAPI at /docs): practice tables, the lobby, records and deal checks.
 
-Every refusal is a flat JSON body {"code", "message"[, "parameter"]} in Spanish (accounts.py);
-the limits' refusals carry `message_en` in English too (limits.py).
+Every refusal is a flat JSON body {"code", "message", "message_en"[, "parameter"]}, in
+Spanish and in English (http_errors.py).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from tranque.engine.presets import PRESETS
 from tranque.server.accounts import current_user
 from tranque.server.addresses import client_address
 from tranque.server.http_errors import ApiError, SpanishErrors
-from tranque.server.limits import account_games, account_key, address_key, counted, live_games
+from tranque.server.limits import account_games, account_key, address_key, live_games
+from tranque.server.refusals import Counted
 from tranque.server.state import ServerState, server_state
 from tranque.server.verifier import VerifierBusy
 from tranque.server.verify import RecordRefused
@@ -46,12 +47,6 @@ def target_choices(preset: str, players: int) -> tuple[int, ...]:
     return (own,) if own < 100 else tuple(sorted({*TABLE_TARGETS, own}))
 
 
-def with_english(error: ApiError, message_en: str) -> ApiError:
-    """`error` with its message in English too, as `message_en`."""
-    error.body["message_en"] = message_en
-    return error
-
-
 class TableRequest(BaseModel):
     """Table options of docs/rules.md; anything left out takes the preset's default."""
 
@@ -66,10 +61,7 @@ class TableRequest(BaseModel):
     def rules(self) -> Rules:
         if self.bot_level not in bot_names():
             raise ApiError(
-                422,
-                "unknown_bot",
-                f"No hay un bot «{self.bot_level}»; hay: {', '.join(bot_names())}.",
-                "bot_level",
+                422, "unknown_bot.listed", parameter="bot_level", level=self.bot_level, levels=bot_names()
             )
         try:
             rules = Rules.from_options(
@@ -81,17 +73,17 @@ class TableRequest(BaseModel):
                 capicua_bonus=self.capicua_bonus,
             )
         except RulesError as error:
-            raise ApiError(422, "bad_rules", str(error), error.parameter) from None
+            raise ApiError(422, "bad_rules", parameter=error.parameter, cause=error) from None
         choices = target_choices(rules.preset_name, rules.players)
         if rules.target not in choices:
-            title = PRESETS[rules.preset_name].title
-            what = "una de esas metas" if len(choices) > 1 else "esa meta, o no indiques ninguna"
             raise ApiError(
                 422,
-                "bad_rules",
-                f"{title} con {rules.players} jugadores se juega a {OneOf(choices).text('es')}, "
-                f"no a {rules.target}: elige {what}.",
-                "target",
+                "bad_rules.target" if len(choices) > 1 else "bad_rules.only_target",
+                parameter="target",
+                title=PRESETS[rules.preset_name].title,
+                players=rules.players,
+                choices=OneOf(choices),
+                target=rules.target,
             )
         return rules
 
@@ -125,31 +117,11 @@ def practice_claims(state: ServerState, address: str, user_id: int | None) -> li
     limits, registry = state.settings.limits, state.registry
     claims = [address_key(address)]
     if live_games(registry, claims[0]) >= limits.live_games_per_address:
-        count = limits.live_games_per_address
-        raise with_english(
-            ApiError(
-                429,
-                "too_many_games",
-                f"Desde tu conexión ya hay {counted(count, 'partida', 'partidas')} en curso; terminen o "
-                "anulen alguna antes de empezar otra.",
-            ),
-            f"There are already {counted(count, 'game', 'games')} in progress from your connection; "
-            "finish or annul one before starting another.",
-        )
+        raise ApiError(429, "too_many_games.address", games=Counted(limits.live_games_per_address, "games"))
     if user_id is None:
         return claims
     if account_games(registry, state.quick, user_id) >= limits.live_games_per_account:
-        count = limits.live_games_per_account
-        raise with_english(
-            ApiError(
-                429,
-                "too_many_games",
-                f"Ya tienes {counted(count, 'partida', 'partidas')} en curso; termina o anula alguna "
-                "antes de empezar otra.",
-            ),
-            f"You already have {counted(count, 'game', 'games')} in progress; finish or annul one "
-            "before starting another.",
-        )
+        raise ApiError(429, "too_many_games", games=Counted(limits.live_games_per_account, "games"))
     return [*claims, account_key(user_id)]
 
 
@@ -162,7 +134,7 @@ async def lobby(request: Request) -> list[dict[str, Any]]:
 async def record(table_id: str, request: Request) -> dict[str, Any]:
     found = await server_state(request).store.load_record(table_id)
     if found is None:
-        raise ApiError(404, "no_record", "Esa partida no existe o no ha terminado.")
+        raise ApiError(404, "no_record")
     return found
 
 

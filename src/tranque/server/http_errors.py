@@ -1,8 +1,10 @@
-"""HTTP refusals as flat JSON bodies {"code", "message"[, "parameter"]}, the message in Spanish.
+"""HTTP refusals as flat JSON bodies {"code", "message", "message_en"[, "parameter"]}.
 
-`ApiError` is a refusal raised by an endpoint; routes of the `SpanishErrors` class turn it,
-FastAPI's own validation errors and `HTTPException`s that already carry such a body into
-one. `table_error` answers a `TableError` that reaches the app (404 or 409).
+`ApiError` is a refusal raised by an endpoint, its texts from the server's catalogue
+(`refusals.py`): Spanish in `message`, English in `message_en`. Routes of the
+`SpanishErrors` class turn it, FastAPI's own validation errors and `HTTPException`s that
+already carry such a body into one. `table_error` answers a `TableError` that reaches the
+app (404 or 409).
 """
 
 from __future__ import annotations
@@ -15,54 +17,64 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 
+from tranque.server.refusals import Refusal
 from tranque.server.table import TableError
 
 NOT_FOUND_CODES = ("no_such_table", "bad_invite")  # a `TableError` with these is a 404, others 409
 
 
-class ApiError(Exception):
-    """A refused request; becomes a JSON body {"code", "message"[, "parameter"]}."""
+class ApiError(Refusal):
+    """A refused request with its HTTP `status`; `parameter` names the field at fault.
 
-    def __init__(self, status: int, code: str, message: str, parameter: str | None = None) -> None:
-        super().__init__(message)
+    >>> ApiError(422, "bad_password", parameter="password", least=8, most=1024).body()["message_en"]
+    'The password must have at least 8 characters (and at most 1024).'
+    """
+
+    def __init__(self, status: int, key: str, /, parameter: str | None = None, **params: object) -> None:
+        super().__init__(key, **params)
         self.status = status
-        self.body: dict[str, Any] = {"code": code, "message": message}
-        if parameter is not None:
-            self.body["parameter"] = parameter
+        self.parameter = parameter
+
+    def body(self) -> dict[str, Any]:
+        body = super().body()
+        if self.parameter is not None:
+            body["parameter"] = self.parameter
+        return body
 
     def response(self) -> JSONResponse:
-        return JSONResponse(self.body, status_code=self.status)
+        return JSONResponse(self.body(), status_code=self.status)
 
 
+# Pydantic's kinds of problem with a field, by the catalogue's `bad_request` case.
 _FIELD_PROBLEMS = {
-    "missing": "falta «{field}»",
-    "string_type": "«{field}» debe ser texto",
-    "int_type": "«{field}» debe ser un número entero",
-    "int_parsing": "«{field}» debe ser un número entero",
-    "int_from_float": "«{field}» debe ser un número entero",
-    "bool_type": "«{field}» debe ser true o false",
-    "bool_parsing": "«{field}» debe ser true o false",
-    "string_too_long": "«{field}» es demasiado largo",
+    "missing": "bad_request.missing",
+    "string_type": "bad_request.text",
+    "int_type": "bad_request.whole_number",
+    "int_parsing": "bad_request.whole_number",
+    "int_from_float": "bad_request.whole_number",
+    "bool_type": "bad_request.boolean",
+    "bool_parsing": "bad_request.boolean",
+    "string_too_long": "bad_request.too_long",
 }
 
 
 def invalid_request(error: RequestValidationError) -> JSONResponse:
-    """FastAPI's validation error (English, a list) as one Spanish {"code", "parameter", "message"}."""
+    """FastAPI's validation error (English, a list) as one {"code", "parameter", "message", "message_en"}."""
     first = error.errors()[0]
     location = [str(part) for part in first.get("loc", ()) if part != "body"]
     kind = str(first.get("type", ""))
     if kind == "json_invalid":
-        return ApiError(422, "bad_json", "El cuerpo de la petición no es JSON válido.").response()
+        return ApiError(422, "bad_json.body").response()
     if not location or kind in ("model_attributes_type", "dict_type"):
-        return ApiError(422, "bad_request", "El cuerpo de la petición debe ser un objeto JSON.").response()
+        return ApiError(422, "bad_request").response()
     name = location[-1]
-    problem = _FIELD_PROBLEMS.get(kind, "«{field}» no es válido").format(field=name)
-    return ApiError(422, "bad_request", problem[0].upper() + problem[1:] + ".", name).response()
+    problem = _FIELD_PROBLEMS.get(kind, "bad_request.invalid")
+    return ApiError(422, problem, parameter=name, field=name).response()
 
 
 class SpanishErrors(APIRoute):
-    """A route whose refusals are all flat Spanish bodies: `ApiError`, FastAPI's own validation
-    errors, and `HTTPException`s whose detail is already such a body (http_api.TableRequest)."""
+    """A route whose refusals are all flat bodies in Spanish and English: `ApiError`, FastAPI's
+    own validation errors, and `HTTPException`s whose detail is already such a body."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
@@ -85,4 +97,4 @@ class SpanishErrors(APIRoute):
 async def table_error(request: Request, error: TableError) -> JSONResponse:
     """A `TableError` no route turned into its own refusal: 404 for a missing table, else 409."""
     status = 404 if error.code in NOT_FOUND_CODES else 409
-    return JSONResponse({"code": error.code, "message": error.message}, status_code=status)
+    return JSONResponse(error.body(), status_code=status)

@@ -25,25 +25,15 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from tranque.server.body_limit import size_text
+from tranque.server.refusals import Refusal
 
 
 def headers_too_big(limit: int) -> dict[str, Any]:
-    size = size_text(limit)
-    return {
-        "code": "headers_too_big",
-        "message": f"Las cabeceras de la petición pasan de {size}; envía menos "
-        "(o borra las cookies del sitio).",
-        "message_en": f"The request's headers are over {size}; send fewer (or clear the site's cookies).",
-    }
+    return Refusal("headers_too_big", size=size_text(limit)).body()
 
 
 def headers_timeout(seconds: float) -> dict[str, Any]:
-    return {
-        "code": "headers_timeout",
-        "message": f"Las cabeceras de la petición tardaron más de {seconds:g} s en llegar; "
-        "vuelve a enviarla.",
-        "message_en": f"The request's headers took over {seconds:g} s to arrive; send it again.",
-    }
+    return Refusal("headers_timeout", seconds=f"{seconds:g}").body()
 
 
 class HeaderTimeoutProtocol(H11Protocol):

@@ -16,9 +16,10 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
 
 from tranque.server.accounts import require_user, same_origin_json
-from tranque.server.http_api import TableRequest, with_english
+from tranque.server.http_api import TableRequest
 from tranque.server.http_errors import ApiError, SpanishErrors
-from tranque.server.limits import counted, host_key, waiting_tables
+from tranque.server.limits import host_key, waiting_tables
+from tranque.server.refusals import Counted
 from tranque.server.seats import SeatKind
 from tranque.server.state import server_state
 from tranque.server.store import UserRow
@@ -60,7 +61,7 @@ class TableSummary(BaseModel):
 
 
 def no_table() -> ApiError:
-    return ApiError(404, "no_such_table", "Esa mesa no existe o ya terminó.")
+    return ApiError(404, "no_such_table")
 
 
 def summary(table: Table) -> TableSummary:
@@ -99,17 +100,7 @@ async def create_table(
     registry, limits = state.registry, state.settings.limits
     # Nothing is awaited between counting the account's waiting tables and claiming this one.
     if waiting_tables(registry, user.user_id) >= limits.waiting_tables_per_account:
-        count = limits.waiting_tables_per_account
-        raise with_english(
-            ApiError(
-                429,
-                "too_many_tables",
-                f"Ya tienes {counted(count, 'mesa', 'mesas')} esperando jugadores; complétalas con bots "
-                "o espera a que se llenen antes de crear otra.",
-            ),
-            f"You already have {counted(count, 'table', 'tables')} waiting for players; fill them with "
-            "bots or wait for them to fill before creating another.",
-        )
+        raise ApiError(429, "too_many_tables", tables=Counted(limits.waiting_tables_per_account, "tables"))
     kind = "private" if body.private else "public"
     table = await registry.create(
         rules,

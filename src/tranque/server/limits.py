@@ -64,11 +64,6 @@ def host_key(user_id: int) -> str:
     return f"host:{user_id}"
 
 
-def counted(count: int, one: str, many: str) -> str:
-    """A count and its noun: `counted(1, "partida", "partidas")` is "1 partida"."""
-    return f"{count} {one if count == 1 else many}"
-
-
 def live_games(registry: Registry, key: str) -> int:
     """Games against the machine or from the quick match that count against `key` now."""
     return sum(1 for table in registry.claimed(key) if not _ended(table))

@@ -5,8 +5,9 @@ Every message is a JSON object with a `type`; it may carry an `id`, which the an
 another JSON type is never converted (a string is not a number nor a boolean, a boolean is
 not a number), and a tile is exactly its documented text, like ``"6-4"``.
 
-A refused message raises `ProtocolError`, whose text names the field and what it must be,
-in Spanish (`message`) and in English (`message_en`).
+A refused message raises `ProtocolError`, whose text (from the server's catalogue,
+`refusals.py`) names the field and what it must be, in Spanish (`message`) and in English
+(`message_en`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 from pydantic_core import ErrorDetails, PydanticCustomError
+
+from tranque.server.refusals import Refusal, Words
 
 MAX_MESSAGE_CHARS = 16_384
 TILE_TEXT = r"^[0-9]-[0-9]$"  # two ASCII digits and a hyphen, as in `legal_actions`
@@ -168,65 +171,62 @@ TYPES = frozenset(get_args(m.model_fields["type"].annotation)[0] for m in MESSAG
 MODELS: dict[str, type[_Message]] = {get_args(m.model_fields["type"].annotation)[0]: m for m in MESSAGES}
 
 # What each field must be, in Spanish and in English (a field that may be null says so too).
-EXPECTED: dict[str, tuple[str, str]] = {
-    "id": ("un número entero, un texto o null", "an integer, a string or null"),
-    "type": ("el tipo de mensaje, un texto como «hello»", "the message type, a string such as «hello»"),
-    "table": (
+EXPECTED: dict[str, Words] = {
+    "id": Words("un número entero, un texto o null", "an integer, a string or null"),
+    "type": Words("el tipo de mensaje, un texto como «hello»", "the message type, a string such as «hello»"),
+    "table": Words(
         "el id de la mesa, un texto de hasta 64 caracteres",
         "the table id, a string of at most 64 characters",
     ),
-    "token": (
+    "token": Words(
         "el código del puesto, un texto de hasta 128 caracteres",
         "the seat's token, a string of at most 128 characters",
     ),
-    "last_seq": (
+    "last_seq": Words(
         "el número del último evento que procesaste, un entero desde 0",
         "the number of the last event you processed, an integer from 0",
     ),
-    "action": (
+    "action": Words(
         "una jugada, un objeto cuyo «type» es «play», «draw» o «pass»",
         "an action, an object whose «type» is «play», «draw» or «pass»",
     ),
-    "action.type": ("«play», «draw» o «pass»", "«play», «draw» or «pass»"),
-    "action.tile": (
+    "action.type": Words("«play», «draw» o «pass»", "«play», «draw» or «pass»"),
+    "action.tile": Words(
         "una ficha escrita como «6-4», dos cifras del 0 al 9 con un guion en medio",
         "a tile written like «6-4», two digits from 0 to 9 with a hyphen between them",
     ),
-    "action.side": ("«left» o «right»", "«left» or «right»"),
-    "turn_id": ("el «turn_id» del turno, un número entero", "the turn's «turn_id», an integer"),
-    "phrase": (
+    "action.side": Words("«left» o «right»", "«left» or «right»"),
+    "turn_id": Words("el «turn_id» del turno, un número entero", "the turn's «turn_id», an integer"),
+    "phrase": Words(
         "la clave de una frase, un texto de hasta 32 caracteres",
         "a phrase's key, a string of at most 32 characters",
     ),
-    "agree": ("true o false", "true or false"),
-    "seat": ("un número de puesto del 0 al 5", "a seat number from 0 to 5"),
-    "invite": (
+    "agree": Words("true o false", "true or false"),
+    "seat": Words("un número de puesto del 0 al 5", "a seat number from 0 to 5"),
+    "invite": Words(
         "el código de invitación, un texto de hasta 64 caracteres",
         "the invitation code, a string of at most 64 characters",
     ),
-    "level": (
+    "level": Words(
         "el nivel del bot, un texto de hasta 32 caracteres",
         "the bot's level, a string of at most 32 characters",
     ),
-    "with_bots": ("true o false", "true or false"),
+    "with_bots": Words("true o false", "true or false"),
 }
 SHOWN_CHARS = 32  # a name or type from the client longer than this is not repeated back
 
 
-class ProtocolError(Exception):
+class ProtocolError(Refusal):
     """A message refused at the door: `code` for programs, `message` (Spanish) and
     `message_en` (English) for people, `message_id` the message's `id` if it could be read."""
 
-    def __init__(self, code: str, message: str, message_id: MessageId = None, *, message_en: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.message_en = message_en
+    def __init__(self, key: str, /, message_id: MessageId = None, **params: object) -> None:
+        super().__init__(key, **params)
         self.message_id = message_id
 
     def frame(self) -> dict[str, Any]:
         """The `error` frame that answers the message."""
-        return error(self.code, self.message, self.message_id, message_en=self.message_en)
+        return error(self, self.message_id)
 
 
 def parse(text: str) -> Inbound:
@@ -237,35 +237,24 @@ def parse(text: str) -> Inbound:
     (`bad_message`, naming the first wrong field: the message's own in their documented
     order, then the unknown ones)."""
     if len(text) > MAX_MESSAGE_CHARS:
-        raise ProtocolError(
-            "too_big",
-            f"El mensaje es demasiado grande (máximo {MAX_MESSAGE_CHARS} caracteres).",
-            message_en=f"The message is too big (at most {MAX_MESSAGE_CHARS} characters).",
-        )
+        raise ProtocolError("too_big", most=MAX_MESSAGE_CHARS)
     try:
         data = _DECODER.decode(text)
     except (ValueError, RecursionError):
-        raise ProtocolError(
-            "bad_json", "El mensaje no es JSON válido.", message_en="The message is not valid JSON."
-        ) from None
+        raise ProtocolError("bad_json") from None
     if not isinstance(data, dict):
-        raise ProtocolError(
-            "bad_message",
-            "El mensaje debe ser un objeto JSON con «type».",
-            message_en="The message must be a JSON object with a «type».",
-        )
+        raise ProtocolError("bad_message")
     message_id = _readable_id(data.get("id"))
     kind = data.get("type")
     if not isinstance(kind, str):
-        raise _wrong_field("missing" if "type" not in data else "wrong", "type", message_id)
+        raise _wrong_field(
+            "bad_message.missing" if "type" not in data else "bad_message.wrong", "type", message_id
+        )
     if kind not in TYPES:
         shown = _shown(kind)
-        raise ProtocolError(
-            "unknown_type",
-            f"Tipo de mensaje desconocido: «{shown}»." if shown else "Tipo de mensaje desconocido.",
-            message_id,
-            message_en=f"Unknown message type: «{shown}»." if shown else "Unknown message type.",
-        )
+        if shown is None:
+            raise ProtocolError("unknown_type.unnamed", message_id)
+        raise ProtocolError("unknown_type", message_id, type=shown)
     try:
         return INBOUND.validate_python(data)
     except ValidationError as invalid:
@@ -296,12 +285,7 @@ def _shown(text: str) -> str | None:
 def _refusal(kind: str, first: ErrorDetails, message_id: MessageId) -> ProtocolError:
     """The `bad_message` for pydantic's first complaint about a `kind` message."""
     if first["type"] == "table_or_invite":
-        return ProtocolError(
-            "bad_message",
-            "Indica la mesa («table») o la invitación («invite»).",
-            message_id,
-            message_en="Say which table («table») or invitation («invite»).",
-        )
+        return ProtocolError("bad_message.table_or_invite", message_id)
     loc = [str(part) for part in first["loc"][1:]]  # [0] is the message type; an action's [1], its type
     in_action = loc[:1] == ["action"]
     # No field in `loc` (the message's, or its action's): a field name that is not valid text.
@@ -314,50 +298,29 @@ def _refusal(kind: str, first: ErrorDetails, message_id: MessageId) -> ProtocolE
     else:
         path = loc[0]
     missing = first["type"] in ("missing", "union_tag_not_found")
-    return _wrong_field("missing" if missing else "wrong", path, message_id, _nullable(kind, path))
+    key = "bad_message.missing" if missing else "bad_message.wrong"
+    return _wrong_field(key, path, message_id, _nullable(kind, path))
 
 
 def _unknown_field(kind: str, loc: list[str], message_id: MessageId) -> ProtocolError:
     """`bad_message` for a field the message (or its action, `loc[1]`) does not have."""
     if loc[:1] == ["action"] and len(loc) >= 2:
-        owner, owner_en = f"la jugada «{loc[1]}»", f"a «{loc[1]}» action"
         shown = _shown(f"action.{loc[2]}") if len(loc) >= 3 else None
-    else:
-        owner, owner_en = f"el mensaje «{kind}»", f"a «{kind}» message"
-        shown = _shown(loc[0]) if loc else None
+        if shown is None:
+            return ProtocolError("bad_message.extra_unnamed_in_action", message_id, action=loc[1])
+        return ProtocolError("bad_message.extra_in_action", message_id, field=shown, action=loc[1])
+    shown = _shown(loc[0]) if loc else None
     if shown is None:
-        return ProtocolError(
-            "bad_message",
-            f"Sobra un campo: {owner} no lo lleva.",
-            message_id,
-            message_en=f"Leave out the unknown field: {owner_en} has no such field.",
-        )
-    return ProtocolError(
-        "bad_message",
-        f"Sobra el campo «{shown}»: {owner} no lo lleva.",
-        message_id,
-        message_en=f"Leave out «{shown}»: {owner_en} has no such field.",
-    )
+        return ProtocolError("bad_message.extra_unnamed", message_id, type=kind)
+    return ProtocolError("bad_message.extra", message_id, field=shown, type=kind)
 
 
-def _wrong_field(how: str, path: str, message_id: MessageId, nullable: bool = False) -> ProtocolError:
-    """`bad_message` for a field that is missing or not what it must be."""
-    expected, expected_en = EXPECTED[path]
+def _wrong_field(key: str, path: str, message_id: MessageId, nullable: bool = False) -> ProtocolError:
+    """`bad_message` for a field that is missing or not what it must be (`key` says which)."""
+    expected = EXPECTED[path]
     if nullable:
-        expected, expected_en = f"{expected}, o null", f"{expected_en}, or null"
-    if how == "missing":
-        return ProtocolError(
-            "bad_message",
-            f"Falta el campo «{path}»: debe ser {expected}.",
-            message_id,
-            message_en=f"The field «{path}» is missing: it must be {expected_en}.",
-        )
-    return ProtocolError(
-        "bad_message",
-        f"El campo «{path}» debe ser {expected}.",
-        message_id,
-        message_en=f"The field «{path}» must be {expected_en}.",
-    )
+        expected = Words(f"{expected.es}, o null", f"{expected.en}, or null")
+    return ProtocolError(key, message_id, field=path, expected=expected)
 
 
 def _nullable(kind: str, path: str) -> bool:
@@ -372,14 +335,9 @@ def _nullable(kind: str, path: str) -> bool:
     return field is not None and type(None) in get_args(field.annotation)
 
 
-def error(
-    code: str, message: str, message_id: MessageId = None, *, message_en: str | None = None
-) -> dict[str, Any]:
-    """An `error` frame; `message_en`, where given, is `message` in English."""
-    frame: dict[str, Any] = {"type": "error", "id": message_id, "code": code, "message": message}
-    if message_en is not None:
-        frame["message_en"] = message_en
-    return frame
+def error(refusal: Refusal, message_id: MessageId = None) -> dict[str, Any]:
+    """The `error` frame of a refusal: its code, and its text in Spanish and English."""
+    return {"type": "error", "id": message_id, **refusal.body()}
 
 
 def ack(message_id: MessageId, **result: Any) -> dict[str, Any]:

@@ -13,7 +13,8 @@ from typing import Any
 
 from tranque.engine import Rules
 from tranque.server.clock import Clock, Timer
-from tranque.server.limits import Limits, account_games, account_key, counted
+from tranque.server.limits import Limits, account_games, account_key
+from tranque.server.refusals import Counted
 from tranque.server.registry import Registry
 from tranque.server.table import TableError
 
@@ -49,10 +50,8 @@ class QuickMatch:
     async def join(self, user_id: int, name: str, notify: Notify, with_bots: bool) -> None:
         self.cancel(user_id)
         if account_games(self.registry, self, user_id) >= self.limits.live_games_per_account:
-            games = counted(self.limits.live_games_per_account, "partida", "partidas")
-            raise TableError(
-                "too_many_games", f"Ya tienes {games} en curso; termina o anula alguna antes de buscar otra."
-            )
+            games = Counted(self.limits.live_games_per_account, "games")
+            raise TableError("too_many_games.quick", games=games)
         self.waiting.append(Waiting(user_id, name, notify, with_bots, self.clock.now()))
         await self.match()
 

@@ -98,7 +98,7 @@ class Registry:
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is None:
-            raise TableError("no_such_table", "Esa mesa no existe o ya terminó.")
+            raise TableError("no_such_table")
         return table
 
     def by_invite(self, code: str) -> Table:
@@ -108,7 +108,7 @@ class Registry:
                 table.options.invite_code.encode(), code.encode()
             ):
                 return table
-        raise TableError("bad_invite", "Esa invitación no es válida.")
+        raise TableError("bad_invite")
 
     def lobby(self) -> list[dict[str, Any]]:
         """Public tables still waiting for players."""

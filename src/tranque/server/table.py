@@ -112,7 +112,7 @@ class Table:
     async def call(self, command: Command) -> Any:
         """Run `command` on the table and return its answer, or raise its `TableError`."""
         if self.retired or self._task is None or self._task.done():
-            raise TableError("no_such_table", "Esa mesa no existe o ya terminó.")
+            raise TableError("no_such_table")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((command, future))
         return await future
@@ -143,7 +143,7 @@ class Table:
             except Exception:
                 log.exception("table %s: %r failed", self.table_id, command)
                 if future is not None and not future.done():
-                    future.set_exception(TableError("internal", "Algo falló en la mesa; inténtalo de nuevo."))
+                    future.set_exception(TableError("internal"))
             else:
                 if future is not None and not future.done():
                     future.set_result(answer)

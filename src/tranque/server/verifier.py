@@ -22,20 +22,13 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from tranque.server.limits import Limits
+from tranque.server.refusals import Refusal
 from tranque.server.verify import check_record_text
 
 log = logging.getLogger(__name__)
 
-YOURS_UNDER_WAY = {
-    "code": "verify_busy",
-    "message": "Ya se está verificando un registro tuyo; espera su respuesta antes de enviar otro.",
-    "message_en": "A record of yours is being checked; wait for its answer before sending another.",
-}
-ALL_BUSY = {
-    "code": "verify_busy",
-    "message": "El verificador está ocupado con otros registros; vuelve a intentarlo en unos segundos.",
-    "message_en": "The checker is busy with other records; try again in a few seconds.",
-}
+YOURS_UNDER_WAY = Refusal("verify_busy").body()
+ALL_BUSY = Refusal("verify_busy.all").body()
 
 
 class VerifierBusy(Exception):

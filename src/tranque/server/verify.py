@@ -6,7 +6,8 @@ give the commitment published at the deal, and the seed gives the recorded deal:
 round's result and the game's scores, goals and winners: `tranque.engine.record.replay`).
 
 `check_record_text` is what a worker runs: it parses the body itself, so that a large record
-costs the event loop nothing. It imports the engine alone, which keeps a worker light.
+costs the event loop nothing. It imports the engine and the catalogue of refusals alone,
+which keeps a worker light.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import json
 from typing import Any
 
 from tranque.engine.record import check
+from tranque.server.refusals import Refusal
 
 
 class RecordRefused(Exception):
@@ -30,24 +32,10 @@ def check_record_text(text: bytes, max_rounds: int, lang: str = "es") -> dict[st
     try:
         record = json.loads(text)
     except (ValueError, RecursionError):  # not JSON, a number too long, nesting too deep
-        raise RecordRefused(
-            {
-                "code": "bad_json",
-                "message": "El cuerpo de la petición no es JSON válido.",
-                "message_en": "The request body is not valid JSON.",
-            }
-        ) from None
+        raise RecordRefused(Refusal("bad_json.body").body()) from None
     rounds = _rounds_of(record)
     if len(rounds) > max_rounds:
-        raise RecordRefused(
-            {
-                "code": "too_many_rounds",
-                "message": f"El registro tiene {len(rounds)} manos y aquí se verifican hasta {max_rounds}; "
-                "verifica uno más largo en tu computador con «tranque verify ARCHIVO».",
-                "message_en": f"The record has {len(rounds)} rounds and up to {max_rounds} are checked "
-                "here; check a longer one on your own computer with `tranque verify FILE`.",
-            }
-        )
+        raise RecordRefused(Refusal("too_many_rounds", rounds=len(rounds), most=max_rounds).body())
     return verify_record(record, lang)
 
 
@@ -95,12 +83,4 @@ def _rounds_of(record: Any) -> list[dict[str, Any]]:
 
 
 def _not_a_record() -> RecordRefused:
-    return RecordRefused(
-        {
-            "code": "not_a_record",
-            "message": "Eso no es un registro de partida de Tranque: envía el que da "
-            "GET /api/tables/{id}/record al terminar la partida.",
-            "message_en": "That is not a Tranque game record: send the one "
-            "GET /api/tables/{id}/record gives when the game is over.",
-        }
-    )
+    return RecordRefused(Refusal("not_a_record").body())

@@ -1,7 +1,7 @@
 """The WebSocket endpoint: one socket per client, messages as in docs/protocol.md.
 
 Bad input never costs the connection: a malformed or refused message gets an `error`
-answer naming what is wrong (in Spanish), and nothing at the table changes.
+answer naming what is wrong (in Spanish and in English), and nothing at the table changes.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tranque.server import commands, protocol
 from tranque.server.connection import Connection
+from tranque.server.refusals import Refusal
 from tranque.server.registry import Registry
 from tranque.server.sessions import SESSION_COOKIE, user_from_session
 from tranque.server.socket_limits import TokenBucket
@@ -81,13 +82,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                         break
                     continue
                 if text is None:
-                    client.connection.send(
-                        protocol.error(
-                            "bad_json",
-                            "Envía mensajes de texto JSON, no binarios.",
-                            message_en="Send JSON text messages, not binary ones.",
-                        )
-                    )
+                    client.connection.send(protocol.error(Refusal("bad_json.binary")))
                     continue
                 await _answer(state, client, text)
     except WebSocketDisconnect:
@@ -103,11 +98,7 @@ def _within_rate(state: ServerState, client: Client, text: str | None) -> bool:
         client.refused_in_a_row = 0
         return True
     client.refused_in_a_row += 1
-    client.connection.send(
-        protocol.error(
-            "rate_limited", "Estás enviando mensajes demasiado rápido; espera un momento.", _id_of(text)
-        )
-    )
+    client.connection.send(protocol.error(Refusal("rate_limited"), _id_of(text)))
     return False
 
 
@@ -131,18 +122,18 @@ async def _answer(state: ServerState, client: Client, text: str) -> None:
     except protocol.ProtocolError as error:
         client.connection.send(error.frame())
     except TableError as error:
-        client.connection.send(protocol.error(error.code, error.message, message_id))
+        client.connection.send(protocol.error(error, message_id))
 
 
 def _table(client: Client) -> Table:
     if client.table is None:
-        raise TableError("no_table", "Primero entra a una mesa (mensaje «hello»).")
+        raise TableError("no_table")
     return client.table
 
 
 def _account(client: Client) -> UserRow:
     if client.user is None:
-        raise TableError("login_required", "Para jugar con otras personas entra con tu cuenta.")
+        raise TableError("login_required.others")
     return client.user
 
 
@@ -181,12 +172,11 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
             user = _account(client)
             if message.invite is not None:
                 table = registry.by_invite(message.invite)
-            elif message.table is not None:
+            else:
+                assert message.table is not None  # the `Sit` model asks for one or the other
                 table = registry.get(message.table)
                 if table.options.kind != "public":
-                    raise TableError("bad_invite", "A esta mesa solo se entra con su invitación.")
-            else:
-                raise TableError("bad_message", "Indica la mesa («table») o la invitación («invite»).")
+                    raise TableError("bad_invite.needed")
             seated: Answer = await table.call(commands.Sit(user.user_id, user.name, message.seat))
             return {"table": table.table_id, **seated}
         case protocol.Stand():

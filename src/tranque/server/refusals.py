@@ -1,0 +1,372 @@
+"""The catalogue of the server's refusals, in Spanish (the default) and English.
+
+Every refusal the server sends, as a socket's `error` frame or as an HTTP body, is a `code`
+a program branches on and its text in both languages: {"code", "message", "message_en"}.
+An entry's key is its code, or ``code.case`` where one code answers several cases in other
+words (``started.stand``): the case picks the text, the code alone goes out.
+
+Texts have ``{name}`` fields filled from the refusal's parameters, as the engine's messages
+are (`tranque.engine.messages`): a text parameter (a name, what a client sent) prints as it
+is; anything else goes through the engine's `localize`, so an engine error reads as its own
+text, `OneOf` as "a, b o c" and `Counted` and `Words` in the reader's language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from tranque.engine.messages import LANGUAGES, localize
+
+REFUSALS: Final[dict[str, dict[str, str]]] = {
+    # A socket's message, at the door (protocol.py, ws.py) ----------------------------------
+    "rate_limited": {
+        "es": "Estás enviando mensajes demasiado rápido; espera un momento.",
+        "en": "You are sending messages too fast; wait a moment.",
+    },
+    "too_big": {
+        "es": "El mensaje es demasiado grande (máximo {most} caracteres).",
+        "en": "The message is too big (at most {most} characters).",
+    },
+    "bad_json": {"es": "El mensaje no es JSON válido.", "en": "The message is not valid JSON."},
+    "bad_json.binary": {
+        "es": "Envía mensajes de texto JSON, no binarios.",
+        "en": "Send JSON text messages, not binary ones.",
+    },
+    "bad_message": {
+        "es": "El mensaje debe ser un objeto JSON con «type».",
+        "en": "The message must be a JSON object with a «type».",
+    },
+    "bad_message.missing": {
+        "es": "Falta el campo «{field}»: debe ser {expected}.",
+        "en": "The field «{field}» is missing: it must be {expected}.",
+    },
+    "bad_message.wrong": {
+        "es": "El campo «{field}» debe ser {expected}.",
+        "en": "The field «{field}» must be {expected}.",
+    },
+    "bad_message.extra": {
+        "es": "Sobra el campo «{field}»: el mensaje «{type}» no lo lleva.",
+        "en": "Leave out «{field}»: a «{type}» message has no such field.",
+    },
+    "bad_message.extra_unnamed": {
+        "es": "Sobra un campo: el mensaje «{type}» no lo lleva.",
+        "en": "Leave out the unknown field: a «{type}» message has no such field.",
+    },
+    "bad_message.extra_in_action": {
+        "es": "Sobra el campo «{field}»: la jugada «{action}» no lo lleva.",
+        "en": "Leave out «{field}»: a «{action}» action has no such field.",
+    },
+    "bad_message.extra_unnamed_in_action": {
+        "es": "Sobra un campo: la jugada «{action}» no lo lleva.",
+        "en": "Leave out the unknown field: a «{action}» action has no such field.",
+    },
+    "bad_message.table_or_invite": {
+        "es": "Indica la mesa («table») o la invitación («invite»).",
+        "en": "Say which table («table») or invitation («invite»).",
+    },
+    "unknown_type": {
+        "es": "Tipo de mensaje desconocido: «{type}».",
+        "en": "Unknown message type: «{type}».",
+    },
+    "unknown_type.unnamed": {"es": "Tipo de mensaje desconocido.", "en": "Unknown message type."},
+    # A socket's command (ws.py, commands.py, the table) ------------------------------------
+    "no_table": {
+        "es": "Primero entra a una mesa (mensaje «hello»).",
+        "en": "Join a table first (a «hello» message).",
+    },
+    "login_required": {"es": "Entra con tu cuenta para hacer esto.", "en": "Log in to do this."},
+    "login_required.others": {
+        "es": "Para jugar con otras personas entra con tu cuenta.",
+        "en": "Log in to play with other people.",
+    },
+    "no_such_table": {
+        "es": "Esa mesa no existe o ya terminó.",
+        "en": "That table does not exist or its game is over.",
+    },
+    "bad_token": {
+        "es": "Ese puesto ya no es tuyo o el enlace no es válido.",
+        "en": "That seat is no longer yours, or the link is not valid.",
+    },
+    "private": {"es": "Esta mesa no admite espectadores.", "en": "This table takes no spectators."},
+    "bad_invite": {"es": "Esa invitación no es válida.", "en": "That invitation is not valid."},
+    "bad_invite.needed": {
+        "es": "A esta mesa solo se entra con su invitación.",
+        "en": "This table is joined only with its invitation.",
+    },
+    "spectator": {"es": "Los espectadores no pueden jugar.", "en": "Spectators cannot play."},
+    "not_your_seat": {
+        "es": "Ese puesto ya no es tuyo: vuelve a entrar a la mesa.",
+        "en": "That seat is no longer yours: join the table again.",
+    },
+    "not_playing": {
+        "es": "Ahora no se juega: espera la próxima mano.",
+        "en": "There is no play now: wait for the next round.",
+    },
+    "not_playing.vote": {
+        "es": "Solo se puede anular una partida en curso.",
+        "en": "Only a game in progress can be annulled.",
+    },
+    "not_playing.over": {
+        "es": "La partida ya terminó: en esta mesa ya no se juega.",
+        "en": "The game is over: there is no more play at this table.",
+    },
+    "not_your_turn": {"es": "No es tu turno.", "en": "It is not your turn."},
+    "stale": {
+        "es": "Esa jugada es de un turno que ya pasó.",
+        "en": "That move is for a turn that is over.",
+    },
+    "illegal": {"es": "{cause}", "en": "{cause}"},  # the engine's own message (IllegalAction)
+    "not_between_rounds": {
+        "es": "Solo puedes decir «listo» entre manos.",
+        "en": "You can say you are ready only between rounds.",
+    },
+    "unknown_phrase": {"es": "Esa frase no está en la lista.", "en": "That phrase is not in the list."},
+    "too_fast": {
+        "es": "Espera un momento antes de otra frase.",
+        "en": "Wait a moment before another phrase.",
+    },
+    "bots_do_not_vote": {"es": "Los bots no votan.", "en": "Bots do not vote."},
+    "started": {"es": "La partida ya empezó.", "en": "The game has started."},
+    "started.no_seats": {
+        "es": "La partida ya empezó: no quedan puestos.",
+        "en": "The game has started: there are no seats left.",
+    },
+    "started.stand": {
+        "es": "La partida ya empezó: no puedes levantarte.",
+        "en": "The game has started: you cannot leave your seat.",
+    },
+    "already_seated": {
+        "es": "Ya tienes un puesto en esta mesa.",
+        "en": "You already have a seat at this table.",
+    },
+    "full": {"es": "La mesa está llena.", "en": "The table is full."},
+    "no_such_seat": {
+        "es": "La mesa tiene puestos del 0 al {last}.",
+        "en": "The table's seats go from 0 to {last}.",
+    },
+    "seat_taken": {"es": "Ese puesto ya está ocupado.", "en": "That seat is taken."},
+    "not_seated": {"es": "No estás sentado en esta mesa.", "en": "You have no seat at this table."},
+    "not_host": {
+        "es": "Solo quien creó la mesa puede llamar bots.",
+        "en": "Only whoever created the table can call in bots.",
+    },
+    "unknown_bot": {"es": "No hay un bot «{level}».", "en": "There is no «{level}» bot."},
+    "unknown_bot.listed": {
+        "es": "No hay un bot «{level}»; hay: {levels}.",
+        "en": "There is no «{level}» bot; the bots are: {levels}.",
+    },
+    "no_game": {"es": "La partida no ha empezado.", "en": "The game has not started."},
+    "too_many_games": {
+        "es": "Ya tienes {games} en curso; termina o anula alguna antes de empezar otra.",
+        "en": "You already have {games} in progress; finish or annul one before starting another.",
+    },
+    "too_many_games.quick": {
+        "es": "Ya tienes {games} en curso; termina o anula alguna antes de buscar otra.",
+        "en": "You already have {games} in progress; finish or annul one before looking for another.",
+    },
+    "too_many_games.address": {
+        "es": "Desde tu conexión ya hay {games} en curso; terminen o anulen alguna antes de empezar otra.",
+        "en": "There are already {games} in progress from your connection; "
+        "finish or annul one before starting another.",
+    },
+    "internal": {
+        "es": "Algo falló en la mesa; inténtalo de nuevo.",
+        "en": "Something went wrong at the table; try again.",
+    },
+    # HTTP requests (http_errors.py, accounts.py, http_api.py, http_tables.py, ...) --------
+    "bad_json.body": {
+        "es": "El cuerpo de la petición no es JSON válido.",
+        "en": "The request body is not valid JSON.",
+    },
+    "bad_request": {
+        "es": "El cuerpo de la petición debe ser un objeto JSON.",
+        "en": "The request body must be a JSON object.",
+    },
+    "bad_request.missing": {"es": "Falta «{field}».", "en": "«{field}» is missing."},
+    "bad_request.text": {"es": "«{field}» debe ser texto.", "en": "«{field}» must be a string."},
+    "bad_request.whole_number": {
+        "es": "«{field}» debe ser un número entero.",
+        "en": "«{field}» must be a whole number.",
+    },
+    "bad_request.boolean": {
+        "es": "«{field}» debe ser true o false.",
+        "en": "«{field}» must be true or false.",
+    },
+    "bad_request.too_long": {"es": "«{field}» es demasiado largo.", "en": "«{field}» is too long."},
+    "bad_request.invalid": {"es": "«{field}» no es válido.", "en": "«{field}» is not valid."},
+    "json_required": {
+        "es": "Envía los datos como JSON (Content-Type: application/json).",
+        "en": "Send the data as JSON (Content-Type: application/json).",
+    },
+    "cross_origin": {
+        "es": "Petición rechazada: viene de otro sitio.",
+        "en": "Request refused: it comes from another site.",
+    },
+    "bad_name": {
+        "es": "El nombre lleva de 3 a 24 caracteres: letras, cifras, guion bajo (_), guion (-) o punto.",
+        "en": "A name has 3 to 24 characters: letters, digits, underscore (_), hyphen (-) or dot.",
+    },
+    "bad_password": {
+        "es": "La contraseña debe tener al menos {least} caracteres (y no más de {most}).",
+        "en": "The password must have at least {least} characters (and at most {most}).",
+    },
+    "password_is_name": {
+        "es": "La contraseña no puede ser tu nombre. Usa una frase de varias palabras que solo tú conozcas.",
+        "en": "The password cannot be your name. Use a phrase of several words only you know.",
+    },
+    "weak_password": {
+        "es": "Esa contraseña es de las más usadas o muy fácil de adivinar. "
+        "Usa una frase de varias palabras que solo tú conozcas.",
+        "en": "That password is one of the most used or very easy to guess. "
+        "Use a phrase of several words only you know.",
+    },
+    "name_taken": {
+        "es": "Ese nombre ya está en uso; elige otro.",
+        "en": "That name is taken; choose another.",
+    },
+    "name_confusable": {
+        "es": "Ese nombre se confunde con «{similar}»; elige otro.",
+        "en": "That name is easily mistaken for «{similar}»; choose another.",
+    },
+    "too_many_registrations": {
+        "es": "Desde tu conexión se han creado demasiadas cuentas; vuelve a intentarlo dentro de una hora.",
+        "en": "Too many accounts have been created from your connection; try again in an hour.",
+    },
+    "wrong_login": {"es": "Nombre o contraseña incorrectos.", "en": "Wrong name or password."},
+    "too_many_attempts": {
+        "es": "Demasiados intentos; espera un minuto y vuelve a probar.",
+        "en": "Too many attempts; wait a minute and try again.",
+    },
+    "bad_rules": {"es": "{cause}", "en": "{cause}"},  # the engine's own message (RulesError)
+    "bad_rules.target": {
+        "es": "{title} con {players} jugadores se juega a {choices}, no a {target}: elige una de esas metas.",
+        "en": "{title} with {players} players is played to {choices}, not {target}: "
+        "choose one of those targets.",
+    },
+    "bad_rules.only_target": {
+        "es": "{title} con {players} jugadores se juega a {choices}, no a {target}: "
+        "elige esa meta, o no indiques ninguna.",
+        "en": "{title} with {players} players is played to {choices}, not {target}: "
+        "choose that target, or give none.",
+    },
+    "no_record": {
+        "es": "Esa partida no existe o no ha terminado.",
+        "en": "That game does not exist or is not over.",
+    },
+    "not_a_record": {
+        "es": "Eso no es un registro de partida de Tranque: envía el que da "
+        "GET /api/tables/{{id}}/record al terminar la partida.",
+        "en": "That is not a Tranque game record: send the one "
+        "GET /api/tables/{{id}}/record gives when the game is over.",
+    },
+    "too_many_rounds": {
+        "es": "El registro tiene {rounds} manos y aquí se verifican hasta {most}; "
+        "verifica uno más largo en tu computador con «tranque verify ARCHIVO».",
+        "en": "The record has {rounds} rounds and up to {most} are checked here; "
+        "check a longer one on your own computer with `tranque verify FILE`.",
+    },
+    "verify_busy": {
+        "es": "Ya se está verificando un registro tuyo; espera su respuesta antes de enviar otro.",
+        "en": "A record of yours is being checked; wait for its answer before sending another.",
+    },
+    "verify_busy.all": {
+        "es": "El verificador está ocupado con otros registros; vuelve a intentarlo en unos segundos.",
+        "en": "The checker is busy with other records; try again in a few seconds.",
+    },
+    "too_many_tables": {
+        "es": "Ya tienes {tables} esperando jugadores; complétalas con bots "
+        "o espera a que se llenen antes de crear otra.",
+        "en": "You already have {tables} waiting for players; fill them with bots "
+        "or wait for them to fill before creating another.",
+    },
+    "body_too_big": {
+        "es": "La petición pasa de {size}, lo más que se admite aquí; envía menos datos.",
+        "en": "The request is over {size}, the most accepted here; send less data.",
+    },
+    "body_timeout": {
+        "es": "La petición tardó más de {seconds} s en llegar; vuelve a enviarla.",
+        "en": "The request took over {seconds} s to arrive; send it again.",
+    },
+    "headers_too_big": {
+        "es": "Las cabeceras de la petición pasan de {size}; envía menos (o borra las cookies del sitio).",
+        "en": "The request's headers are over {size}; send fewer (or clear the site's cookies).",
+    },
+    "headers_timeout": {
+        "es": "Las cabeceras de la petición tardaron más de {seconds} s en llegar; vuelve a enviarla.",
+        "en": "The request's headers took over {seconds} s to arrive; send it again.",
+    },
+}
+
+# Nouns counted in refusals: (singular, plural) in each language.
+PLURALS: Final[dict[str, dict[str, tuple[str, str]]]] = {
+    "games": {"es": ("partida", "partidas"), "en": ("game", "games")},
+    "tables": {"es": ("mesa", "mesas"), "en": ("table", "tables")},
+}
+
+
+def code_of(key: str) -> str:
+    """The code a catalogue entry goes out with: ``started.stand`` → ``started``."""
+    return key.partition(".")[0]
+
+
+def render(key: str, lang: str, **params: object) -> str:
+    """The catalogue's text for `key` in `lang` (Spanish for any other) with `params` filled in."""
+    template = REFUSALS[key][lang if lang in LANGUAGES else "es"]
+    return template.format(**{name: _param(value, lang) for name, value in params.items()})
+
+
+def _param(value: object, lang: str) -> str:
+    return value if isinstance(value, str) else localize(value, lang)
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """A count and its noun (`PLURALS`): ``Counted(1, "games")`` reads "1 partida", "1 game"."""
+
+    count: int
+    noun: str
+
+    def text(self, lang: str) -> str:
+        one, many = PLURALS[self.noun]["en" if lang == "en" else "es"]
+        return f"{self.count} {one if self.count == 1 else many}"
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """A parameter that is words of its own, given in each language."""
+
+    es: str
+    en: str
+
+    def text(self, lang: str) -> str:
+        return self.en if lang == "en" else self.es
+
+
+class Refusal(Exception):
+    """Base of the server's refusals: `key` names the entry in `REFUSALS`, `code` is what
+    programs branch on, `params` fill its text; `message` is Spanish, `message_en` English."""
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        if key not in REFUSALS:
+            raise KeyError(f"no refusal {key} in the catalogue")
+        self.key = key
+        self.code = code_of(key)
+        self.params = params
+        super().__init__(self.message)
+
+    def text(self, lang: str = "es") -> str:
+        """The refusal in `lang` (``"es"`` or ``"en"``); any other language gets Spanish."""
+        return render(self.key, lang, **self.params)
+
+    @property
+    def message(self) -> str:
+        return self.text("es")
+
+    @property
+    def message_en(self) -> str:
+        return self.text("en")
+
+    def body(self) -> dict[str, Any]:
+        """{"code", "message", "message_en"}: what an error frame or an HTTP body carries."""
+        return {"code": self.code, "message": self.message, "message_en": self.message_en}
