@@ -23,6 +23,7 @@ from tranque.engine import Action, Draw, Game, Pass, Play, Rules, Side, action_f
 from tranque.server.fairness import DealSecret
 from tranque.server.seats import token_hash
 from tranque.server.table import Table, TableOptions
+from tranque.server.table_state import TableKind
 
 T = TypeVar("T")
 
@@ -147,7 +148,7 @@ def open_table(
     rules: Rules,
     humans: Sequence[int],
     *,
-    kind: str = "practice",
+    kind: TableKind = TableKind.PRACTICE,
     seeds: Sequence[bytes] | None = None,
     bot_level: str = "greedy",
     start: bool = True,

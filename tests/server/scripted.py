@@ -25,6 +25,7 @@ from tranque.engine import Rules
 from tranque.server.settings import Settings
 from tranque.server.store import StoredEvent
 from tranque.server.table import Table, TableOptions
+from tranque.server.table_state import TableKind
 
 TURN_WAIT = 60.0  # seconds without any frame before a client gives up (a hung game)
 
@@ -396,7 +397,11 @@ class _Start:
 
 
 def seat_table(
-    server: LiveServer, rules: Rules, humans: list[int], bot_level: str = "greedy", kind: str = "public"
+    server: LiveServer,
+    rules: Rules,
+    humans: list[int],
+    bot_level: str = "greedy",
+    kind: TableKind = TableKind.PUBLIC,
 ) -> tuple[str, dict[int, str]]:
     """Create a table with guests at `humans` and bots elsewhere; its id and the guests' tokens.
 

@@ -45,6 +45,7 @@ from tests.server.scripted import PlainPlayer, stored_events
 from tranque.engine import Rules, action_from_json
 from tranque.server.table_events import EVENT_TYPES
 from tranque.server.table_log import visible
+from tranque.server.table_state import TableKind
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = " ".join((ROOT / "docs" / "protocol.md").read_text(encoding="utf-8").split())
@@ -261,7 +262,7 @@ def test_a_resume_from_0_on_a_table_of_thousands_of_events_gets_every_event_then
     votes = 3200
 
     async def scenario(server: LiveServer) -> None:
-        table, tokens = open_table(server, TWO, [0, 1], kind="public")
+        table, tokens = open_table(server, TWO, [0, 1], kind=TableKind.PUBLIC)
         voter = await joined(server, table, tokens[1])
         for first in range(0, votes, 200):
             ids = [await voter.send({"type": "vote", "agree": n % 2 == 0}) for n in range(first, first + 200)]
@@ -298,7 +299,7 @@ def test_a_resume_from_0_on_a_table_of_thousands_of_events_gets_every_event_then
 
 def test_resuming_on_your_own_turn_gets_options_after_a_sync_and_after_missing_events() -> None:
     async def scenario(server: LiveServer) -> None:
-        table, tokens = open_table(server, TWO, [0, 1], kind="public")
+        table, tokens = open_table(server, TWO, [0, 1], kind=TableKind.PUBLIC)
         seated = {seat: await joined(server, table, tokens[seat]) for seat in (0, 1)}
         log = stored_events(server, table)
         turn = next(s for s in reversed(log) if s.kind == "turn").data
@@ -339,7 +340,7 @@ def test_reconnect_churn_through_whole_games_loses_and_duplicates_nothing() -> N
     async def one_table(server: LiveServer, number: int) -> list[Resumer]:
         rng = random.Random(number)
         seeds = [rng.randbytes(32) for _ in range(40)]
-        table, tokens = open_table(server, FOUR, [0, 1], kind="public", seeds=seeds, start=False)
+        table, tokens = open_table(server, FOUR, [0, 1], kind=TableKind.PUBLIC, seeds=seeds, start=False)
         clients = [
             Resumer(server, table, token, random.Random(rng.random()), 0.06)
             for token in (tokens[0], tokens[1], None)
@@ -500,7 +501,7 @@ def test_in_ponce_a_pass_that_scores_carries_the_game_scores_to_everybody() -> N
     seeds = [bytes([n]) * 32 for n in range(40)]
 
     async def scenario(server: LiveServer) -> None:
-        table, tokens = open_table(server, PONCE, [0], kind="public", seeds=seeds, start=False)
+        table, tokens = open_table(server, PONCE, [0], kind=TableKind.PUBLIC, seeds=seeds, start=False)
         mirror = Mirror(PONCE, seeds)
         player = Resumer(server, table, tokens[0], random.Random(5), churn=0)
         watcher = Resumer(server, table, None, random.Random(6), churn=0)

@@ -42,6 +42,7 @@ from tranque.server.clock import FakeClock
 from tranque.server.settings import Settings
 from tranque.server.table import TableOptions
 from tranque.server.table_events import PHRASES
+from tranque.server.table_state import TableKind
 
 TWO = Rules.preset("clasico", players=2, mode="individual")
 FOUR = Rules.preset("clasico", players=4, mode="individual")
@@ -185,7 +186,8 @@ def test_R15_timeout_plays_most_pips_on_the_left_end_and_the_next_turn_starts() 
         expected = r15_expected(mirror.game)
         assert expected != lowest(mirror.game).to_json()
         playable = [a.tile for a in mirror.game.round.legal_actions() if isinstance(a, Play)]
-        assert action_from_json(expected).tile.pips == max(t.pips for t in playable)  # type: ignore[union-attr]
+        chosen = action_from_json(expected)
+        assert isinstance(chosen, Play) and chosen.tile.pips == max(t.pips for t in playable)
 
         await due_at(server, watch, TURN)
         timed_out = await watch.next_event()
@@ -694,7 +696,9 @@ def test_private_table_seats_by_invite_only_and_the_host_fills_it_with_bots() ->
         rules = Rules.preset("clasico")  # 4 in pairs
 
         async def create() -> tuple[str, str]:
-            options = TableOptions(kind="private", host_user_id=host_id, **state.settings.table_defaults())
+            options = TableOptions(
+                kind=TableKind.PRIVATE, host_user_id=host_id, **state.settings.table_defaults()
+            )
             table = await state.registry.create(rules, options)
             assert table.options.invite_code is not None
             return table.table_id, table.options.invite_code
@@ -746,7 +750,9 @@ def test_private_table_starts_when_invited_humans_take_every_seat() -> None:
         state = server.state
 
         async def create() -> tuple[str, str]:
-            options = TableOptions(kind="private", host_user_id=host_id, **state.settings.table_defaults())
+            options = TableOptions(
+                kind=TableKind.PRIVATE, host_user_id=host_id, **state.settings.table_defaults()
+            )
             table = await state.registry.create(TWO, options)
             return table.table_id, str(table.options.invite_code)
 
@@ -808,7 +814,7 @@ def test_annul_needs_every_human_a_no_clears_the_votes_and_bots_do_not_vote() ->
 
 def test_quick_phrases_reach_everybody_and_nothing_else_can_be_said() -> None:
     async def scenario(server: LiveServer) -> None:
-        table, tokens = open_table(server, TWO, [0, 1], kind="public")
+        table, tokens = open_table(server, TWO, [0, 1], kind=TableKind.PUBLIC)
         speaker, listener = [await joined(server, table, tokens[seat]) for seat in (0, 1)]
         spectator = await joined(server, table)
         everybody = (speaker, listener, spectator)
@@ -849,7 +855,7 @@ def test_spectator_of_a_public_table_gets_only_public_information() -> None:
     seeds = find_seeds("spectator", draws_by_both)
 
     async def scenario(server: LiveServer) -> None:
-        table, tokens = open_table(server, TWO, [0, 1], kind="public", seeds=seeds, start=False)
+        table, tokens = open_table(server, TWO, [0, 1], kind=TableKind.PUBLIC, seeds=seeds, start=False)
         mirror = Mirror(TWO, seeds)
         clients = {seat: await joined(server, table, tokens[seat]) for seat in (0, 1)}
         spectator = await joined(server, table)
