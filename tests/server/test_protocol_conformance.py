@@ -349,7 +349,10 @@ def test_reconnect_churn_through_whole_games_loses_and_duplicates_nothing() -> N
         await asyncio.gather(*(client.play() for client in clients), started)
         for client in clients:
             assert_stream_is_the_log(server, table, client)
-        assert len(stored_events(server, table)) > 300  # a whole game, several rounds long
+        kinds = [stored.kind for stored in stored_events(server, table)]
+        # A whole game: played to its end, through at least one finished round (how many
+        # rounds depends on who timed out when, so no count is asserted).
+        assert kinds[-1] == "game_ended" and "round_ended" in kinds, kinds[-5:]
         return clients
 
     async def scenario(server: LiveServer) -> None:
