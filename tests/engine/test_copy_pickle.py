@@ -90,6 +90,21 @@ def test_a_copy_or_a_pickle_is_the_same_and_independent(name: str, how: str) -> 
         assert _seen(original) == _seen(twin)
 
 
+@pytest.mark.parametrize("name", ["Round", "Round(finished)"])
+def test_round_copy_is_the_same_and_independent(name: str) -> None:
+    """`Round.copy()` (sharing the rules and events) is as good as a deep copy."""
+    original = _objects()[name]
+    assert isinstance(original, Round)
+    before = _seen(original)
+    twin = original.copy()
+    assert _seen(twin) == before
+    assert twin.rules is original.rules
+    if _move(twin):
+        assert _seen(original) == before
+        _move(original)
+        assert _seen(original) == _seen(twin)
+
+
 def test_a_copied_game_keeps_the_shared_scorer_of_its_kind() -> None:
     game = _objects()["Game"]
     assert isinstance(game, Game)

@@ -144,6 +144,15 @@ class Round:
     def __setstate__(self, saved: tuple[list[Event], list[Mask], tuple[Tile, ...]]) -> None:
         self._events, self._dealt, self.dealt_boneyard = saved
 
+    def copy(self) -> Round:
+        """An independent copy that shares what never changes (the rules, the events, the
+        dealt boneyard): a few microseconds, to try a move on it. `copy.deepcopy` copies all."""
+        other = Round(self.rules, self._state.copy())
+        other._events = self._events.copy()
+        other._dealt = self._dealt.copy()
+        other.dealt_boneyard = self.dealt_boneyard
+        return other
+
     @classmethod
     def deal(
         cls,
