@@ -22,6 +22,7 @@ import websockets
 
 from tests.server.harness import LiveServer, Message, Player, fast_settings
 from tranque.engine import Rules
+from tranque.server import commands
 from tranque.server.settings import Settings
 from tranque.server.store import StoredEvent
 from tranque.server.table import Table, TableOptions
@@ -391,11 +392,6 @@ class _Seat:
         return tokens
 
 
-class _Start:
-    async def run(self, table: Table) -> None:
-        await table.start_game()
-
-
 def seat_table(
     server: LiveServer,
     rules: Rules,
@@ -422,7 +418,7 @@ def start_table_now(server: LiveServer, table_id: str) -> None:
     """Start the game at a table made by `seat_table`, and wait until it has started."""
 
     async def start() -> None:
-        await server.state.registry.get(table_id).call(_Start())
+        await server.state.registry.get(table_id).call(commands.StartGame())
 
     server.on_server(start)
 

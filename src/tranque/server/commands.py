@@ -406,6 +406,16 @@ class Stand:
 
 
 @dataclass
+class StartGame:
+    """The table's setup starts the game: every seat is taken (the registry, quick match)."""
+
+    async def run(self, table: Table) -> None:
+        if table.state.phase is not Phase.WAITING:
+            raise TableError("started")
+        await table.record(game_started(table.state.rules))
+
+
+@dataclass
 class FillWithBots:
     """The host fills every empty seat with bots of a level; the game starts when full."""
 

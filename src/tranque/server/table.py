@@ -210,7 +210,11 @@ class Table:
         await self.record(SeatChanged(self.seats[seat.index].seat_bot(level)))
 
     async def start_game(self) -> None:
-        await self.record(commands.game_started(self.rules))
+        """Deal the first round: through the actor once it runs (sockets may be following)."""
+        if self._task is not None and not self._task.done():
+            await self.call(commands.StartGame())
+        else:
+            await commands.StartGame().run(self)
 
     # Connections -------------------------------------------------------------------------
 
