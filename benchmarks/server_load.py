@@ -54,7 +54,6 @@ import sys
 import tempfile
 import time
 import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -70,14 +69,6 @@ CONNECT_TIMEOUT = 300.0
 
 
 # The server launcher (python server_load.py --serve ...) ------------------------------------
-
-
-@dataclass
-class StartGame:
-    """A table command (runs on the table's actor): deal the first round."""
-
-    async def run(self, table: Any) -> None:
-        await table.start_game()
 
 
 def _log_collections(path: str) -> None:
@@ -135,7 +126,7 @@ async def serve(args: argparse.Namespace) -> None:
     import uvicorn
 
     from tranque.engine import Rules
-    from tranque.server import runtime
+    from tranque.server import commands, runtime
     from tranque.server.app import create_app
     from tranque.server.settings import Settings
     from tranque.server.table import TableOptions
@@ -162,7 +153,7 @@ async def serve(args: argparse.Namespace) -> None:
             with open(os.environ["BENCH_GC_LOG"], "a") as log:
                 log.write(f"--- games start, tracked {sum(kinds.values())}: {kinds.most_common(15)}\n")
         for table in tables:
-            table.post(StartGame())
+            table.post(commands.StartGame())  # on each table's actor
         return {"started": len(tables)}
 
     app.add_api_route("/_bench/start", start_games, methods=["POST"], include_in_schema=False)
