@@ -62,27 +62,14 @@ _ORDER: Final = list(range(TILE_COUNT))
 def random_deal(rules: Rules, random: Callable[[], float]) -> tuple[list[Mask], list[TileIndex]]:
     """A uniformly random deal from `random()` floats, for simulations and search: the
     Fisher–Yates shuffle of `shuffled` with its choices from a `SplitFloat` (a few floats
-    per deal), dealt as `deal_in_order` deals. Real tables deal with `deal_from_seed`,
-    whose shuffle anyone can check."""
+    per deal), dealt by `deal_in_order`. Real tables deal with `deal_from_seed`, whose
+    shuffle anyone can check."""
     chance = SplitFloat(random)
     order = _ORDER[: rules.tile_count]  # the set's tiles are indices 0..tile_count-1
-    size = rules.hand_size
-    dealt = rules.players * size
-    hands = [0] * rules.players
-    hand = 0
-    # Position i is final once swapped: the boneyard's are kept, the hands' are or-ed in.
-    for i in range(len(order) - 1, -1, -1):
-        j = chance.below(i + 1) if i else 0
-        tile = order[j]
-        order[j] = order[i]
-        if i >= dealt:
-            order[i] = tile
-        else:
-            hand |= BIT[tile]
-            if not i % size:
-                hands[i // size] = hand
-                hand = 0
-    return hands, order[dealt:]
+    for i in range(len(order) - 1, 0, -1):
+        j = chance.below(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return deal_in_order(rules, order)
 
 
 def deal_in_order(rules: Rules, order: list[TileIndex]) -> tuple[list[Mask], list[TileIndex]]:

@@ -405,10 +405,9 @@ def score_round(rules: Rules, state: RoundState) -> RoundResult:
     seat_counts = [mask_pips(hand) for hand in state.hands]
     domino = state.outcome == DOMINO
     points, goals, winner_seat = scorer.round_points(rules, state, seat_counts)
-    sides = rules.side_count
-    side_counts = [0] * sides
+    side_counts = [0] * rules.side_count
     for seat, count in enumerate(seat_counts):
-        side_counts[seat % sides] += count  # `rules.side_of(seat)`
+        side_counts[rules.side_of(seat)] += count
     pass_points, blocker_points = scorer.extras(rules, state)
     return RoundResult(
         kind=RoundEnd.DOMINO if domino else RoundEnd.TRANQUE,
