@@ -210,11 +210,8 @@ class Table:
         await self.record(SeatChanged(self.seats[seat.index].seat_bot(level)))
 
     async def start_game(self) -> None:
-        """Deal the first round: through the actor once it runs (sockets may be following)."""
-        if self._task is not None and not self._task.done():
-            await self.call(commands.StartGame())
-        else:
-            await commands.StartGame().run(self)
+        """Deal the first round, through the table's actor: sockets may already follow it."""
+        await self.call(commands.StartGame())
 
     # Connections -------------------------------------------------------------------------
 
