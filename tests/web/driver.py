@@ -81,3 +81,43 @@ def play_until(page: Any, done: str, seen: Counter[str], timeout: float = 240) -
             raise AssertionError(f"{done} did not appear within {timeout} s; moves so far: {dict(seen)}")
         if not act_once(page, seen):
             page.wait_for_timeout(40)
+
+
+def play_moves(page: Any, moves: int, seen: Counter[str], timeout: float = 60) -> None:
+    """Make `moves` moves of this page's player (plays, draws or passes), or stop at the
+    round's end: a table in the middle of a hand."""
+    deadline = time.monotonic() + timeout
+    made = 0
+    while made < moves and not page.locator(".overlay").count():
+        if time.monotonic() > deadline:
+            raise AssertionError(
+                f"{moves} moves were not made within {timeout} s; moves so far: {dict(seen)}"
+            )
+        if act_once(page, seen):
+            made += 1
+        else:
+            page.wait_for_timeout(40)
+
+
+def start_practice(page: Any, base: str, preset: str = "clasico", players: str = "2") -> None:
+    """From the home page, the options of a practice game, then its table with the hand dealt."""
+    page.goto(base + "/")
+    page.click("#practice")
+    page.wait_for_selector("#start")
+    page.select_option("select[name=preset]", preset)
+    page.select_option("select[name=players]", players)
+    page.click("#start")
+    page.wait_for_selector(".hand-tile")
+
+
+def play_to_round_end(page: Any, seen: Counter[str], rematches: int = 3) -> None:
+    """Play until a round-end card shows. A game that ends with its first round shows the
+    game-end card instead: then a rematch, up to `rematches` times."""
+    for _ in range(rematches + 1):
+        play_until(page, ".overlay.round-end, .overlay.game-end", seen)
+        if page.locator(".overlay.round-end").count():
+            return
+        page.click(".overlay.game-end button.primary")
+        page.wait_for_selector(".overlay.game-end", state="detached")
+        page.wait_for_selector(".hand-tile")
+    raise AssertionError(f"every game ended with its first round; moves: {dict(seen)}")

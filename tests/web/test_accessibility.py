@@ -1,0 +1,104 @@
+"""axe-core (from the npm registry, tests/web/package.json) finds no serious or critical
+violation on the main screens: home, the options of a practice game, the table in the
+middle of a hand, the round end and the game end, at 1280×800 and at 360×640 (a phone).
+
+Every rule axe runs by default is run; none is switched off. A failure lists each
+violation with its rule, impact and the elements it was found on, so it can be fixed
+without running axe again."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.server.harness import LiveServer
+from tests.web.conftest import DESKTOP, PHONE, ROOT, Size, axe_violations
+from tests.web.driver import play_moves, play_to_round_end, play_until, start_practice
+
+BLOCKING = ("serious", "critical")
+REPORTS = ROOT / "test-output" / "axe"  # every violation found, minor ones too, by screen and size
+
+
+def reach_home(page: Any, base: str) -> None:
+    page.goto(base + "/")
+    page.wait_for_selector("#practice")
+
+
+def reach_options(page: Any, base: str) -> None:
+    reach_home(page, base)
+    page.click("#practice")
+    page.wait_for_selector("#start")
+    page.wait_for_selector("select[name=preset] option", state="attached")  # the presets have come
+
+
+def reach_table(page: Any, base: str) -> None:
+    start_practice(page, base)
+    play_moves(page, 3, Counter())
+
+
+def reach_round_end(page: Any, base: str) -> None:
+    start_practice(page, base)
+    play_to_round_end(page, Counter())
+
+
+def reach_game_end(page: Any, base: str) -> None:
+    # One against one without the pozo, to 50: the shortest game a practice table plays.
+    start_practice(page, base, preset="sin-pozo", players="2")
+    play_until(page, ".overlay.game-end", Counter())
+    page.wait_for_selector(".overlay.game-end:has-text('verificado')")  # the deals' check is shown
+
+
+SCREENS: dict[str, Callable[[Any, str], None]] = {
+    "home": reach_home,
+    "options": reach_options,
+    "table": reach_table,
+    "round-end": reach_round_end,
+    "game-end": reach_game_end,
+}
+
+
+def describe(violations: list[dict[str, Any]]) -> str:
+    lines = []
+    for rule in violations:
+        lines.append(f"{rule['id']} ({rule['impact']}): {rule['help']}")
+        lines.extend(f"    {node['target']}  [{node['impact']}]  {node['html']}" for node in rule["nodes"])
+    return "\n".join(lines)
+
+
+# What axe-core found on the client before v2, at both sizes alike. A case that finds these
+# rules and no others is an expected failure until the client branches fix them; any other
+# serious or critical rule fails. The expectation is declared with pytest.xfail() once axe
+# has run, not with a mark: a mark would also turn a console error found at teardown into an
+# expected failure, and the console guard must fail the test.
+FOUND_BEFORE_V2 = {
+    "home": {"label-content-name-mismatch"},
+    "options": {"label-content-name-mismatch"},
+    "table": {"label-content-name-mismatch"},
+    "round-end": {"aria-dialog-name", "label-content-name-mismatch"},
+    "game-end": {"aria-dialog-name", "label-content-name-mismatch"},
+}
+CASES = [
+    pytest.param(screen, size, id=f"{screen}-{size.name}") for screen in SCREENS for size in (DESKTOP, PHONE)
+]
+
+
+@pytest.mark.parametrize(("screen", "size"), CASES)
+def test_axe_finds_no_serious_violation(
+    open_page: Callable[[Size], Any], live_paused: LiveServer, axe_source: str, screen: str, size: Size
+) -> None:
+    page = open_page(size)
+    SCREENS[screen](page, live_paused.http)
+    violations = axe_violations(page, axe_source)
+    REPORTS.mkdir(parents=True, exist_ok=True)
+    (REPORTS / f"{screen}-{size.name}.json").write_text(json.dumps(violations, indent=1, ensure_ascii=False))
+    blocking = [rule for rule in violations if rule["impact"] in BLOCKING]
+    found = {rule["id"] for rule in blocking}
+    report = f"axe-core on {screen} at {size.name}:\n{describe(blocking)}"
+    if found and found <= FOUND_BEFORE_V2[screen]:
+        pytest.xfail(f"client v2 branch fixes: {', '.join(sorted(found))}\n{report}")
+    if blocking:
+        pytest.fail(report, pytrace=False)
