@@ -43,6 +43,7 @@ SCREENSHOTS = ROOT / "test-output" / "screenshots"
 WEB_TESTS = Path(__file__).resolve().parent
 AXE = WEB_TESTS / "node_modules" / "axe-core" / "axe.min.js"
 AXE_INSTALL = "npm ci --prefix tests/web"
+AXE_REPORTS = ROOT / "test-output" / "axe"  # every violation axe found, by screen and size
 
 
 def missing(message: str) -> None:
@@ -257,6 +258,8 @@ def screenshots() -> Path:
 def axe_source() -> str:
     if not AXE.exists():
         missing(f"axe-core is not installed ({AXE.relative_to(ROOT)} is missing): run `{AXE_INSTALL}`")
+    shutil.rmtree(AXE_REPORTS, ignore_errors=True)
+    AXE_REPORTS.mkdir(parents=True)
     return AXE.read_text(encoding="utf-8")
 
 

@@ -16,11 +16,10 @@ from typing import Any
 import pytest
 
 from tests.server.harness import LiveServer
-from tests.web.conftest import DESKTOP, PHONE, ROOT, Size, axe_violations
+from tests.web.conftest import AXE_REPORTS, DESKTOP, PHONE, Size, axe_violations
 from tests.web.driver import play_moves, play_to_round_end, play_until, start_practice
 
 BLOCKING = ("serious", "critical")
-REPORTS = ROOT / "test-output" / "axe"  # every violation found, minor ones too, by screen and size
 
 
 def reach_home(page: Any, base: str) -> None:
@@ -88,13 +87,13 @@ CASES = [
 
 @pytest.mark.parametrize(("screen", "size"), CASES)
 def test_axe_finds_no_serious_violation(
-    open_page: Callable[[Size], Any], live_paused: LiveServer, axe_source: str, screen: str, size: Size
+    axe_source: str, open_page: Callable[[Size], Any], live_paused: LiveServer, screen: str, size: Size
 ) -> None:
     page = open_page(size)
     SCREENS[screen](page, live_paused.http)
     violations = axe_violations(page, axe_source)
-    REPORTS.mkdir(parents=True, exist_ok=True)
-    (REPORTS / f"{screen}-{size.name}.json").write_text(json.dumps(violations, indent=1, ensure_ascii=False))
+    report_file = AXE_REPORTS / f"{screen}-{size.name}.json"
+    report_file.write_text(json.dumps(violations, indent=1, ensure_ascii=False), encoding="utf-8")
     blocking = [rule for rule in violations if rule["impact"] in BLOCKING]
     found = {rule["id"] for rule in blocking}
     report = f"axe-core on {screen} at {size.name}:\n{describe(blocking)}"
