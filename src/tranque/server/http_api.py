@@ -21,6 +21,7 @@ from tranque.server.accounts import current_user
 from tranque.server.addresses import client_address
 from tranque.server.http_errors import ApiError, SpanishErrors
 from tranque.server.limits import account_games, account_key, address_key, live_games
+from tranque.server.once import MAX_KEY
 from tranque.server.refusals import Counted
 from tranque.server.state import ServerState, server_state
 from tranque.server.table_choices import catalogue, target_choices
@@ -40,6 +41,11 @@ class TableRequest(BaseModel):
     turn_seconds: int | None = Field(None, examples=[30])
     capicua_bonus: int | None = Field(None, examples=[0])
     bot_level: str = Field("heuristic", examples=["expert"])
+    once: str | None = Field(
+        None,
+        max_length=MAX_KEY,
+        description="A key the client makes up per click: a repeat gets the first answer (once.py).",
+    )
 
     def rules(self) -> Rules:
         if self.bot_level not in bot_names():
@@ -86,12 +92,18 @@ async def practice(body: PracticeRequest, request: Request) -> Seated:
     state = server_state(request)
     rules = body.rules()
     user = await current_user(request)
-    # Nothing is awaited between counting the quotas and the registry's claiming them.
-    claims = practice_claims(state, client_address(request), None if user is None else user.user_id)
-    table, token = await state.registry.practice(
-        rules, body.name.strip() or "Invitado", body.bot_level, claims, None if user is None else user.user_id
-    )
-    return Seated(table=table.table_id, seat=0, token=token)
+    user_id = None if user is None else user.user_id
+    address = client_address(request)
+
+    async def make() -> Seated:
+        # Nothing is awaited between counting the quotas and the registry's claiming them.
+        claims = practice_claims(state, address, user_id)
+        name = body.name.strip() or "Invitado"
+        table, token = await state.registry.practice(rules, name, body.bot_level, claims, user_id)
+        return Seated(table=table.table_id, seat=0, token=token)
+
+    who = address_key(address) if user_id is None else account_key(user_id)
+    return await state.once.run(who, body.once, make)
 
 
 def practice_claims(state: ServerState, address: str, user_id: int | None) -> list[str]:

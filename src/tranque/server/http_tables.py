@@ -98,19 +98,24 @@ async def create_table(
     rules = body.rules()
     state = server_state(request)
     registry, limits = state.registry, state.settings.limits
-    # Nothing is awaited between counting the account's waiting tables and claiming this one.
-    if waiting_tables(registry, user.user_id) >= limits.waiting_tables_per_account:
-        raise ApiError(429, "too_many_tables", tables=Counted(limits.waiting_tables_per_account, "tables"))
-    kind = "private" if body.private else "public"
-    table = await registry.create(
-        rules,
-        registry.options(kind=kind, bot_level=body.bot_level, host_user_id=user.user_id),
-        [host_key(user.user_id)],
-    )
-    code = table.options.invite_code
-    if kind == "private" and code is not None:
-        return Created(table=table.table_id, kind=kind, invite=code, invite_url=invite_path(code))
-    return Created(table=table.table_id, kind=kind, invite=None, invite_url=None)
+
+    async def make() -> Created:
+        # Nothing is awaited between counting the account's waiting tables and claiming this one.
+        if waiting_tables(registry, user.user_id) >= limits.waiting_tables_per_account:
+            most = Counted(limits.waiting_tables_per_account, "tables")
+            raise ApiError(429, "too_many_tables", tables=most)
+        kind = "private" if body.private else "public"
+        table = await registry.create(
+            rules,
+            registry.options(kind=kind, bot_level=body.bot_level, host_user_id=user.user_id),
+            [host_key(user.user_id)],
+        )
+        code = table.options.invite_code
+        if kind == "private" and code is not None:
+            return Created(table=table.table_id, kind=kind, invite=code, invite_url=invite_path(code))
+        return Created(table=table.table_id, kind=kind, invite=None, invite_url=None)
+
+    return await state.once.run(host_key(user.user_id), body.once, make)
 
 
 class LiveSeat(BaseModel):
