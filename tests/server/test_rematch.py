@@ -19,7 +19,7 @@ from tests.server.scenario_helpers import Client
 from tests.server.scripted import ScriptedClient, game_settings, seat_table, start_table, stored_events
 from tranque.engine import Rules
 from tranque.server.commands import Act, Rematch, Vote
-from tranque.server.store import MemoryStore
+from tranque.server.store import Store
 from tranque.server.table_events import GameStarted
 from tranque.server.table_log import from_stored
 from tranque.server.table_state import Phase, TableError, TableKind, TableState, TransitionError
@@ -129,8 +129,8 @@ async def test_an_annulled_game_has_no_rematch() -> None:
         await refused(rig, Rematch(0), "rematch.annulled")
 
 
-async def test_a_restart_between_the_games_and_during_the_second_goes_on() -> None:
-    store = MemoryStore()
+async def test_a_restart_between_the_games_and_during_the_second_goes_on(store: Store) -> None:
+    """On every store: the log of two games replays, whenever the actor dies."""
     async with TableRig.practice(SHORT, humans=(0,), store=store) as rig:
         await rig.hello(0)
         await play_to_the_end(rig)

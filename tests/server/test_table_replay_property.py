@@ -3,9 +3,10 @@
 Random sequences of what clients, clocks and restarts do to one table (sitting and standing,
 bots filling seats, connecting and disconnecting, plays, illegal and stale plays, draws,
 timeouts and the bots that cover for them, coming back, «listo», votes, phrases, restarts,
-long silences, rematches after a finished game, an account asking for its seat's token): after every step the state folded from the stored log equals the live
-state, nothing fails inside the table, and no viewer is sent a key its event kind does not
-let through. The drift that made this design (`test_table_inprocess.py`,
+long silences, rematches after a finished game, an account asking for its seat's token):
+after every step the state folded from the stored log equals the live state, nothing fails
+inside the table, and no viewer is sent a key its event kind does not let through. The drift
+that made this design (`test_table_inprocess.py`,
 `test_R16_return_after_three_timeouts_counts_from_zero_after_a_restart`) is one such case.
 """
 
