@@ -79,7 +79,7 @@ def test_a_follower_gets_the_whole_list_then_only_what_changed() -> None:
             await guest.ok({"type": "sit", "table": before[0]})  # changed: a seat taken
             seated = await host.ok({"type": "sit", "table": before[1], "seat": 0})
             await host.hello(before[1], seated["token"])
-            await host.ok({"type": "fill_bots", "level": "greedy"})  # started: it leaves the lobby
+            await host.ok({"type": "fill_bots", "level": "greedy"})  # started: now listed to watch
             await flushed(follower)
             assert len(lobby_frames(follower)) == 1, "an update before the interval"
 
@@ -89,10 +89,12 @@ def test_a_follower_gets_the_whole_list_then_only_what_changed() -> None:
             assert len(frames) == 2
             update = frames[1]
             assert update["type"] == "lobby_update"
-            assert update["removed"] == [before[1]]
-            assert {entry["table"] for entry in update["tables"]} == {before[0], *added}
+            assert update["removed"] == []
+            assert {entry["table"] for entry in update["tables"]} == {before[0], before[1], *added}
             changed = next(entry for entry in update["tables"] if entry["table"] == before[0])
             assert changed["seats"] == ["invitado", None, None, None]
+            started = next(entry for entry in update["tables"] if entry["table"] == before[1])
+            assert (started["phase"], started["names"][0]) == ("playing", "anfitriona")
             mine = apply(mine, update)
             assert mine == http_lobby(server)
 

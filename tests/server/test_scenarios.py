@@ -494,6 +494,8 @@ def test_round_end_reveals_every_hand_and_the_committed_seed_then_the_next_round
                     "hand_counts",
                     "boneyard_count",
                     "hand",
+                    "scores",  # the game's as the round starts, not a secret
+                    "goals",
                 }
                 assert started["round"] == number and len(started["hand"]) == 7
                 revealed = bytes.fromhex(mine["data"]["seed"]) + bytes.fromhex(mine["data"]["salt"])

@@ -470,7 +470,7 @@ class TestRefusedTransitions:
             (Phase.PLAYING, Phase.WAITING),
             (Phase.PLAYING, Phase.FINISHED),
             (Phase.BETWEEN_ROUNDS, Phase.WAITING),
-            (Phase.FINISHED, Phase.PLAYING),
+            (Phase.FINISHED, Phase.BETWEEN_ROUNDS),  # back to PLAYING only by a rematch
             (Phase.ANNULLED, Phase.PLAYING),
             (Phase.FINISHED, Phase.ANNULLED),
         ],
@@ -720,11 +720,15 @@ def test_a_log_stored_before_typed_events_restores_and_every_frame_is_as_it_was_
     log = {e["seq"]: StoredEvent(e["seq"], e["kind"], e["data"], e["at"]) for e in saved["events"]}
     for stored in log.values():
         event = from_stored(stored)
-        assert event.to_data() == stored.data
+        data = event.to_data()
+        if stored.kind == "game_started":  # stored before games were numbered: the first
+            assert data.pop("game") == 1
+        assert data == stored.data
         state.apply(event, stored.seq)
     assert (state.phase.value, state.playing_game().scores) == (saved["phase"], saved["scores"])
     assert state.seats[0].state is SeatState.AWAY
-    assert saved["frames"] and all(visible(log[frame["seq"]], 0) == frame for frame in saved["frames"])
+    assert saved["frames"]
+    assert all(as_sent_then(visible(log[frame["seq"]], 0)) == frame for frame in saved["frames"])
     sync = saved["sync"]  # the snapshot its first hello got, rebuilt from the log up to there
     table = Table(
         sync["table"],
@@ -735,4 +739,23 @@ def test_a_log_stored_before_typed_events_restores_and_every_frame_is_as_it_was_
         InlineBots(),
     )
     replay_log(table, [log[seq] for seq in range(1, sync["seq"] + 1)])
-    assert table.snapshot(0) == sync
+    assert as_sent_then(table.snapshot(0)) == sync
+
+
+# Fields frames gained after the saved log was stored (docs/protocol.md names each); a frame
+# without them is the frame that was sent.
+ADDED_TO_SYNC = ("game", "scores", "goals", "rematch", "host")
+ADDED_TO_DATA = {"seat": ("name_en",), "game_started": ("game",)}
+
+
+def as_sent_then(frame: dict[str, Any]) -> dict[str, Any]:
+    frame = json.loads(json.dumps(frame))
+    if frame["type"] == "sync":
+        for key in ADDED_TO_SYNC:
+            del frame[key]
+        for seat in frame["seats"]:
+            del seat["name_en"]
+    elif frame["type"] == "event":
+        for key in ADDED_TO_DATA.get(frame["kind"], ()):
+            del frame["data"][key]
+    return frame

@@ -3,9 +3,10 @@
 Random sequences of what clients, clocks and restarts do to one table (sitting and standing,
 bots filling seats, connecting and disconnecting, plays, illegal and stale plays, draws,
 timeouts and the bots that cover for them, coming back, «listo», votes, phrases, restarts,
-long silences): after every step the state folded from the stored log equals the live
-state, nothing fails inside the table, and no viewer is sent a key its event kind does not
-let through. The drift that made this design (`test_table_inprocess.py`,
+long silences, rematches after a finished game, an account asking for its seat's token):
+after every step the state folded from the stored log equals the live state, nothing fails
+inside the table, and no viewer is sent a key its event kind does not let through. The drift
+that made this design (`test_table_inprocess.py`,
 `test_R16_return_after_three_timeouts_counts_from_zero_after_a_restart`) is one such case.
 """
 
@@ -20,10 +21,12 @@ from hypothesis import strategies as st
 from tests.server.inprocess import Socket, TableRig
 from tranque.engine import Rules
 from tranque.server.commands import (
+    AccountSeat,
     Act,
     FillWithBots,
     Phrase,
     Ready,
+    Rematch,
     ReturnToSeat,
     Sit,
     Stand,
@@ -68,6 +71,9 @@ STEPS = (
     "phrase",
     "restart",
     "silence",
+    "rematch",
+    "rematch",
+    "account_seat",
 )
 
 
@@ -186,6 +192,15 @@ class Run:
         phrase = self.draw(st.sampled_from(["buena", "uy"]), "phrase")
         await self.rig.table.call(Phrase(self.someone(), phrase))
 
+    async def rematch(self) -> None:
+        await self.rig.table.call(Rematch(self.someone()))
+
+    async def account_seat(self) -> None:
+        held = await self.rig.table.call(AccountSeat(self.draw(st.sampled_from(USERS), "user")))
+        if held is not None:
+            seat, token = held
+            self.tokens[seat] = token
+
     async def restart(self) -> None:
         await self.rig.restart()
         for socket in self.sockets:
@@ -214,7 +229,7 @@ async def history(data: st.DataObject) -> None:
         assert await rig.replayed() == rig.table.state  # and from scratch, once more
         kinds = {stored.kind for stored in await rig.log()}
         event(f"ended in {rig.table.state.phase}")
-        for reached in ("action", "round_ended", "vote", "ready"):
+        for reached in ("action", "round_ended", "vote", "ready", "rematch_vote"):
             if reached in kinds:
                 event(f"has {reached}")
         if any(s.data.get("state") == "covered" for s in await rig.log() if s.kind == "seat"):

@@ -84,8 +84,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/", include_in_schema=False)
     @app.get("/mesa", include_in_schema=False)
+    @app.get("/mesa/{anything:path}", include_in_schema=False)
     async def home() -> FileResponse:
-        """The browser client; /mesa?invite=CODE is an invitation link."""
+        """The browser client; /mesa?invite=CODE is an invitation link, and /mesa/<id> a
+        table's own link: always the page (which says when a table does not exist), never
+        a JSON refusal."""
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     return app

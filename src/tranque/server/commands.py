@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tranque.bots import bot_names
-from tranque.engine import Action, Draw, IllegalAction, Pass, Rules, action_from_json
+from tranque.engine import Action, Draw, IllegalAction, Pass, action_from_json
 from tranque.engine.rules import FirstLead
 from tranque.server.seats import Seat, SeatKind, SeatState, new_token, token_hash
 from tranque.server.table_events import (
@@ -30,6 +30,7 @@ from tranque.server.table_events import (
     Mover,
     PhraseSaid,
     ReadyGiven,
+    RematchVoted,
     RoundEnded,
     RoundStarted,
     SeatChanged,
@@ -85,12 +86,13 @@ def next_turn(state: TableState, now: float) -> TurnStarted:
     return TurnStarted(round_.turn, state.turn_counter + 1, now + state.rules.turn_seconds, forced)
 
 
-def game_started(rules: Rules) -> GameStarted:
-    """The game's start, its first starter drawn by lot where the rules say so."""
+def game_started(state: TableState) -> GameStarted:
+    """The next game's start, its first starter drawn by lot where the rules say so."""
+    rules = state.rules
     first_starter = None
     if rules.first_round_lead is FirstLead.RANDOM_ANY:
         first_starter = secrets.randbelow(rules.players)
-    return GameStarted(first_starter)
+    return GameStarted(first_starter, state.game_number + 1)
 
 
 def current_turn(state: TableState, turn_id: int) -> Turn | None:
@@ -337,6 +339,46 @@ class Vote:
 
 
 @dataclass
+class Rematch:
+    """After a game that reached its target, another at the same table: same seats, same
+    rules, the scores from zero. Every person must agree (bots agree by themselves); the
+    vote that completes it starts the game, so alone against bots one `rematch` does."""
+
+    seat: int | None
+
+    async def run(self, table: Table) -> None:
+        state = table.state
+        if self.seat is None or state.seats[self.seat].kind is not SeatKind.HUMAN:
+            raise TableError("rematch.not_seated")
+        if state.phase is Phase.ANNULLED:
+            raise TableError("rematch.annulled")
+        if state.phase is not Phase.FINISHED:
+            raise TableError("rematch.not_over")
+        if self.seat in state.rematch:
+            return
+        agreed = tuple(sorted(state.rematch | {self.seat}))
+        needed = tuple(state.rematch_needed)
+        events: list[TableEvent] = [RematchVoted(self.seat, agreed, needed)]
+        if set(needed) <= set(agreed):
+            events += [game_started(state), *_presence(table)]
+        await table.record(*events)
+
+
+def _presence(table: Table) -> list[TableEvent]:
+    """Each person's seat as their connections say, at the start of a rematch: after
+    `game_ended` a hello or a closed socket changed nothing; a covered seat whose person is
+    here again is theirs (they asked for the game)."""
+    events: list[TableEvent] = []
+    for seat in table.state.humans:
+        here = table.connections(seat.index) > 0
+        if here and seat.state is not SeatState.PRESENT:
+            events.append(SeatChanged(seat.come_back() if seat.state is SeatState.COVERED else seat.arrive()))
+        elif not here and seat.state is SeatState.PRESENT:
+            events.append(SeatChanged(seat.leave()))
+    return events
+
+
+@dataclass
 class ReturnToSeat:
     """The human is back: a covered seat is theirs again, and the count of timeouts restarts."""
 
@@ -373,8 +415,9 @@ class Sit:
         seated = chosen.seat_human(self.name, self.user_id, token_hash(token))
         events: list[TableEvent] = [SeatChanged(seated)]
         if all(seat.kind is not SeatKind.EMPTY for seat in state.seats if seat.index != chosen.index):
-            events.append(game_started(state.rules))
+            events.append(game_started(state))
         await table.record(*events)
+        table.account_tokens[chosen.index] = token
         return {"seat": chosen.index, "token": token}
 
     def _chosen(self, state: TableState) -> Seat:
@@ -389,6 +432,26 @@ class Sit:
         if seats[self.seat].kind is not SeatKind.EMPTY:
             raise TableError("seat_taken")
         return seats[self.seat]
+
+
+@dataclass
+class AccountSeat:
+    """The seat an account holds here and its token, or None: the token as it was issued,
+    or, when the server no longer has it (a restart), a new one (the old stops working)."""
+
+    user_id: int
+
+    async def run(self, table: Table) -> tuple[int, str] | None:
+        state = table.state
+        seat = state.seat_of_user(self.user_id)
+        if seat is None or state.phase.is_over:
+            return None
+        token = table.account_tokens.get(seat.index)
+        if token is None or token_hash(token) != seat.token_hash:
+            token = new_token()
+            await table.record(SeatChanged(seat.rekey(token_hash(token))))
+            table.account_tokens[seat.index] = token
+        return seat.index, token
 
 
 @dataclass
@@ -412,7 +475,7 @@ class StartGame:
     async def run(self, table: Table) -> None:
         if table.state.phase is not Phase.WAITING:
             raise TableError("started")
-        await table.record(game_started(table.state.rules))
+        await table.record(game_started(table.state))
 
 
 @dataclass
@@ -433,7 +496,7 @@ class FillWithBots:
         events: list[TableEvent] = [
             SeatChanged(seat.seat_bot(self.level)) for seat in state.seats if seat.kind is SeatKind.EMPTY
         ]
-        await table.record(*events, game_started(state.rules))
+        await table.record(*events, game_started(state))
 
 
 # Tables that end by themselves ---------------------------------------------------------------

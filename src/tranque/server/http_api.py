@@ -16,35 +16,19 @@ from tranque.bots import bot_names
 from tranque.engine import Rules, RulesError
 from tranque.engine.messages import OneOf
 from tranque.engine.presets import PRESETS
+from tranque.server import bot_text
 from tranque.server.accounts import current_user
 from tranque.server.addresses import client_address
 from tranque.server.http_errors import ApiError, SpanishErrors
 from tranque.server.limits import account_games, account_key, address_key, live_games
+from tranque.server.once import MAX_KEY
 from tranque.server.refusals import Counted
 from tranque.server.state import ServerState, server_state
+from tranque.server.table_choices import catalogue, target_choices
 from tranque.server.verifier import VerifierBusy
 from tranque.server.verify import RecordRefused
 
 router = APIRouter(prefix="/api", route_class=SpanishErrors)
-
-TABLE_TARGETS = (100, 150, 200)  # docs/rules.md, table options (R14)
-# Presets whose own rules list the targets to choose from: salón from 50 to 300 (V2).
-OWN_TARGETS = {"salon": (50, 100, 150, 200, 250, 300)}
-
-
-def target_choices(preset: str, players: int) -> tuple[int, ...]:
-    """The targets a game of `preset` for `players` may be played to, the default among them:
-    100, 150 or 200 (and the preset's own default, 200 with 5 or 6 players), except where the
-    preset has its own: one target below 100 (20 palitos in ponce, 50 one against one without
-    the pozo) is the only one, and salón chooses from 50 to 300.
-
-    >>> target_choices("clasico", 6), target_choices("ponce", 4), target_choices("sin-pozo", 2)
-    ((100, 150, 200), (20,), (50,))
-    """
-    if preset in OWN_TARGETS:
-        return OWN_TARGETS[preset]
-    own = PRESETS[preset].default_target(players)
-    return (own,) if own < 100 else tuple(sorted({*TABLE_TARGETS, own}))
 
 
 class TableRequest(BaseModel):
@@ -57,6 +41,11 @@ class TableRequest(BaseModel):
     turn_seconds: int | None = Field(None, examples=[30])
     capicua_bonus: int | None = Field(None, examples=[0])
     bot_level: str = Field("heuristic", examples=["expert"])
+    once: str | None = Field(
+        None,
+        max_length=MAX_KEY,
+        description="A key the client makes up per click: a repeat gets the first answer (once.py).",
+    )
 
     def rules(self) -> Rules:
         if self.bot_level not in bot_names():
@@ -103,12 +92,18 @@ async def practice(body: PracticeRequest, request: Request) -> Seated:
     state = server_state(request)
     rules = body.rules()
     user = await current_user(request)
-    # Nothing is awaited between counting the quotas and the registry's claiming them.
-    claims = practice_claims(state, client_address(request), None if user is None else user.user_id)
-    table, token = await state.registry.practice(
-        rules, body.name.strip() or "Invitado", body.bot_level, claims
-    )
-    return Seated(table=table.table_id, seat=0, token=token)
+    user_id = None if user is None else user.user_id
+    address = client_address(request)
+
+    async def make() -> Seated:
+        # Nothing is awaited between counting the quotas and the registry's claiming them.
+        claims = practice_claims(state, address, user_id)
+        name = body.name.strip() or "Invitado"
+        table, token = await state.registry.practice(rules, name, body.bot_level, claims, user_id)
+        return Seated(table=table.table_id, seat=0, token=token)
+
+    who = address_key(address) if user_id is None else account_key(user_id)
+    return await state.once.run(who, body.once, make)
 
 
 def practice_claims(state: ServerState, address: str, user_id: int | None) -> list[str]:
@@ -170,21 +165,9 @@ async def verify(
 
 @router.get("/bots", summary="Niveles de bot")
 async def bots() -> list[dict[str, str]]:
-    from tranque.bots import LEVELS
-
-    return [{"name": level.name, "title": level.title, "summary": level.summary} for level in LEVELS.values()]
+    return bot_text.catalogue()
 
 
-@router.get("/presets", summary="Modalidades: jugadores, formas y metas de cada una")
+@router.get("/presets", summary="Modalidades: todo lo que un formulario de mesa ofrece")
 async def presets() -> list[dict[str, Any]]:
-    return [
-        {
-            "name": preset.name,
-            "title": preset.title,
-            "summary": preset.summary,
-            "seatings": {str(n): [mode.value for mode in modes] for n, modes in preset.seatings.items()},
-            "targets": {str(n): preset.default_target(n) for n in preset.seatings},
-            "target_choices": {str(n): list(target_choices(preset.name, n)) for n in preset.seatings},
-        }
-        for preset in PRESETS.values()
-    ]
+    return catalogue()

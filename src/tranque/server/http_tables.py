@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import secrets
 from typing import Annotated
-from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
 
+from tranque.server import commands
 from tranque.server.accounts import require_user, same_origin_json
 from tranque.server.http_api import TableRequest
 from tranque.server.http_errors import ApiError, SpanishErrors
@@ -23,7 +23,7 @@ from tranque.server.refusals import Counted
 from tranque.server.seats import SeatKind
 from tranque.server.state import server_state
 from tranque.server.store import UserRow
-from tranque.server.table import Table
+from tranque.server.table import Phase, Table, TableError, invite_path
 
 router = APIRouter(prefix="/api", tags=["mesas"], route_class=SpanishErrors)
 
@@ -98,19 +98,52 @@ async def create_table(
     rules = body.rules()
     state = server_state(request)
     registry, limits = state.registry, state.settings.limits
-    # Nothing is awaited between counting the account's waiting tables and claiming this one.
-    if waiting_tables(registry, user.user_id) >= limits.waiting_tables_per_account:
-        raise ApiError(429, "too_many_tables", tables=Counted(limits.waiting_tables_per_account, "tables"))
-    kind = "private" if body.private else "public"
-    table = await registry.create(
-        rules,
-        registry.options(kind=kind, bot_level=body.bot_level, host_user_id=user.user_id),
-        [host_key(user.user_id)],
-    )
-    code = table.options.invite_code
-    if kind == "private" and code is not None:
-        return Created(table=table.table_id, kind=kind, invite=code, invite_url=f"/mesa?invite={quote(code)}")
-    return Created(table=table.table_id, kind=kind, invite=None, invite_url=None)
+
+    async def make() -> Created:
+        # Nothing is awaited between counting the account's waiting tables and claiming this one.
+        if waiting_tables(registry, user.user_id) >= limits.waiting_tables_per_account:
+            most = Counted(limits.waiting_tables_per_account, "tables")
+            raise ApiError(429, "too_many_tables", tables=most)
+        kind = "private" if body.private else "public"
+        table = await registry.create(
+            rules,
+            registry.options(kind=kind, bot_level=body.bot_level, host_user_id=user.user_id),
+            [host_key(user.user_id)],
+        )
+        code = table.options.invite_code
+        if kind == "private" and code is not None:
+            return Created(table=table.table_id, kind=kind, invite=code, invite_url=invite_path(code))
+        return Created(table=table.table_id, kind=kind, invite=None, invite_url=None)
+
+    return await state.once.run(host_key(user.user_id), body.once, make)
+
+
+class LiveSeat(BaseModel):
+    table: str
+    seat: int
+    token: str = Field(description="The seat's token, for hello.token.")
+    phase: str = Field(examples=["playing"])
+    preset: str = Field(examples=["clasico"])
+
+
+@router.get("/me/seats", response_model=list[LiveSeat], summary="Tus puestos en mesas sin terminar")
+async def my_seats(request: Request, user: Annotated[UserRow, Depends(require_user)]) -> list[LiveSeat]:
+    """Every seat the account holds at a table that has not ended: where «Volver a tu
+    partida» goes, from any device the account is logged in on."""
+    found = []
+    for table in list(server_state(request).registry.tables.values()):
+        if table.state.seat_of_user(user.user_id) is None or table.state.phase.is_over:
+            continue
+        try:
+            held = await table.call(commands.AccountSeat(user.user_id))
+        except TableError:
+            continue  # retired meanwhile
+        if held is not None:
+            seat, token = held
+            phase = "waiting" if table.state.phase is Phase.WAITING else "playing"
+            preset = table.rules.preset_name
+            found.append(LiveSeat(table=table.table_id, seat=seat, token=token, phase=phase, preset=preset))
+    return found
 
 
 @router.get("/tables/{table_id}", response_model=TableSummary, summary="Una mesa: reglas, puestos y fase")

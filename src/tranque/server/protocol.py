@@ -95,6 +95,10 @@ class Return(_Message):
     type: Literal["return"]
 
 
+class Rematch(_Message):
+    type: Literal["rematch"]
+
+
 class Sit(_Message):
     type: Literal["sit"]
     table: str | None = Field(default=None, max_length=64)
@@ -141,6 +145,7 @@ Inbound = Annotated[
     | Phrase
     | Vote
     | Return
+    | Rematch
     | Sit
     | Stand
     | FillBots
@@ -159,6 +164,7 @@ MESSAGES: tuple[type[_Message], ...] = (
     Phrase,
     Vote,
     Return,
+    Rematch,
     Sit,
     Stand,
     FillBots,

@@ -127,6 +127,18 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "en": "Wait a moment before another phrase.",
     },
     "bots_do_not_vote": {"es": "Los bots no votan.", "en": "Bots do not vote."},
+    "rematch.not_over": {
+        "es": "La revancha se pide cuando termina la partida.",
+        "en": "A rematch is asked for once the game is over.",
+    },
+    "rematch.not_seated": {
+        "es": "Solo quien juega en la mesa puede pedir la revancha.",
+        "en": "Only someone playing at the table can ask for a rematch.",
+    },
+    "rematch.annulled": {
+        "es": "La partida se anuló: para jugar otra, abre una mesa nueva.",
+        "en": "The game was annulled: to play another, open a new table.",
+    },
     "started": {"es": "La partida ya empezó.", "en": "The game has started."},
     "started.no_seats": {
         "es": "La partida ya empezó: no quedan puestos.",

@@ -47,7 +47,7 @@ class Registry:
         self._lobby_sent_at = float("-inf")
         # table id → the quota keys it counts against (limits.py), from the start of its creation
         self.claims: dict[str, frozenset[str]] = {}
-        self._retiring: set[str] = set()
+        self._retiring: dict[str, int] = {}  # table id → the number of the game that ended
         self._stopping: set[asyncio.Task[None]] = set()
 
     def options(self, **changes: Any) -> TableOptions:
@@ -81,11 +81,17 @@ class Registry:
         return table
 
     async def practice(
-        self, rules: Rules, name: str, bot_level: str, claims: Iterable[str] = ()
+        self,
+        rules: Rules,
+        name: str,
+        bot_level: str,
+        claims: Iterable[str] = (),
+        user_id: int | None = None,
     ) -> tuple[Table, str]:
-        """A table against the machine, no account: seat 0 is the guest, bots everywhere else."""
+        """A table against the machine: seat 0 is the guest (an account's, when logged in: it
+        is then among its live seats), bots everywhere else."""
         table = await self.create(rules, self.options(kind="practice", bot_level=bot_level), claims)
-        token = await table.take_seat(table.seats[0], name, None)
+        token = await table.take_seat(table.seats[0], name, user_id)
         for seat in table.seats[1:]:
             await table.give_to_bot(seat, bot_level)
         await table.start_game()
@@ -111,20 +117,11 @@ class Registry:
         raise TableError("bad_invite")
 
     def lobby(self) -> list[dict[str, Any]]:
-        """Public tables still waiting for players."""
-        return [
-            {
-                "table": table.table_id,
-                "preset": table.rules.preset_name,
-                "players": table.rules.players,
-                "mode": table.rules.mode.value,
-                "target": table.rules.target,
-                "turn_seconds": table.rules.turn_seconds,
-                "seats": [seat.name if seat.kind is not SeatKind.EMPTY else None for seat in table.seats],
-            }
-            for table in self.tables.values()
-            if table.options.kind == "public" and table.state.phase is Phase.WAITING
-        ]
+        """Public tables waiting for players, then those whose game is being played (to watch)."""
+        listed = [table for table in self.tables.values() if table.options.kind == "public"]
+        waiting = [table for table in listed if table.state.phase is Phase.WAITING]
+        playing = [table for table in listed if table.state.phase.in_game]
+        return [lobby_entry(table) for table in (*waiting, *playing)]
 
     def follow_lobby(self, key: object, send_text: Callable[[str], None]) -> None:
         """Send `key`'s follower the whole list now and the diffs after it until `unfollow_lobby`.
@@ -165,14 +162,21 @@ class Registry:
     def _changed(self, table: Table) -> None:
         if table.options.kind == "public":
             self._lobby_changed()
-        if table.state.phase in (Phase.FINISHED, Phase.ANNULLED) and table.table_id not in self._retiring:
-            # Players may still read the result, resume and download the record for a while.
-            self._retiring.add(table.table_id)
-            self.clock.call_at(self.clock.now() + RETIRE_AFTER_SECONDS, lambda: self._retire(table.table_id))
+        number = table.state.game_number
+        if table.state.phase.is_over and self._retiring.get(table.table_id) != number:
+            # Players may still read the result, ask for a rematch, resume and download the
+            # record for a while.
+            self._retiring[table.table_id] = number
+            self.clock.call_at(
+                self.clock.now() + RETIRE_AFTER_SECONDS, lambda: self._retire(table.table_id, number)
+            )
 
-    def _retire(self, table_id: str) -> None:
+    def _retire(self, table_id: str, number: int) -> None:
+        live = self.tables.get(table_id)
+        if self._retiring.get(table_id) != number or live is None or live.state.game_number != number:
+            return  # a rematch was played meanwhile: its own end retires the table
+        del self._retiring[table_id]
         table = self.tables.pop(table_id, None)
-        self._retiring.discard(table_id)
         self.claims.pop(table_id, None)
         if table is not None:
             task = asyncio.get_running_loop().create_task(table.stop())
@@ -209,3 +213,22 @@ class Registry:
         self.claims.clear()
         for task in list(self._stopping):
             await task
+
+
+def lobby_entry(table: Table) -> dict[str, Any]:
+    """A public table as the lobby lists it (docs/protocol.md, `lobby`)."""
+    rules, state = table.rules, table.state
+    game = state.game
+    names = [seat.name if seat.kind is not SeatKind.EMPTY else None for seat in table.seats]
+    return {
+        "table": table.table_id,
+        "preset": rules.preset_name,
+        "players": rules.players,
+        "mode": rules.mode.value,
+        "target": rules.target,
+        "turn_seconds": rules.turn_seconds,
+        "seats": names,
+        "phase": "waiting" if state.phase is Phase.WAITING else "playing",
+        "names": names,
+        "scores": list(game.scores) if game is not None else [0] * rules.side_count,
+    }

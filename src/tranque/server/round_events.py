@@ -40,6 +40,8 @@ class RoundStarted(TableEvent):
         "hand_counts",
         "boneyard_count",
         "hand",
+        "scores",
+        "goals",
     )
     round: int
     starter: int
@@ -48,9 +50,13 @@ class RoundStarted(TableEvent):
     hand_counts: tuple[int, ...]
     boneyard_count: int
     secret: DealSecret
+    # The game's scores and goals by side as the round starts (zeros in the first), so a
+    # score bar is full from the first hand; None in logs from before they were stored.
+    scores: tuple[int, ...] | None = None
+    goals: tuple[int, ...] | None = None
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        data = {
             "round": self.round,
             "starter": self.starter,
             "hands": [list(hand) for hand in self.hands],
@@ -59,6 +65,9 @@ class RoundStarted(TableEvent):
             "boneyard_count": self.boneyard_count,
             **secret_data(self.secret),
         }
+        if self.scores is not None and self.goals is not None:
+            data.update(scores=list(self.scores), goals=list(self.goals))
+        return data
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Self:
@@ -72,13 +81,15 @@ class RoundStarted(TableEvent):
             tuple(data["hand_counts"]),
             data["boneyard_count"],
             secret,
+            None if data.get("scores") is None else tuple(data["scores"]),
+            None if data.get("goals") is None else tuple(data["goals"]),
         )
 
     def audience(self, viewer: Viewer) -> Hashable:
         return viewer  # each seat its own hand
 
     def project(self, viewer: Viewer) -> dict[str, Any]:
-        return {
+        shown = {
             "round": self.round,
             "starter": self.starter,
             "commitment": self.secret.commitment,
@@ -86,6 +97,9 @@ class RoundStarted(TableEvent):
             "boneyard_count": self.boneyard_count,
             "hand": list(self.hands[viewer]) if viewer is not None else None,
         }
+        if self.scores is not None and self.goals is not None:
+            shown.update(scores=list(self.scores), goals=list(self.goals))
+        return shown
 
     @classmethod
     def dealt(cls, state: TableState, secret: DealSecret) -> RoundStarted:
@@ -94,7 +108,8 @@ class RoundStarted(TableEvent):
         number = 0 if state.game is None else state.game.round_number + 1
         trial = state.copy()
         trial.deal(number, secret)
-        round_ = trial.playing_game().round
+        game = trial.playing_game()
+        round_ = game.round
         return cls(
             number,
             round_.starter,
@@ -103,6 +118,8 @@ class RoundStarted(TableEvent):
             tuple(round_.hand_counts),
             round_.boneyard_count,
             secret,
+            tuple(game.scores),
+            tuple(game.goals),
         )
 
     def apply(self, state: TableState) -> None:
@@ -118,6 +135,9 @@ class RoundStarted(TableEvent):
         round_ = state.playing_game().round
         if hands(round_.hands) != self.hands or round_.starter != self.starter:
             raise TransitionError(f"round {self.round}: its seed does not give the stored deal")
+        game = state.playing_game()
+        if self.scores is not None and (self.scores, self.goals) != (tuple(game.scores), tuple(game.goals)):
+            raise TransitionError(f"round {self.round}: the stored scores are not the game's")
         state.ready.clear()
         state.turn = None
 

@@ -58,11 +58,11 @@ ALLOWED: dict[tuple[SeatKind, SeatState], frozenset[tuple[SeatKind, SeatState]]]
     (_E, _A): frozenset({(_E, _A), (_H, _A), (_B, _P)}),
     (_H, _A): frozenset({(_H, _A), (_H, _P), (_H, _C), (_E, _A)}),
     (_H, _P): frozenset({(_H, _P), (_H, _A), (_H, _C), (_E, _A)}),
-    (_H, _C): frozenset({(_H, _P)}),
+    (_H, _C): frozenset({(_H, _P), (_H, _C)}),
     (_B, _P): frozenset(),
 }
 
-PUBLIC_KEYS = ("seat", "name", "kind", "state", "bot_level")
+PUBLIC_KEYS = ("seat", "name", "name_en", "kind", "state", "bot_level")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +115,12 @@ class Seat:
         self._require(self.is_human and self.state is SeatState.COVERED, "hand back")
         return replace(self, state=SeatState.PRESENT, timeouts=0)
 
+    def rekey(self, hashed_token: str) -> Seat:
+        """The same account's seat with a new token (its old one no longer opens it): how an
+        account is given its seat's token again once the server no longer has it."""
+        self._require(self.is_human and self.user_id is not None, "give a new token to")
+        return replace(self, token_hash=hashed_token)
+
     def reset_timeouts(self) -> Seat:
         self._require(self.is_human, "reset the timeouts of")
         return replace(self, timeouts=0)
@@ -134,7 +140,8 @@ class Seat:
             raise SeatTransitionError(
                 f"seat {self.index}: {self.kind}/{self.state} cannot become {new.kind}/{new.state}"
             )
-        if self.is_human and new.is_human and self.holder != new.holder:
+        rekeyed = self.user_id is not None and self.holder[:2] == new.holder[:2]
+        if self.is_human and new.is_human and self.holder != new.holder and not rekeyed:
             raise SeatTransitionError(f"seat {self.index} changed hands without being vacated")
         return new
 
@@ -163,7 +170,15 @@ class Seat:
 
     def public_json(self) -> dict[str, Any]:
         """What anybody at the table may know of this seat (R17: no account, no token)."""
-        return {key: value for key, value in self.to_json().items() if key in PUBLIC_KEYS}
+        shown = {key: value for key, value in self.to_json().items() if key in PUBLIC_KEYS}
+        shown["name_en"] = self.name_en
+        return shown
+
+    @property
+    def name_en(self) -> str:
+        """The seat's name for an English page: a bot's is made by the server (`Bot 2` in
+        both languages today, but a client must not assume so); a person's is their own."""
+        return f"Bot {self.index}" if self.kind is SeatKind.BOT else self.name
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Seat:

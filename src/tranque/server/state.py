@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from starlette.requests import HTTPConnection
 
 from tranque.server.bot_runner import BotRunner
+from tranque.server.once import Once
 from tranque.server.quickmatch import QuickMatch
 from tranque.server.registry import Registry
 from tranque.server.sessions import SessionSockets
@@ -28,6 +29,7 @@ class ServerState:
     session_sockets: SessionSockets = field(default_factory=SessionSockets)
     login_limiter: LoginLimiter = field(init=False)
     registrations: SlidingWindow = field(init=False)
+    once: Once = field(init=False)  # double clicks on «Empezar» and «Crear mesa» (once.py)
 
     def __post_init__(self) -> None:
         now = self.settings.clock.now
@@ -35,6 +37,7 @@ class ServerState:
             self.settings.login_failures_per_minute, self.settings.login_failures_per_address_per_minute, now
         )
         self.registrations = SlidingWindow(self.settings.registrations_per_address_per_hour, 3600, now)
+        self.once = Once(self.settings.clock)
 
 
 def server_state(connection: HTTPConnection) -> ServerState:

@@ -15,6 +15,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any, Protocol
+from urllib.parse import quote
 
 from tranque.engine import Game, PlayerView, Rules
 from tranque.engine.record import to_record
@@ -44,6 +45,11 @@ class Subscriber(Protocol):
 
 class Command(Protocol):
     async def run(self, table: Table) -> Any: ...
+
+
+def invite_path(code: str) -> str:
+    """The path of a private table's invitation link."""
+    return f"/mesa?invite={quote(code)}"
 
 
 def _fresh_secret(number: int) -> DealSecret:
@@ -79,6 +85,10 @@ class Table:
         self._thinking: set[asyncio.Task[None]] = set()
         self._last_phrase: dict[int, float] = {}
         self._clocks = _Clocks()
+        # seat → the token of an account's seat, as issued (only its hash is in the log): so
+        # GET /api/me/seats can give it back. The actor's memory, not state: after a restart
+        # the account is given a new one (commands.AccountSeat).
+        self.account_tokens: dict[int, str] = {}
 
     @property
     def seats(self) -> list[Seat]:
@@ -184,6 +194,7 @@ class Table:
         finally:
             self._recording = False
         if isinstance(event, SeatChanged) and event.seat.kind is SeatKind.EMPTY:
+            self.account_tokens.pop(event.seat.index, None)
             self._demote(event.seat.index)
         self._publish(Broadcast(seq, at, event))
 
@@ -204,6 +215,8 @@ class Table:
     async def take_seat(self, seat: Seat, name: str, user_id: int | None) -> str:
         token = new_token()
         await self.record(SeatChanged(self.seats[seat.index].seat_human(name, user_id, token_hash(token))))
+        if user_id is not None:
+            self.account_tokens[seat.index] = token
         return token
 
     async def give_to_bot(self, seat: Seat, level: str) -> None:
@@ -289,6 +302,32 @@ class Table:
             "results": [result.to_json() for result in game.results] if game else [],
             "ready": sorted(state.ready),
             "votes": sorted(state.votes),
+            "game": state.game_number,
+            "scores": list(game.scores) if game else [0] * self.rules.side_count,
+            "goals": list(game.goals) if game else [0] * self.rules.side_count,
+            "rematch": self.rematch_json(),
+            "host": self.host_json(viewer),
+        }
+
+    def rematch_json(self) -> dict[str, list[int]] | None:
+        """Who has agreed to another game and whose agreement it takes, once a game is over."""
+        state = self.state
+        if state.phase is not Phase.FINISHED:
+            return None
+        return {"agreed": sorted(state.rematch), "needed": state.rematch_needed}
+
+    def host_json(self, viewer: Viewer) -> dict[str, Any] | None:
+        """What the host's panel needs, for the seat of the account that created the table
+        (so it survives a reload); null for every other viewer."""
+        host = self.options.host_user_id
+        if viewer is None or host is None or self.state.seats[viewer].user_id != host:
+            return None
+        code = self.options.invite_code
+        state = self.state
+        return {
+            "invite": code,
+            "invite_url": None if code is None else invite_path(code),
+            "can_fill_bots": state.phase is Phase.WAITING and not state.full,
         }
 
     def game_record(self) -> dict[str, Any]:

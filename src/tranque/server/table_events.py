@@ -35,6 +35,7 @@ __all__ = [
     "Mover",
     "PhraseSaid",
     "ReadyGiven",
+    "RematchVoted",
     "RoundEnded",
     "RoundStarted",
     "SeatChanged",
@@ -119,15 +120,45 @@ class SeatChanged(TableEvent):
 
 @dataclass(frozen=True)
 class GameStarted(FieldsEvent):
+    """A game begins: the table's first (`game` 1, from WAITING) or a rematch (the next
+    number, from FINISHED, once every person agreed). Logs from before rematches have no
+    `game`: theirs is the first."""
+
     kind: ClassVar[str] = "game_started"
-    visible_keys: ClassVar[tuple[str, ...]] = ("first_starter",)
+    visible_keys: ClassVar[tuple[str, ...]] = ("first_starter", "game")
     first_starter: int | None
+    game: int = 1
 
     def apply(self, state: TableState) -> None:
         if not state.full:
             raise TransitionError("a game starts only with every seat taken")
+        if self.game != state.game_number + 1:
+            raise TransitionError(f"game {self.game} started after game {state.game_number}")
+        if state.phase is Phase.FINISHED and set(state.rematch_needed) - state.rematch:
+            raise TransitionError("a rematch started before every person agreed")
         state.enter(Phase.PLAYING)
-        state.first_starter = self.first_starter
+        state.new_game(self.first_starter)
+
+
+@dataclass(frozen=True)
+class RematchVoted(FieldsEvent):
+    """A person asked for another game after `game_ended`: `agreed` the seats that have so
+    far, `needed` every seat whose agreement it takes (the people's; bots agree)."""
+
+    kind: ClassVar[str] = "rematch_vote"
+    visible_keys: ClassVar[tuple[str, ...]] = ("seat", "agreed", "needed")
+    seat: int
+    agreed: tuple[int, ...]
+    needed: tuple[int, ...]
+
+    def apply(self, state: TableState) -> None:
+        if state.phase is not Phase.FINISHED:
+            raise TransitionError(f"a rematch vote while the table is {state.phase}")
+        if state.seats[seat_index(state, self.seat)].kind is not SeatKind.HUMAN:
+            raise TransitionError(f"a rematch vote from seat {self.seat}, which is not a person's")
+        state.rematch.add(self.seat)
+        if tuple(sorted(state.rematch)) != self.agreed or tuple(state.rematch_needed) != self.needed:
+            raise TransitionError("a rematch vote whose counts are not the table's")
 
 
 @dataclass(frozen=True)
@@ -233,6 +264,7 @@ EVENT_TYPES: dict[str, type[TableEvent]] = {
         PhraseSaid,
         Voted,
         Annulled,
+        RematchVoted,
     )
 }
 

@@ -4,7 +4,12 @@
 in `table_events`), live and on restore alike. Its phase moves only through `enter`:
 
     WAITING ──→ PLAYING ⇄ BETWEEN_ROUNDS ──→ FINISHED
-       └──────────┴───────────┴───────────→ ANNULLED
+       │          ↑ └───────────┴──────────────┼──→ ANNULLED
+       └──────────┼────────────────────────────┼──→ ANNULLED
+                  └──── a rematch (game_started) ┘
+
+A finished game may be followed by another at the same table (a rematch every person agreed
+to): `game_started` then takes the table from FINISHED back to PLAYING with a fresh game.
 
 Everything else a running table holds (who is connected, timers, bots thinking) is the
 actor's (`table.Table`), not state: it is not in the log and a restart starts it afresh.
@@ -62,7 +67,7 @@ NEXT_PHASES: dict[Phase, frozenset[Phase]] = {
     Phase.WAITING: frozenset({Phase.PLAYING, Phase.ANNULLED}),
     Phase.PLAYING: frozenset({Phase.BETWEEN_ROUNDS, Phase.ANNULLED}),
     Phase.BETWEEN_ROUNDS: frozenset({Phase.PLAYING, Phase.FINISHED, Phase.ANNULLED}),
-    Phase.FINISHED: frozenset(),
+    Phase.FINISHED: frozenset({Phase.PLAYING}),  # a rematch
     Phase.ANNULLED: frozenset(),
 }
 
@@ -133,6 +138,8 @@ class TableState:
         self.turn_counter = 0  # the last turn_id given
         self.ready: set[int] = set()
         self.votes: set[int] = set()
+        self.game_number = 0  # 1-based: the game being played or last played at this table
+        self.rematch: set[int] = set()  # the seats that agreed to play another game
 
     def apply(self, event: TableEvent, seq: int) -> None:
         """Fold one event in: the only way a table's state changes."""
@@ -178,6 +185,22 @@ class TableState:
     def seat_of_user(self, user_id: int) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
 
+    @property
+    def rematch_needed(self) -> list[int]:
+        """The seats whose agreement a rematch needs: every person's (bots agree by themselves)."""
+        return [seat.index for seat in self.humans]
+
+    def new_game(self, first_starter: int | None) -> None:
+        """Forget the game played (a rematch): the seats stay, the scores start again."""
+        self.game_number += 1
+        self.first_starter = first_starter
+        self.game = None
+        self.secrets = {}
+        self.turn = None
+        self.ready = set()
+        self.votes = set()
+        self.rematch = set()
+
     def playing_game(self) -> Game:
         """The game, which must exist (it does from the first `round_started` on)."""
         if self.game is None:
@@ -216,6 +239,8 @@ class TableState:
             "turn_counter": self.turn_counter,
             "ready": sorted(self.ready),
             "votes": sorted(self.votes),
+            "game_number": self.game_number,
+            "rematch": sorted(self.rematch),
             "game": None if game is None else _game_facts(game),
         }
 

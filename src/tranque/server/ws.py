@@ -28,7 +28,9 @@ FOREIGN_ORIGIN_CLOSE = 4003
 FLOOD_CLOSE = 4029  # kept sending after `flood_refusals` messages in a row were refused
 
 Answer = dict[str, object]  # what an `ack` carries besides its type and id
-SeatCommand = commands.Act | commands.Ready | commands.Phrase | commands.Vote | commands.ReturnToSeat
+SeatCommand = (
+    commands.Act | commands.Ready | commands.Phrase | commands.Vote | commands.ReturnToSeat | commands.Rematch
+)
 
 
 def _same_origin(websocket: WebSocket) -> bool:
@@ -168,6 +170,8 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
             await _as_seat(client, commands.Vote(client.seat, message.agree))
         case protocol.Return():
             await _as_seat(client, commands.ReturnToSeat(client.seat))
+        case protocol.Rematch():
+            await _as_seat(client, commands.Rematch(client.seat))
         case protocol.Sit():
             user = _account(client)
             if message.invite is not None:
