@@ -133,17 +133,22 @@ export async function verifyRound(input) {
   if (!input.seed || !input.salt) return { ok: false, reasons: [{ code: "not_revealed" }] };
   const computed = await commitmentOf(input.seed, input.salt);
   if (computed === null) return { ok: false, reasons: [{ code: "bad_reveal" }] };
-  if (computed !== String(input.commitment).toLowerCase()) reasons.push({ code: "commitment_mismatch" });
-  if (input.revealedCommitment && input.revealedCommitment !== input.commitment) reasons.push({ code: "commitment_changed" });
+  // Each stage is checked only if the one before held: a seed that is not the committed one
+  // deals nothing worth comparing, and one wrong hand makes every later step wrong too.
+  if (computed !== String(input.commitment).toLowerCase()) {
+    reasons.push({ code: "commitment_mismatch" });
+    if (input.revealedCommitment && input.revealedCommitment !== input.commitment) reasons.push({ code: "commitment_changed" });
+    return { ok: false, reasons };
+  }
   const deal = await dealFromSeed(input.seed, setMax, players, handSize);
   const mine = input.seat === null || input.seat === undefined ? null : input.seat;
-  if (mine !== null && input.hand && !sameTiles(input.hand, deal.hands[mine] || [])) reasons.push({ code: "hand_mismatch" });
+  if (mine !== null && input.hand && !sameTiles(input.hand, deal.hands[mine] || [])) return { ok: false, reasons: [{ code: "hand_mismatch" }] };
   if (input.actions) replay(deal, input, reasons);
   return { ok: reasons.length === 0, reasons };
 }
 
 // Every play must be a tile its seat was dealt or drew; the n-th draw of the round takes
-// boneyard[n]; what is left must be each seat's revealed hand.
+// boneyard[n]; what is left must be each seat's revealed hand. Stops at the first problem.
 function replay(deal, input, reasons) {
   const holdings = deal.hands.map((hand) => new Set(hand));
   let drawn = 0;
@@ -157,11 +162,17 @@ function replay(deal, input, reasons) {
         reasons.push({ code: "draw_beyond", seat: action.seat });
         return;
       }
-      if (action.drawn && tileKey(action.drawn) !== tile) reasons.push({ code: "drawn_mismatch", tile: tileKey(action.drawn) });
+      if (action.drawn && tileKey(action.drawn) !== tile) {
+        reasons.push({ code: "drawn_mismatch", tile: tileKey(action.drawn) });
+        return;
+      }
       held.add(tile);
     } else if (action.type === "play") {
       const tile = tileKey(action.tile);
-      if (!held.has(tile)) reasons.push({ code: "play_not_held", seat: action.seat, tile });
+      if (!held.has(tile)) {
+        reasons.push({ code: "play_not_held", seat: action.seat, tile });
+        return;
+      }
       held.delete(tile);
     }
   }

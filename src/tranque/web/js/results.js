@@ -55,7 +55,11 @@ function context(view) {
 /** A verdict's reasons in the reader's language. */
 export function reasonText(view, reasons) {
   return reasons
-    .map(({ code, seat, tile }) => t(`res_reason_${code}`, { name: seat === undefined ? "" : view.nameOf(seat), tile: tile || "" }))
+    .map(({ code, seat, tile }) => {
+      const yours = seat !== undefined && seat === view.seat && t(`res_reason_${code}_you`) !== `res_reason_${code}_you`;
+      const key = yours ? `res_reason_${code}_you` : `res_reason_${code}`;
+      return t(key, { name: seat === undefined ? "" : view.nameOf(seat), tile: tile || "" });
+    })
     .join("; ");
 }
 
