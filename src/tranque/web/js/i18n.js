@@ -135,6 +135,7 @@ const MESSAGES = {
   res_reason_play_not_held_you: { es: "jugaste {tile}, que no te tocó según la semilla", en: "you played {tile}, which the seed did not give you" },
   res_reason_final_mismatch_you: { es: "las fichas que te quedaron no son las que salen de la semilla", en: "the tiles you were left with are not the ones the seed gives" },
   res_reason_draw_beyond_you: { es: "robaste más fichas de las que tiene el pozo", en: "you drew more tiles than the boneyard holds" },
+  res_reason_unseen: { es: "esta página no estaba abierta cuando se repartió", en: "this page was not open when it was dealt" },
   res_rematch_agreed: { es: "Quieren la revancha: {names}.", en: "Want a rematch: {names}." },
   res_rematch_waiting: { es: "Falta que acepte: {names}.", en: "Waiting for: {names}." },
   res_rematch_hint: { es: "Revancha: los mismos puestos y las mismas reglas, una partida nueva desde cero.", en: "Rematch: the same seats and rules, a new game from zero." },

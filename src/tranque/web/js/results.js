@@ -25,6 +25,7 @@ function open(className) {
   overlay.className = `overlay ${className}`;
   overlay.setAttribute("role", "dialog");
   overlay.setAttribute("aria-modal", "false");
+  overlay.setAttribute("aria-labelledby", "res-title");
   document.body.append(overlay);
   return overlay;
 }
@@ -41,6 +42,12 @@ function button(label, className, onClick) {
   node.type = "button";
   node.addEventListener("click", onClick);
   return node;
+}
+
+function title(text) {
+  const heading = element("h2", "", text);
+  heading.id = "res-title";
+  return heading;
 }
 
 function context(view) {
@@ -101,7 +108,7 @@ export function showRoundEnd(view, data) {
   box.dataset.round = String(data.round);
   const summary = roundSummary(data, context(view));
   const round = data.round === undefined || data.round === null ? "" : data.round + 1;
-  box.append(element("h2", "", round === "" ? t("round_over") : t("res_round_over", { n: round })));
+  box.append(title(round === "" ? t("round_over") : t("res_round_over", { n: round })));
   box.append(element("p", "why", summary.headline));
   const lines = element("ul", "points");
   for (const text of summary.lines) lines.append(element("li", "", text));
@@ -114,6 +121,7 @@ export function showRoundEnd(view, data) {
       view.send({ type: "ready" });
     });
     actions.append(ready, element("p", "note", t("next_round_in")));
+    ready.focus({ preventScroll: true });
   }
 }
 
@@ -128,7 +136,9 @@ export function showGameEnd(view, data) {
   last.classList.add("last-round");
   last.querySelector("h2").after(element("p", "res-last note", t("res_last_round")));
   const actions = last.querySelector(".actions");
-  actions.replaceChildren(button(t("res_to_final"), "primary res-to-final", () => renderGameEnd(view, data)));
+  const onward = button(t("res_to_final"), "primary res-to-final", () => renderGameEnd(view, data));
+  actions.replaceChildren(onward);
+  onward.focus({ preventScroll: true });
 }
 
 function chart(view, results) {
@@ -155,7 +165,7 @@ function chart(view, results) {
 function renderGameEnd(view, data) {
   const box = open("game-end");
   const summary = gameSummary(data, context(view), { annulledByVote: Boolean(view.deals && view.deals.annulledByVote) });
-  box.append(element("h2", "", t("game_over")), element("p", "why", summary.headline));
+  box.append(title(t("game_over")), element("p", "why", summary.headline));
   for (const text of summary.lines) box.append(element("p", "final", text));
   if (data.reason !== "annulled" && view.state.results.length) {
     box.append(element("h3", "", t("score_chart")), chart(view, view.state.results));
@@ -206,10 +216,16 @@ function gameFairness(view, data) {
   holder.append(list);
   const deals = view.deals;
   if (!deals) return holder;
-  const rounds = Object.keys(deals.rounds).map(Number).sort((a, b) => a - b);
-  for (const round of rounds) {
+  const seen = Object.keys(deals.rounds).map(Number);
+  const count = Math.max(view.state.results.length, ...seen.map((round) => round + 1), 0);
+  for (let round = 0; round < count; round++) {
     const item = element("li", "", t("res_fair_checking"));
     list.append(item);
+    if (!deals.rounds[round]) {
+      item.className = "bad";
+      item.textContent = t("res_fair_round_bad", { n: round + 1, why: t("res_reason_unseen") });
+      continue;
+    }
     const verdict = deals.verdicts[round];
     if (!verdict && data.reason === "annulled") {
       const why = t(deals.annulledByVote ? "res_fair_why_vote" : "res_fair_why_server");
