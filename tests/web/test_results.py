@@ -176,3 +176,60 @@ def test_an_annulled_game_says_why_and_its_unfinished_hand_is_not_called_unverif
     guest.screenshot(path=screenshots / "game-annulled-360.png", full_page=True)
     host_context.close()
     guest_context.close()
+
+
+def start_preset_practice(page: Any, live: LiveServer, preset: str, players: str) -> None:
+    page.goto(live.http + "/")
+    page.click("#practice")
+    page.wait_for_selector("#start")
+    page.select_option("select[name=preset]", preset)
+    page.select_option("select[name=players]", players)
+    page.click("#start")
+    page.wait_for_selector(".hand-tile")
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "rule"),
+    [
+        ("futbol", "2", None),
+        (
+            "en-contra",
+            "3",
+            "En contra: los puntos que quedan en una mano se suman en contra de quien los tiene",
+        ),
+        ("ponce", "4", None),
+    ],
+)
+def test_a_round_end_speaks_its_presets_terms_and_never_contradicts_itself(
+    browser: Any,
+    live: LiveServer,
+    console_errors: ConsoleErrors,
+    screenshots: Path,
+    preset: str,
+    players: str,
+    rule: str | None,
+) -> None:
+    page = console_errors.watch(browser.new_page(viewport={"width": 390, "height": 844}))
+    start_preset_practice(page, live, preset, players)
+    play_until(page, ".overlay.round-end", Counter(), through_last=False)
+    card = page.locator(".overlay.round-end")
+    lines = card.locator(".points li").all_inner_texts()
+    total = card.locator(".res-total").inner_text()
+    words = "\n".join([card.locator(".why").inner_text(), *lines, total])
+    assert lines, words
+    scored = [line for line in lines if re.search(r"\banota(s)? \d+|suma(s)? \d+ en contra|¡Gol", line)]
+    if scored:
+        assert not any(line.startswith("Nadie") for line in lines), words
+    if preset == "futbol":
+        assert total.startswith("Marcador: ") and " puntos y " in total and " gol" in total, total
+        for line in lines:
+            if "Gol" in line:
+                assert "menos de 10" in line and "no anota" in line, line
+    if preset == "en-contra":
+        assert lines[0].startswith(str(rule)), words
+        assert not any(" anota" in line or line.startswith("Anotas") for line in lines), words
+        assert total.startswith("En contra: ") and total.endswith("(gana quien tenga menos)"), total
+    if preset == "ponce":
+        assert total.startswith("Palitos: "), total
+        assert all("palito" in line for line in lines), words
+    page.screenshot(path=screenshots / f"round-end-{preset}-390.png")

@@ -128,6 +128,7 @@ export function showRoundEnd(view, data) {
 /** The game is over. After a finished last round its summary stays on screen first, with a
  * button on to the final result; an annulled game (or a reload) shows the result at once. */
 export function showGameEnd(view, data) {
+  view.rematchVote = null; // votes come after this game's end; an earlier game's are void
   const last = overlay && overlay.classList.contains("round-end") ? overlay : null;
   if (!last || data.reason === "annulled") {
     renderGameEnd(view, data);

@@ -115,10 +115,11 @@ export function roundLines(result, ctx) {
 export function scoreLine(scores, goals, ctx) {
   const scoring = ctx.rules.scoring;
   const parts = (scores || []).map((n, s) => {
-    const goal = scoring === "futbol" && goals ? ` (⚽ ${goals[s] || 0})` : "";
-    return `${side(ctx, s)} ${n}${goal}`;
+    if (scoring !== "futbol" || !goals) return `${side(ctx, s)} ${n}`;
+    const scored = goals[s] || 0;
+    return t("res_futbol_side", { name: side(ctx, s), n, goals: scored === 1 ? t("res_goal_one") : t("res_goals", { n: scored }) });
   });
-  const key = { penalty: "res_total_penalty", ponce: "res_total_palitos", futbol: "res_total_futbol" }[scoring] || "res_total";
+  const key = { penalty: "res_total_penalty", ponce: "res_total_palitos" }[scoring] || "res_total";
   return t(key, { list: parts.join(" · ") });
 }
 
