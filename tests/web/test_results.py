@@ -233,3 +233,21 @@ def test_a_round_end_speaks_its_presets_terms_and_never_contradicts_itself(
         assert total.startswith("Palitos: "), total
         assert all("palito" in line for line in lines), words
     page.screenshot(path=screenshots / f"round-end-{preset}-390.png")
+
+
+def test_the_round_end_card_reads_in_english(
+    browser: Any, live: LiveServer, console_errors: ConsoleErrors
+) -> None:
+    page = console_errors.watch(browser.new_page(viewport={"width": 1280, "height": 800}))
+    page.goto(live.http + "/")
+    page.evaluate("localStorage.setItem('tranque.lang', 'en')")
+    start_practice(page, live)
+    play_until(page, ".overlay.round-end", Counter(), through_last=False)
+    card = page.locator(".overlay.round-end")
+    card.locator(".res-fair:not([data-state=checking])").wait_for()
+    assert re.fullmatch(r"End of round \d+", card.locator("h2").inner_text())
+    assert card.locator(".res-fair").inner_text() == "✔ Deal verified by this browser"
+    assert card.locator(".res-total").inner_text().startswith("Score: ")
+    words = card.inner_text()
+    for spanish in ("Mano", "anota", "Nadie", "Marcador", "Reparto", "puntos", "Tú"):
+        assert spanish not in words, words

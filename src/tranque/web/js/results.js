@@ -11,6 +11,7 @@
 import { t } from "./i18n.js";
 import { tileSvg, svg } from "./tiles.js";
 import { roundSummary, gameSummary } from "./results_text.js";
+import { DealBook } from "./fairness.js";
 
 let overlay = null;
 
@@ -94,7 +95,7 @@ function roundFairness(view, data) {
   const line = element("p", "res-fair", t("res_fair_checking"));
   line.dataset.state = "checking";
   line.setAttribute("aria-live", "polite");
-  if (!view.deals) return line;
+  if (!view.deals) view.deals = new DealBook(); // a view that kept no commitments: nothing to check against
   view.deals.verify(data, { rules: view.state.rules, seat: view.seat }).then((verdict) => {
     line.dataset.state = verdict.ok ? "ok" : "bad";
     line.classList.add(verdict.ok ? "ok" : "bad");
