@@ -17,7 +17,7 @@ import pytest
 
 from tests.server.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
-from tests.web.driver import play_until
+from tests.web.driver import act_once, play_until
 from tests.web.test_practice import start_practice
 from tranque.server.round_events import RoundEnded, RoundStarted
 from tranque.server.table import Table
@@ -115,3 +115,20 @@ def test_a_seed_committed_to_but_not_dealt_reads_not_verified(
     assert text.startswith("✘ Reparto no verificado: "), text
     # The hash holds: the re-deal is what fails, and the card says so in one reason.
     assert text == "✘ Reparto no verificado: tu mano no es la que sale de la semilla"
+
+
+def test_a_round_reloaded_in_the_middle_is_still_verified(
+    browser: Any, live: LiveServer, console_errors: ConsoleErrors
+) -> None:
+    """After a reload the page has only the `sync`: the commitment of the round in play and its
+    events so far. The dealt hand is rebuilt from them, and the round still checks out."""
+    page = console_errors.watch(browser.new_page(viewport={"width": 1280, "height": 800}))
+    start_practice(page, live)
+    seen: Counter[str] = Counter()
+    while seen["play"] + seen["both_ends"] + seen["draw"] < 3:  # a round of 7 tiles each lasts longer
+        if not act_once(page, seen):
+            page.wait_for_timeout(40)
+    page.reload()
+    page.wait_for_selector(".hand-tile")
+    text = first_round_check(page)
+    assert text == "✔ Reparto verificado por este navegador"
