@@ -143,7 +143,8 @@ def result_vectors() -> list[dict[str, Any]]:
 def write() -> None:
     VECTORS.mkdir(parents=True, exist_ok=True)
     for name, data in (("deals.json", deal_vectors()), ("results.json", result_vectors())):
-        (VECTORS / name).write_text(json.dumps(data, indent=1) + "\n")
+        lines = ",\n".join(json.dumps(item, separators=(",", ":")) for item in data)
+        (VECTORS / name).write_text(f"[\n{lines}\n]\n")  # one vector a line
 
 
 if __name__ == "__main__":
