@@ -29,22 +29,30 @@ def fits_both(tile: str, ends: tuple[int, int] | None) -> bool:
     return halves == {ends[0], ends[1]}
 
 
-def act_once(page: Any, seen: Counter[str]) -> bool:
+def act_once(page: Any, seen: Counter[str], through_last: bool = True) -> bool:
     """Make one move if this page's player can; True when something was clicked. The game
     moves on by itself (a lone pass is played for you), so a click that finds its target
-    gone is simply tried again on the next look."""
+    gone is simply tried again on the next look. At the game's end the last round's card
+    comes first: `through_last` goes on from it to the final result."""
     from playwright.sync_api import Error as PlaywrightError
 
     try:
-        return _act_once(page, seen)
+        return _act_once(page, seen, through_last)
     except PlaywrightError:
         return False
 
 
-def _act_once(page: Any, seen: Counter[str]) -> bool:
+def _act_once(page: Any, seen: Counter[str], through_last: bool) -> bool:
     if page.locator(".overlay.game-end").count():
         return False
-    ready = page.locator(".overlay.round-end button.primary:not([disabled])")
+    final = page.locator(".overlay.round-end .res-to-final")
+    if final.count():
+        if not through_last:
+            return False
+        final.click(timeout=CLICK_MS)
+        seen["to_final"] += 1
+        return True
+    ready = page.locator(".overlay.round-end button.primary:not([disabled]):not(.res-to-final)")
     if ready.count():
         ready.first.click(timeout=CLICK_MS)
         seen["ready"] += 1
@@ -73,13 +81,15 @@ def _act_once(page: Any, seen: Counter[str]) -> bool:
     return False
 
 
-def play_until(page: Any, done: str, seen: Counter[str], timeout: float = 240) -> None:
+def play_until(
+    page: Any, done: str, seen: Counter[str], timeout: float = 240, through_last: bool = True
+) -> None:
     """Keep playing until the selector `done` is visible."""
     deadline = time.monotonic() + timeout
     while not page.locator(done).count():
         if time.monotonic() > deadline:
             raise AssertionError(f"{done} did not appear within {timeout} s; moves so far: {dict(seen)}")
-        if not act_once(page, seen):
+        if not act_once(page, seen, through_last):
             page.wait_for_timeout(40)
 
 

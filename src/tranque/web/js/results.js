@@ -1,9 +1,17 @@
-// Round end and game end: all hands shown, who scores what and why, the score chart,
-// the record to download and the check of every deal.
+// Round end and game end: all hands shown, who scores what and why (results_text.js), the
+// browser's own check of the deal (fairness.js), the score chart, the record to download and
+// the rematch.
+//
+// What these cards need of the table view (`view`): `seat` (null for a spectator), `state`
+// (`rules`, `phase`, `scores`, `results`), `nameOf(seat)`, `sideName(side)`, `send(message)`
+// (a request through the socket, CONTRACT.md item 2), `onLeave()`, `tableId`, and `deals`: the
+// view's `DealBook` (fairness.js), fed every `sync` and `event`. `rematchVote` (the last
+// `rematch_vote` data) is read if present.
 
 import { t } from "./i18n.js";
 import { tileSvg, svg } from "./tiles.js";
-import { api } from "./api.js";
+import { roundSummary, gameSummary } from "./results_text.js";
+import { DealBook } from "./fairness.js";
 
 let overlay = null;
 
@@ -18,48 +26,60 @@ function open(className) {
   overlay.className = `overlay ${className}`;
   overlay.setAttribute("role", "dialog");
   overlay.setAttribute("aria-modal", "false");
+  overlay.setAttribute("aria-labelledby", "res-title");
   document.body.append(overlay);
   return overlay;
 }
 
-function why(view, result) {
-  if (!result) return "";
-  const winner = result.winner_seat;
-  if (result.tie) return t("tie");
-  const mine = winner === view.seat;
-  if (result.kind === "domino") return mine ? t("domino_you") : t("domino_by", { name: view.nameOf(winner) });
-  return mine ? t("tranque_you") : t("tranque_won", { name: view.nameOf(winner) });
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
 }
 
-// "Anotas 12" for the player alone; "Pareja A (Tú + Bot 2) anota 12" or "Bot 1 anota 12" otherwise.
-function scoreLine(view, side, n) {
-  if (view.state.rules.mode !== "pairs" && side === view.seat) return t("you_score", { n });
-  return t("scores_points", { name: view.sideName(side), n });
+function button(label, className, onClick) {
+  const node = element("button", className, label);
+  node.type = "button";
+  node.addEventListener("click", onClick);
+  return node;
 }
 
-export function showRoundEnd(view, data) {
-  const box = open("round-end");
-  const result = data.result;
-  box.innerHTML = `<h2>${t("round_over")}</h2><p class="why">${why(view, result)}</p>`;
-  if (result) {
-    const lines = Object.entries(result.points).filter(([, n]) => n > 0)
-      .map(([side, n]) => `<li>${scoreLine(view, Number(side), n)}</li>`);
-    for (const [side, n] of Object.entries(result.goals || {})) {
-      const mine = view.state.rules.mode !== "pairs" && Number(side) === view.seat;
-      if (n) lines.push(`<li>${mine ? t("goal_you") : t("goal_for", { name: view.sideName(Number(side)) })}</li>`);
-    }
-    if (result.capicua) lines.push(`<li>${t("capicua_won")}</li>`);
-    box.insertAdjacentHTML("beforeend", `<ul class="points">${lines.join("")}</ul>`);
-  }
-  const hands = document.createElement("div");
-  hands.className = "revealed";
+function title(text) {
+  const heading = element("h2", "", text);
+  heading.id = "res-title";
+  return heading;
+}
+
+function context(view) {
+  return {
+    rules: view.state.rules,
+    seat: view.seat,
+    nameOf: (seat) => view.nameOf(seat),
+    sideName: (side) => view.sideName(side),
+  };
+}
+
+/** A verdict's reasons in the reader's language. */
+export function reasonText(view, reasons) {
+  return reasons
+    .map(({ code, seat, tile }) => {
+      const yours = seat !== undefined && seat === view.seat && t(`res_reason_${code}_you`) !== `res_reason_${code}_you`;
+      const key = yours ? `res_reason_${code}_you` : `res_reason_${code}`;
+      return t(key, { name: seat === undefined ? "" : view.nameOf(seat), tile: tile || "" });
+    })
+    .join("; ");
+}
+
+function revealedHands(view, data) {
+  const hands = element("div", "revealed");
+  const counts = data.result ? data.result.seat_counts : null;
   (data.hands || []).forEach((hand, seat) => {
-    const row = document.createElement("div");
-    row.className = "revealed-hand";
-    const pips = hand.reduce((sum, tile) => sum + tile.split("-").map(Number).reduce((x, y) => x + y, 0), 0);
-    row.innerHTML = `<span class="who">${view.nameOf(seat)}</span><span class="pips">${pips === 1 ? t("pips_left_one") : t("pips_left", { n: pips })}</span>`;
-    const tiles = document.createElement("span");
-    tiles.className = "tiles";
+    const row = element("div", "revealed-hand");
+    row.append(element("span", "who", view.nameOf(seat)));
+    const pips = counts ? counts[String(seat)] : undefined;
+    row.append(element("span", "pips", pips === undefined ? "" : pips === 1 ? t("pips_left_one") : t("pips_left", { n: pips })));
+    const tiles = element("span", "tiles");
     for (const tile of hand) {
       const [a, b] = tile.split("-").map(Number);
       tiles.append(tileSvg(a, b, { unit: 14 }));
@@ -67,18 +87,60 @@ export function showRoundEnd(view, data) {
     row.append(tiles);
     hands.append(row);
   });
-  box.append(hands);
+  return hands;
+}
+
+// The round's deal, checked here: "verificado" only once this browser has checked it.
+function roundFairness(view, data) {
+  const line = element("p", "res-fair", t("res_fair_checking"));
+  line.dataset.state = "checking";
+  line.setAttribute("aria-live", "polite");
+  if (!view.deals) view.deals = new DealBook(); // a view that kept no commitments: nothing to check against
+  view.deals.verify(data, { rules: view.state.rules, seat: view.seat }).then((verdict) => {
+    line.dataset.state = verdict.ok ? "ok" : "bad";
+    line.classList.add(verdict.ok ? "ok" : "bad");
+    line.textContent = verdict.ok ? t("res_fair_ok") : t("res_fair_bad", { why: reasonText(view, verdict.reasons) });
+  });
+  return line;
+}
+
+export function showRoundEnd(view, data) {
+  const box = open("round-end");
+  box.dataset.round = String(data.round);
+  const summary = roundSummary(data, context(view));
+  const round = data.round === undefined || data.round === null ? "" : data.round + 1;
+  box.append(title(round === "" ? t("round_over") : t("res_round_over", { n: round })));
+  box.append(element("p", "why", summary.headline));
+  const lines = element("ul", "points");
+  for (const text of summary.lines) lines.append(element("li", "", text));
+  box.append(lines, element("p", "res-total", summary.total), revealedHands(view, data), roundFairness(view, data));
+  const actions = element("div", "actions");
+  box.append(actions);
   if (view.seat !== null && view.state.phase === "between_rounds") {
-    const ready = document.createElement("button");
-    ready.type = "button";
-    ready.className = "primary";
-    ready.textContent = t("ready");
-    ready.addEventListener("click", () => {
+    const ready = button(t("ready"), "primary res-ready", () => {
       ready.disabled = true;
       view.send({ type: "ready" });
     });
-    box.append(ready, Object.assign(document.createElement("p"), { className: "note", textContent: t("next_round_in") }));
+    actions.append(ready, element("p", "note", t("next_round_in")));
+    ready.focus({ preventScroll: true });
   }
+}
+
+/** The game is over. After a finished last round its summary stays on screen first, with a
+ * button on to the final result; an annulled game (or a reload) shows the result at once. */
+export function showGameEnd(view, data) {
+  view.rematchVote = null; // votes come after this game's end; an earlier game's are void
+  const last = overlay && overlay.classList.contains("round-end") ? overlay : null;
+  if (!last || data.reason === "annulled") {
+    renderGameEnd(view, data);
+    return;
+  }
+  last.classList.add("last-round");
+  last.querySelector("h2").after(element("p", "res-last note", t("res_last_round")));
+  const actions = last.querySelector(".actions");
+  const onward = button(t("res_to_final"), "primary res-to-final", () => renderGameEnd(view, data));
+  actions.replaceChildren(onward);
+  onward.focus({ preventScroll: true });
 }
 
 function chart(view, results) {
@@ -87,7 +149,7 @@ function chart(view, results) {
   for (const result of results) {
     for (let side = 0; side < sides; side++) {
       const previous = totals[side][totals[side].length - 1];
-      totals[side].push(previous + (result.points[String(side)] || 0));
+      totals[side].push(previous + ((result && result.points[String(side)]) || 0));
     }
   }
   const width = 300, height = 150, pad = 20;
@@ -102,57 +164,88 @@ function chart(view, results) {
   return root;
 }
 
-export function showGameEnd(view, data) {
+function renderGameEnd(view, data) {
   const box = open("game-end");
-  const s = view.state;
-  let headline = t("annulled");
-  if (data.reason !== "annulled") {
-    const names = data.winners.map((side) => view.sideName(side));
-    const alone = view.state.rules.mode !== "pairs" && data.winners.length === 1 && data.winners[0] === view.seat;
-    if (alone) headline = t("you_win");
-    else headline = names.length > 1 ? t("winners_are", { name: names.join(", ") }) : t("winner_is", { name: names[0] });
+  const summary = gameSummary(data, context(view), { annulledByVote: Boolean(view.deals && view.deals.annulledByVote) });
+  box.append(title(t("game_over")), element("p", "why", summary.headline));
+  for (const text of summary.lines) box.append(element("p", "final", text));
+  if (data.reason !== "annulled" && view.state.results.length) {
+    box.append(element("h3", "", t("score_chart")), chart(view, view.state.results));
   }
-  box.innerHTML = `<h2>${t("game_over")}</h2><p class="why">${headline}</p>
-    <p class="final">${data.scores.map((n, side) => `${view.sideName(side)}: <b>${n}</b>`).join(" · ")}</p>
-    <h3>${t("score_chart")}</h3>`;
-  box.append(chart(view, s.results));
-  const actions = document.createElement("div");
-  actions.className = "actions";
-  const download = document.createElement("a");
+  const actions = element("div", "actions");
+  if (view.seat !== null) {
+    const rematch = button(t("rematch"), "primary res-rematch", () => {
+      rematch.disabled = true;
+      view.send({ type: "rematch" });
+    });
+    rematch.title = t("res_rematch_hint");
+    actions.append(rematch);
+  }
+  const download = element("a", "button", t("download_record"));
   download.href = `/api/tables/${encodeURIComponent(view.tableId)}/record`;
   download.download = `tranque-${view.tableId}.json`;
-  download.textContent = t("download_record");
-  download.className = "button";
-  const rematch = document.createElement("button");
-  rematch.type = "button";
-  rematch.className = "primary";
-  rematch.textContent = t("rematch");
-  rematch.addEventListener("click", () => view.onLeave({ rematch: s.rules, kind: s.kind }));
-  const home = document.createElement("button");
-  home.type = "button";
-  home.textContent = t("home");
-  home.addEventListener("click", () => view.onLeave());
-  actions.append(rematch, download, home);
+  actions.append(download, button(t("home"), "", () => view.onLeave()));
   box.append(actions);
-  const fairness = document.createElement("div");
-  fairness.className = "fairness";
-  fairness.innerHTML = `<h3>${t("fairness")}</h3><p class="note">${t("checking")}</p>`;
-  box.append(fairness);
-  verify(view, fairness);
+  const votes = element("p", "res-rematch-status note");
+  votes.setAttribute("aria-live", "polite");
+  box.append(votes);
+  if (view.rematchVote) showRematchVote(view, view.rematchVote);
+  box.append(gameFairness(view, data));
 }
 
-async function verify(view, holder) {
-  try {
-    const record = await view.record();
-    const checked = await api("/api/verify", record);
-    const list = checked.rounds.map((r) => {
-      const seed = record.rounds[r.round] && record.rounds[r.round].seed;
-      const state = r.ok ? `✔ ${t("verified")}` : `✘ ${t("not_verified")}: ${r.problems.join("; ")}`;
-      return `<li class="${r.ok ? "ok" : "bad"}">${t("round", { n: r.round + 1 })}: ${state}
-        ${seed ? `<code title="${seed}">${seed.slice(0, 12)}…</code>` : ""}</li>`;
+/** A `rematch_vote` event: who has agreed and who is still awaited, on the game-end card. */
+export function showRematchVote(view, data) {
+  view.rematchVote = data;
+  const holder = overlay && overlay.querySelector(".res-rematch-status");
+  if (!holder) return;
+  const names = (seats) => seats.map((seat) => view.nameOf(seat)).join(", ");
+  const agreed = data.agreed || [];
+  const missing = (data.needed || []).filter((seat) => !agreed.includes(seat));
+  const parts = [];
+  if (agreed.length) parts.push(t("res_rematch_agreed", { names: names(agreed) }));
+  if (missing.length) parts.push(t("res_rematch_waiting", { names: names(missing) }));
+  holder.textContent = parts.join(" ");
+  const mine = overlay.querySelector(".res-rematch");
+  if (mine && agreed.includes(view.seat)) mine.disabled = true;
+}
+
+// Every round of the game this page saw, as this browser checked it; an annulled game's
+// unfinished round says so and why, instead of "no verificado".
+function gameFairness(view, data) {
+  const holder = element("div", "fairness");
+  holder.append(element("h3", "", t("res_fair_title")));
+  const list = element("ul", "verified");
+  holder.append(list);
+  const deals = view.deals;
+  if (!deals) return holder;
+  const seen = Object.keys(deals.rounds).map(Number);
+  const count = Math.max(view.state.results.length, ...seen.map((round) => round + 1), 0);
+  for (let round = 0; round < count; round++) {
+    const item = element("li", "", t("res_fair_checking"));
+    list.append(item);
+    if (!deals.rounds[round]) {
+      item.className = "bad";
+      item.textContent = t("res_fair_round_bad", { n: round + 1, why: t("res_reason_unseen") });
+      continue;
+    }
+    const verdict = deals.verdicts[round];
+    if (!verdict && data.reason === "annulled") {
+      const why = t(deals.annulledByVote ? "res_fair_why_vote" : "res_fair_why_server");
+      item.className = "annulled";
+      item.textContent = t("res_fair_round_annulled", { n: round + 1, why });
+      continue;
+    }
+    if (!verdict) {
+      item.className = "bad";
+      item.textContent = t("res_fair_round_bad", { n: round + 1, why: t("res_reason_not_revealed") });
+      continue;
+    }
+    verdict.then((checked) => {
+      item.className = checked.ok ? "ok" : "bad";
+      item.textContent = checked.ok
+        ? t("res_fair_round_ok", { n: round + 1 })
+        : t("res_fair_round_bad", { n: round + 1, why: reasonText(view, checked.reasons) });
     });
-    holder.innerHTML = `<h3>${t("fairness")}</h3><ul class="verified">${list.join("")}</ul>`;
-  } catch (error) {
-    holder.innerHTML = `<h3>${t("fairness")}</h3><p class="note">${(error && error.message) || t("error_generic")}</p>`;
   }
+  return holder;
 }

@@ -5,7 +5,8 @@ import { t, phrase, tileLabel, PHRASES } from "./i18n.js";
 import { tileSvg, svg } from "./tiles.js";
 import { lineSvg } from "./line.js";
 import { api } from "./api.js";
-import { showRoundEnd, showGameEnd, closeOverlay } from "./results.js";
+import { showRoundEnd, showGameEnd, showRematchVote, closeOverlay } from "./results.js";
+import { DealBook } from "./fairness.js";
 
 const AIDS_KEY = "tranque.aids";
 
@@ -33,6 +34,7 @@ export class TableView {
     this.aids = { playable: true, ends: true, passes: true, ...JSON.parse(localStorage.getItem(AIDS_KEY) || "{}") };
     this.clockOffset = 0;
     this.frame = null;
+    this.deals = new DealBook(); // commitments kept from round_started, for the browser's own check
     socket.resume = () => this.hello();
   }
 
@@ -81,6 +83,7 @@ export class TableView {
   sync(snapshot) {
     const view = snapshot.view;
     this.lastSeq = snapshot.seq;
+    this.deals.sync(snapshot);
     this.seat = snapshot.you;
     const s = {
       phase: snapshot.phase,
@@ -143,6 +146,7 @@ export class TableView {
     this.lastSeq = message.seq;
     const s = this.state;
     if (!s) return;
+    this.deals.event(message);
     const d = message.data;
     switch (message.kind) {
       case "seat":
@@ -191,6 +195,9 @@ export class TableView {
       case "vote":
         s.votes = d.agree ? [...new Set([...s.votes, d.seat])] : [];
         if (d.agree) this.toast(t("annul_proposed", { k: s.votes.length, n: this.humanCount() }));
+        break;
+      case "rematch_vote":
+        showRematchVote(this, d);
         break;
       case "annulled":
         this.toast(t("annulled"));
