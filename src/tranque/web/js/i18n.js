@@ -113,7 +113,6 @@ const MESSAGES = {
   language: { es: "English", en: "Español" },
   bot: { es: "Máquina", en: "Machine" },
   away: { es: "ausente", en: "away" },
-  login_needed: { es: "Para jugar con otras personas entra con tu cuenta.", en: "Log in to play with other people." },
   logged_as: { es: "Hola, {name}", en: "Hi, {name}" },
   seat_n: { es: "Puesto {n}", en: "Seat {n}" },
   scr_login_for_play_now: { es: "Para jugar ahora con otras personas entra con tu cuenta o créala: después te llevamos a buscar mesa.", en: "To play now with other people, log in or sign up: then we take you to find a table." },
