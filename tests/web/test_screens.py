@@ -81,6 +81,17 @@ def test_the_form_creates_and_practises_every_table_the_server_lists(
     assert table_id(page) != created
 
 
+def test_a_double_click_on_start_makes_one_game(
+    browser: Any, live: LiveServer, console_errors: ConsoleErrors
+) -> None:
+    page = console_errors.watch(browser.new_page(viewport={"width": 1280, "height": 800}))
+    page.goto(live.http + "/#/practicar")
+    choose(page, "clasico", "2", "individual", "100")
+    page.dblclick("#start")
+    page.wait_for_selector(".hand-tile")
+    assert len(live.state.registry.tables) == 1
+
+
 def test_the_form_offers_the_servers_choices_and_nothing_else(
     browser: Any, live: LiveServer, console_errors: ConsoleErrors
 ) -> None:
@@ -169,13 +180,20 @@ def test_preset_summaries_read_in_english(browser: Any, live: LiveServer) -> Non
     ],
 )
 def test_a_guest_is_told_why_to_log_in_and_taken_back(
-    browser: Any, live: LiveServer, console_errors: ConsoleErrors, button: str, reason: str, arrived: str
+    browser: Any,
+    live: LiveServer,
+    console_errors: ConsoleErrors,
+    screenshots: Path,
+    button: str,
+    reason: str,
+    arrived: str,
 ) -> None:
     page = console_errors.watch(browser.new_page(viewport={"width": 390, "height": 844}))
     page.goto(live.http + "/")
     page.click(button)
     page.wait_for_selector(".login .login-reason")
     assert reason in page.locator(".login-reason").inner_text().lower()
+    page.screenshot(path=screenshots / f"login-reason-{button.strip('#')}-390.png")
     hash_before = page.evaluate("location.hash")
     page.fill("input[name=name]", "carla")
     page.fill("input[name=password]", "dominó-seguro-123")

@@ -271,6 +271,7 @@ class App {
       this.missingTable = null;
       this.leaveTable();
       this.root.replaceChildren(noTableScreen());
+      document.getElementById("toast").classList.remove("show"); // the screen says it already
       return;
     }
     if (next && next.rematch && next.kind === "practice") {
@@ -316,7 +317,7 @@ class App {
     const banner = document.getElementById("offline");
     const show = !online || this.linkQuiet;
     banner.hidden = !show;
-    banner.textContent = !online ? t("offline") : show ? t("scr_quiet") : "";
+    banner.textContent = !online ? t("offline") : show ? t(this.table ? "scr_quiet_table" : "scr_quiet") : "";
     document.body.classList.toggle("is-offline", show);
   }
 
