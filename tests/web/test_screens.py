@@ -152,9 +152,11 @@ def test_the_english_ui_shows_no_spanish_server_message(
     shown = page.locator("#toast").inner_text()
     assert shown and not re.search(r"[áéíóúñ¿¡]|invitación|mesa", shown, re.I), shown
 
+    assert "Hi, anne" in page.locator("#account").inner_text()
     page.click("#lang")
     page.wait_for_selector("#lang:has-text('English')")
     assert page.locator("#play-now").inner_text() == "Jugar ahora"
+    assert "Hola, anne" in page.locator("#account").inner_text()
 
 
 @pytest.mark.xfail(
@@ -300,7 +302,7 @@ def test_the_lobby_lists_games_in_progress_to_watch(browser: Any, live: LiveServ
     assert "elsa" in game.inner_text()
     game.locator("button", has_text="Mirar").click()
     assert table_id(watcher) == created
-    watcher.wait_for_selector(".table-screen .line")
+    watcher.wait_for_selector(".table-screen:has-text('Estás mirando')")
     assert watcher.locator(".hand-tile").count() == 0
 
 

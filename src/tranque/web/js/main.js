@@ -128,6 +128,7 @@ class App {
     this.status();
     const show = (element) => this.root.replaceChildren(element);
     if (NEEDS_ACCOUNT[page] && !this.user) return this.askLogin(location.hash, NEEDS_ACCOUNT[page]);
+    this.afterLogin = null; // somewhere else now: a later login goes home, not to a page left behind
     if (page === "practicar") show(optionsScreen(this, { account: false }));
     else if (page === "crear") show(optionsScreen(this, { account: true }));
     else if (page === "entrar") show(loginScreen(this));
