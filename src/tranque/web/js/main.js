@@ -88,7 +88,11 @@ class App {
     const account = document.getElementById("account");
     account.replaceChildren();
     if (this.user) {
-      account.textContent = `${t("logged_as", { name: this.user.name })} · `;
+      const who = document.createElement("span");
+      who.className = "who";
+      who.textContent = t("logged_as", { name: this.user.name });
+      who.title = this.user.name;
+      account.append(who, " · ");
       const out = document.createElement("button");
       out.type = "button";
       out.className = "link";
