@@ -1,7 +1,7 @@
 // The app: one socket, hash routes (#/, #/practicar, #/crear, #/entrar, #/jugar-ahora,
 // #/mesa/ID, #/unirse/CODE), and the account of whoever is using the browser.
 
-import { t, setLang, currentLang, serverMessage } from "./i18n.js";
+import { t, setLang, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
 import { Socket } from "./socket.js";
 import { applyLobby } from "./lobby.js";
@@ -11,6 +11,16 @@ import { savedSeats, rememberSeat, seatPhase, forgetSeat, LIVE_PHASES } from "./
 
 // Pages only an account may use, and the sentence a guest sent to log in reads there.
 const NEEDS_ACCOUNT = { "jugar-ahora": "scr_login_for_play_now", crear: "scr_login_for_create", unirse: "scr_login_for_join" };
+
+// Seats of bots carry `name` (es) and `name_en` (docs/protocol.md, «seat»): the table is handed
+// the name in the reader's language, in `sync` and in `seat` events alike.
+function inReadersLanguage(message) {
+  if (currentLang() !== "en") return message;
+  const named = (seat) => (seat && seat.name_en ? { ...seat, name: localName(seat) } : seat);
+  if (message.type === "sync" && Array.isArray(message.seats)) return { ...message, seats: message.seats.map(named) };
+  if (message.type === "event" && message.kind === "seat") return { ...message, data: named(message.data) };
+  return message;
+}
 
 class App {
   constructor() {
@@ -304,7 +314,7 @@ class App {
       return;
     }
     this.notePhase(message);
-    if (this.table) this.table.handle(message);
+    if (this.table) this.table.handle(inReadersLanguage(message));
   }
 
   // Keep the saved seat's phase as the table reports it, for "Volver a tu partida".
