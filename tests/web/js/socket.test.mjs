@@ -38,10 +38,18 @@ class FakeWebSocket {
 
 globalThis.WebSocket = FakeWebSocket;
 globalThis.location = { protocol: "http:", host: "tranque.test" };
-globalThis.window = { addEventListener() {} };
+globalThis.window = {
+  listeners: {},
+  addEventListener(type, listener) {
+    (this.listeners[type] ||= []).push(listener);
+  },
+  dispatch(type) {
+    for (const listener of this.listeners[type] || []) listener();
+  },
+};
 Object.defineProperty(globalThis, "navigator", { value: { onLine: true }, configurable: true });
 
-const { Socket, SILENCE_FACTOR, MAX_HEARTBEAT_SECONDS } = await import(
+const { Socket, SILENCE_FACTOR, QUIET_FACTOR, MAX_HEARTBEAT_SECONDS } = await import(
   new URL("../../../src/tranque/web/js/socket.js", import.meta.url)
 );
 
@@ -51,10 +59,11 @@ const BACKOFF_MS = 1000; // more than the first retry's delay (300 ms and up to 
 let page;
 
 function openPage() {
-  const seen = { messages: [], statuses: [] };
+  const seen = { messages: [], statuses: [], quiet: [] };
   const socket = new Socket({
     onMessage: (message) => seen.messages.push(message),
     onStatus: (online) => seen.statuses.push(online),
+    onQuiet: (quiet) => seen.quiet.push(quiet),
   });
   socket.resume = () => ({ type: "hello", table: "T1", token: "tok", last_seq: 41 });
   socket.connect();
@@ -71,6 +80,7 @@ beforeEach(() => {
 afterEach(() => {
   page.socket.close();
   mock.timers.reset();
+  navigator.onLine = true;
 });
 
 test("a link silent for 2.5 heartbeat intervals is given up, and the table resumes on a new socket", () => {
@@ -146,4 +156,53 @@ test("a socket closed on purpose and replaced at once does not disturb its repla
   mock.timers.tick(BACKOFF_MS);
   assert.equal(FakeWebSocket.made.length, 2);
   assert.deepEqual(page.seen.statuses, [true, false, true]);
+});
+
+const QUIET_MS = QUIET_FACTOR * MAX_HEARTBEAT_SECONDS * 1000; // 15 s before any heartbeat
+
+test("a link quiet for 1.5 intervals is reported at once, on the same socket, and any frame clears it", () => {
+  mock.timers.tick(QUIET_MS - 1);
+  assert.deepEqual(page.seen.quiet, []);
+  mock.timers.tick(1);
+  assert.deepEqual(page.seen.quiet, [true]);
+  assert.equal(page.ws().closed, false, "quiet is not given up yet");
+  assert.equal(FakeWebSocket.made.length, 1);
+  assert.deepEqual(page.seen.statuses, [true]);
+  page.ws().receive({ type: "heartbeat", interval: 10 });
+  assert.deepEqual(page.seen.quiet, [true, false]);
+  mock.timers.tick(QUIET_MS - 1);
+  assert.deepEqual(page.seen.quiet, [true, false]);
+});
+
+test("a quiet link that stays silent is given up, and the quiet report ends with it", () => {
+  mock.timers.tick(QUIET_MS);
+  mock.timers.tick(LIMIT_MS - QUIET_MS);
+  assert.equal(page.ws().closed, true);
+  assert.deepEqual(page.seen.quiet, [true, false]);
+  assert.deepEqual(page.seen.statuses, [true, false]);
+});
+
+test("the browser's offline event gives the socket up at once; online reconnects at once", () => {
+  const first = page.ws();
+  navigator.onLine = false;
+  window.dispatch("offline");
+  assert.equal(first.closed, true);
+  assert.deepEqual(page.seen.statuses, [true, false]);
+  mock.timers.tick(60_000);
+  assert.equal(FakeWebSocket.made.length, 1, "no retries while the browser is offline");
+
+  navigator.onLine = true;
+  window.dispatch("online");
+  assert.equal(FakeWebSocket.made.length, 2);
+  page.ws().open();
+  assert.deepEqual(page.seen.statuses, [true, false, true]);
+  assert.equal(page.ws().sent[0].type, "hello");
+});
+
+test("online while a socket is open or after closing on purpose opens nothing", () => {
+  window.dispatch("online");
+  assert.equal(FakeWebSocket.made.length, 1);
+  page.socket.close();
+  window.dispatch("online");
+  assert.equal(FakeWebSocket.made.length, 1);
 });

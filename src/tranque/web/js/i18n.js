@@ -1,6 +1,6 @@
 // Everything a player reads, in Spanish first and English second.
 
-const MESSAGES = {
+export const MESSAGES = {
   brand: { es: "Tranque", en: "Tranque" },
   tagline: { es: "Dominó como se juega en Colombia y el Caribe", en: "Dominó the way Colombia and the Caribbean play" },
   play_now: { es: "Jugar ahora", en: "Play now" },
@@ -182,9 +182,28 @@ const MESSAGES = {
   language: { es: "English", en: "Español" },
   bot: { es: "Máquina", en: "Machine" },
   away: { es: "ausente", en: "away" },
-  login_needed: { es: "Para jugar con otras personas entra con tu cuenta.", en: "Log in to play with other people." },
   logged_as: { es: "Hola, {name}", en: "Hi, {name}" },
   seat_n: { es: "Puesto {n}", en: "Seat {n}" },
+  scr_login_for_play_now: { es: "Para jugar ahora con otras personas entra con tu cuenta o créala: después te llevamos a buscar mesa.", en: "To play now with other people, log in or sign up: then we take you to find a table." },
+  scr_login_for_create: { es: "Para crear una mesa entra con tu cuenta o créala: después te llevamos a crearla.", en: "To create a table, log in or sign up: then we take you to create it." },
+  scr_login_for_join: { es: "Para sentarte en esa mesa entra con tu cuenta o créala: después te llevamos a ella.", en: "To sit at that table, log in or sign up: then we take you there." },
+  scr_name_too_long: { es: "El nombre lleva como mucho {n} caracteres.", en: "A name has at most {n} characters." },
+  scr_no_table_title: { es: "Esa mesa no existe", en: "That table does not exist" },
+  scr_no_table_text: { es: "Puede que el enlace esté mal copiado o que la partida ya haya terminado.", en: "The link may be mistyped, or the game is already over." },
+  scr_go_home: { es: "Ir al inicio", en: "Go home" },
+  scr_playing_now: { es: "Partidas en juego", en: "Games in progress" },
+  scr_playing_empty: { es: "No hay partidas públicas en juego ahora.", en: "No public games are being played now." },
+  scr_watch: { es: "Mirar", en: "Watch" },
+  scr_watch_label: { es: "Mirar la partida de {names}", en: "Watch the game of {names}" },
+  scr_sit_label: { es: "Sentarme en la mesa {preset} ({taken} de {players})", en: "Sit at the {preset} table ({taken} of {players})" },
+  scr_score: { es: "Puntos: {scores}", en: "Score: {scores}" },
+  scr_resume: { es: "Volver a tu partida", en: "Back to your game" },
+  scr_resume_hint: { es: "Tienes un puesto en una partida que sigue en juego.", en: "You hold a seat in a game still being played." },
+  scr_quiet: { es: "La conexión no responde. Reconectando…", en: "The connection is not answering. Reconnecting…" },
+  scr_quiet_table: { es: "La conexión no responde y el reloj del turno sigue corriendo. Reconectando…", en: "The connection is not answering and the turn clock keeps running. Reconnecting…" },
+  scr_language_label: { es: "Cambiar el idioma a inglés", en: "Switch the language to Spanish" },
+  scr_turn_seconds_n: { es: "{n} s", en: "{n} s" },
+  scr_capicua_bonus: { es: "Premio de capicúa (+{n})", en: "Capicúa bonus (+{n})" },
 };
 
 const NUMBER_WORDS = {
@@ -219,6 +238,21 @@ export function t(key, params = {}) {
   let text = entry ? entry[lang] || entry.es : key;
   for (const [name, value] of Object.entries(params)) text = text.replaceAll(`{${name}}`, String(value));
   return text;
+}
+
+// What a server refusal says, in the reader's language: refusals carry `message` (Spanish)
+// and `message_en` (docs/protocol.md, «Errors»); anything else reads as a generic failure.
+export function serverMessage(error) {
+  if (!error) return t("error_generic");
+  const text = lang === "en" ? error.message_en || error.message : error.message || error.message_en;
+  return text || t("error_generic");
+}
+
+// A server-sent name that comes in both languages (bots: `name` and `name_en`), or a plain string.
+export function localName(entry, field = "name") {
+  if (entry === null || entry === undefined) return "";
+  if (typeof entry === "string") return entry;
+  return (lang === "en" && entry[`${field}_en`]) || entry[field] || "";
 }
 
 export function phrase(key) {

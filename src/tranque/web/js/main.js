@@ -1,12 +1,26 @@
 // The app: one socket, hash routes (#/, #/practicar, #/crear, #/entrar, #/jugar-ahora,
 // #/mesa/ID, #/unirse/CODE), and the account of whoever is using the browser.
 
-import { t, setLang, currentLang } from "./i18n.js";
+import { t, setLang, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
 import { Socket } from "./socket.js";
 import { applyLobby } from "./lobby.js";
 import { TableView } from "./table.js";
-import { homeScreen, optionsScreen, loginScreen, quickMatchScreen } from "./screens.js";
+import { homeScreen, optionsScreen, loginScreen, quickMatchScreen, noTableScreen } from "./screens.js";
+import { savedSeats, rememberSeat, seatPhase, forgetSeat, LIVE_PHASES } from "./seats.js";
+
+// Pages only an account may use, and the sentence a guest sent to log in reads there.
+const NEEDS_ACCOUNT = { "jugar-ahora": "scr_login_for_play_now", crear: "scr_login_for_create", unirse: "scr_login_for_join" };
+
+// Seats of bots carry `name` (es) and `name_en` (docs/protocol.md, «seat»): the table is handed
+// the name in the reader's language, in `sync` and in `seat` events alike.
+function inReadersLanguage(message) {
+  if (currentLang() !== "en") return message;
+  const named = (seat) => (seat && seat.name_en ? { ...seat, name: localName(seat) } : seat);
+  if (message.type === "sync" && Array.isArray(message.seats)) return { ...message, seats: message.seats.map(named) };
+  if (message.type === "event" && message.kind === "seat") return { ...message, data: named(message.data) };
+  return message;
+}
 
 class App {
   constructor() {
@@ -17,19 +31,38 @@ class App {
     this.lobbyTables = [];
     this.afterLogin = null;
     this.presetList = null;
-    this.socket = new Socket({ onMessage: (m) => this.message(m), onStatus: (online) => this.status(online) });
+    this.missingTable = null; // the table id a `hello` found not to exist
+    this.linkQuiet = false;
+    this.linkDown = false; // the socket was open and is not now (false before the first open)
+    this.socket = new Socket({
+      onMessage: (m) => this.message(m),
+      onStatus: (online) => {
+        this.linkDown = !online;
+        this.status();
+      },
+      onQuiet: (quiet) => {
+        this.linkQuiet = quiet;
+        this.status();
+      },
+    });
   }
 
   async start() {
     setLang(currentLang());
     document.getElementById("lang").addEventListener("click", () => {
       setLang(currentLang() === "es" ? "en" : "es");
+      this.renderAccount();
       this.route();
     });
     window.addEventListener("hashchange", () => this.route());
-    window.addEventListener("resize", () => this.table && this.table.render());
+    window.addEventListener("resize", () => this.table && this.table.render && this.table.render());
+    // The browser knows first: show the banner at once (the socket reconnects by itself).
+    window.addEventListener("offline", () => this.status());
+    window.addEventListener("online", () => this.status());
     const invite = new URLSearchParams(location.search).get("invite");
+    const path = location.pathname.match(/^\/mesa\/([^/]+)\/?$/);
     if (invite) history.replaceState(null, "", `/#/unirse/${encodeURIComponent(invite)}`);
+    else if (path) history.replaceState(null, "", `/#/mesa/${path[1]}`);
     else if (location.pathname !== "/") history.replaceState(null, "", `/${location.hash}`);
     await this.refreshUser();
     this.socket.connect();
@@ -43,6 +76,7 @@ class App {
 
   presets() {
     this.presetList = this.presetList || api("/api/presets");
+    this.presetList.catch(() => (this.presetList = null)); // ask again next time
     return this.presetList;
   }
 
@@ -56,10 +90,19 @@ class App {
         localStorage.removeItem("tranque.session");
       }
     }
+    if (!(this.user && this.user.name)) this.user = null;
+    this.renderAccount();
+  }
+
+  renderAccount() {
     const account = document.getElementById("account");
     account.replaceChildren();
-    if (this.user && this.user.name) {
-      account.textContent = `${t("logged_as", { name: this.user.name })} · `;
+    if (this.user) {
+      const who = document.createElement("span");
+      who.className = "who";
+      who.textContent = t("logged_as", { name: this.user.name });
+      who.title = this.user.name;
+      account.append(who, " · ");
       const out = document.createElement("button");
       out.type = "button";
       out.className = "link";
@@ -72,10 +115,12 @@ class App {
         this.go("#/");
       });
       account.append(out);
-    } else {
-      this.user = null;
     }
-    document.getElementById("lang").textContent = t("language");
+    // The button names the language it switches to, in that language.
+    const lang = document.getElementById("lang");
+    lang.textContent = t("language");
+    lang.setAttribute("aria-label", t("scr_language_label"));
+    lang.lang = currentLang() === "es" ? "en" : "es";
   }
 
   // The server reads the session cookie when a socket opens: log in or out, open a new one.
@@ -94,22 +139,23 @@ class App {
     this.leaveTable();
     this.lobbyHandler = null;
     document.querySelectorAll("[data-i18n]").forEach((el) => (el.textContent = t(el.dataset.i18n)));
+    this.status();
     const show = (element) => this.root.replaceChildren(element);
+    if (NEEDS_ACCOUNT[page] && !this.user) return this.askLogin(location.hash, NEEDS_ACCOUNT[page]);
+    this.afterLogin = null; // somewhere else now: a later login goes home, not to a page left behind
     if (page === "practicar") show(optionsScreen(this, { account: false }));
-    else if (page === "crear") this.needAccount("#/crear") && show(optionsScreen(this, { account: true }));
+    else if (page === "crear") show(optionsScreen(this, { account: true }));
     else if (page === "entrar") show(loginScreen(this));
-    else if (page === "jugar-ahora") this.needAccount("#/jugar-ahora") && show(quickMatchScreen(this));
-    else if (page === "unirse" && arg) this.needAccount(location.hash) && this.sit({ invite: decodeURIComponent(arg) });
+    else if (page === "jugar-ahora") show(quickMatchScreen(this));
+    else if (page === "unirse" && arg) this.sit({ invite: decodeURIComponent(arg) });
     else if (page === "mesa" && arg) this.openTable(decodeURIComponent(arg));
     else show(homeScreen(this));
   }
 
-  needAccount(hash) {
-    if (this.user) return true;
+  // A guest on a page for accounts: the login form, saying why, and back here afterwards.
+  askLogin(hash, reason) {
     this.afterLogin = hash;
-    this.toast(t("login_needed"));
-    this.root.replaceChildren(loginScreen(this));
-    return false;
+    this.root.replaceChildren(loginScreen(this, t(reason)));
   }
 
   followLobby(handler) {
@@ -117,18 +163,60 @@ class App {
     this.socket.request({ type: "lobby" }).catch(() => {});
   }
 
-  remember(table, seat, token) {
-    localStorage.setItem(`tranque.seat.${table}`, JSON.stringify({ seat, token }));
+  remember(table, seat, token, kind = null) {
+    rememberSeat(localStorage, table, { seat, token, kind });
+  }
+
+  // Seats at tables still being played, newest first: this browser's, checked where the server
+  // lets anyone look (public tables), and the account's own list when logged in.
+  async liveSeats() {
+    const seats = new Map();
+    if (this.user && (await this.serverHas("/api/me/seats"))) {
+      try {
+        for (const held of await api("/api/me/seats")) {
+          if (!LIVE_PHASES.has(held.phase)) continue;
+          this.remember(held.table, held.seat, held.token);
+          seatPhase(localStorage, held.table, held.phase);
+          seats.set(held.table, held);
+        }
+      } catch {
+        // a server without the list: this browser's seats still count
+      }
+    }
+    for (const saved of savedSeats(localStorage)) {
+      if (seats.has(saved.table) || (saved.phase && !LIVE_PHASES.has(saved.phase))) continue;
+      if (saved.kind === "public") {
+        try {
+          const table = await api(`/api/tables/${encodeURIComponent(saved.table)}`);
+          seatPhase(localStorage, saved.table, table.phase);
+          if (!LIVE_PHASES.has(table.phase)) continue;
+        } catch {
+          forgetSeat(localStorage, saved.table);
+          continue;
+        }
+      }
+      seats.set(saved.table, saved);
+    }
+    return [...seats.values()];
+  }
+
+  // Whether this server offers `path` (its OpenAPI document says): a missing route's 404
+  // would be an error in the console. Asked once per page.
+  async serverHas(path) {
+    this.serverPaths = this.serverPaths || api("/openapi.json").then((doc) => new Set(Object.keys(doc.paths || {})), () => new Set());
+    return (await this.serverPaths).has(path);
   }
 
   async practice(options) {
     try {
       const seated = await api("/api/practice", { ...options, name: this.user ? this.user.name : "Invitado" });
-      this.remember(seated.table, seated.seat, seated.token);
+      this.remember(seated.table, seated.seat, seated.token, "practice");
       this.lastOptions = options;
       this.go(`#/mesa/${encodeURIComponent(seated.table)}`);
+      return true;
     } catch (error) {
-      this.toast(error.message);
+      this.toast(serverMessage(error));
+      return false;
     }
   }
 
@@ -136,9 +224,10 @@ class App {
     try {
       const created = await api("/api/tables", options);
       this.hosting = { invite: created.invite_url ? `${location.origin}${created.invite_url}` : null };
-      await this.sit({ table: created.table, invite: created.invite });
+      return await this.sit({ table: created.table, invite: created.invite, kind: created.kind });
     } catch (error) {
-      this.toast(error.message);
+      this.toast(serverMessage(error));
+      return false;
     }
   }
 
@@ -146,19 +235,22 @@ class App {
     try {
       const message = where.invite ? { type: "sit", invite: where.invite } : { type: "sit", table: where.table };
       const seated = await this.socket.request(message);
-      this.remember(seated.table, seated.seat, seated.token);
+      this.remember(seated.table, seated.seat, seated.token, where.kind || (where.invite ? "private" : "public"));
       this.go(`#/mesa/${encodeURIComponent(seated.table)}`);
+      return true;
     } catch (error) {
-      this.toast(error.message || t("error_generic"));
+      this.toast(serverMessage(error));
       this.go("#/");
+      return false;
     }
   }
 
   openTable(tableId) {
-    const saved = JSON.parse(localStorage.getItem(`tranque.seat.${tableId}`) || "null");
+    const saved = savedSeats(localStorage).find((seat) => seat.table === tableId) || null;
+    this.missingTable = null;
     this.table = new TableView({
       root: this.root,
-      socket: this.socket,
+      socket: this.tableSocket(tableId),
       tableId,
       seat: saved ? saved.seat : null,
       token: saved ? saved.token : null,
@@ -170,7 +262,33 @@ class App {
     this.table.start();
   }
 
+  // The socket as a table view uses it: refusals come back in the reader's language, and a
+  // `hello` that finds no such table is noted so the page can say so (not just go home).
+  tableSocket(tableId) {
+    const socket = this.socket;
+    const request = (message) =>
+      socket.request(message).catch((error) => {
+        if (error && error.code === "no_such_table" && message.type === "hello") this.missingTable = tableId;
+        throw error && error.code !== "offline" ? { ...error, message: serverMessage(error) } : error;
+      });
+    return new Proxy(socket, {
+      get: (target, key) => (key === "request" ? request : typeof target[key] === "function" ? target[key].bind(target) : target[key]),
+      set: (target, key, value) => {
+        target[key] = value;
+        return true;
+      },
+    });
+  }
+
   afterTable(next) {
+    if (this.missingTable) {
+      forgetSeat(localStorage, this.missingTable);
+      this.missingTable = null;
+      this.leaveTable();
+      this.root.replaceChildren(noTableScreen());
+      document.getElementById("toast").classList.remove("show"); // the screen says it already
+      return;
+    }
     if (next && next.rematch && next.kind === "practice") {
       const rules = next.rematch;
       this.practice({ ...this.lastOptions, preset: rules.preset_name, players: rules.players, mode: rules.mode, target: rules.target, turn_seconds: rules.turn_seconds });
@@ -184,18 +302,38 @@ class App {
       // The socket keeps following once asked: the list is kept up to date off the home page too.
       this.lobbyTables = applyLobby(this.lobbyTables, message);
       if (this.lobbyHandler) this.lobbyHandler(this.lobbyTables);
-    } else if (message.type === "matched") {
-      this.remember(message.table, message.seat, message.token);
+      return;
+    }
+    if (message.type === "matched") {
+      this.remember(message.table, message.seat, message.token, "quick");
       this.go(`#/mesa/${encodeURIComponent(message.table)}`);
-    } else if (message.type === "error") this.toast(message.message);
-    else if (this.table) this.table.handle(message);
+      return;
+    }
+    if (message.type === "error") {
+      this.toast(serverMessage(message));
+      return;
+    }
+    this.notePhase(message);
+    if (this.table) this.table.handle(inReadersLanguage(message));
   }
 
-  status(online) {
+  // Keep the saved seat's phase as the table reports it, for "Volver a tu partida".
+  notePhase(message) {
+    const tableId = this.table && this.table.tableId;
+    if (!tableId) return;
+    if (message.type === "sync" && message.phase) seatPhase(localStorage, tableId, message.phase, message.kind);
+    else if (message.type === "event" && message.kind === "game_ended") seatPhase(localStorage, tableId, "finished");
+    else if (message.type === "event" && message.kind === "game_started") seatPhase(localStorage, tableId, "playing");
+  }
+
+  // The banner: no network (the browser's word), no socket, or a socket gone quiet.
+  status() {
+    const online = !this.linkDown && navigator.onLine;
     const banner = document.getElementById("offline");
-    banner.hidden = online;
-    banner.textContent = online ? "" : t("offline");
-    document.body.classList.toggle("is-offline", !online);
+    const show = !online || this.linkQuiet;
+    banner.hidden = !show;
+    banner.textContent = !online ? t("offline") : show ? t(this.table ? "scr_quiet_table" : "scr_quiet") : "";
+    document.body.classList.toggle("is-offline", show);
   }
 
   toast(text) {

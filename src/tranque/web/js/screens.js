@@ -1,9 +1,13 @@
-// The screens around the table: home (with the lobby and how to play), table options,
-// logging in, and waiting for a quick match.
+// The screens around the table: home (with the lobby, games to watch, your live seat and how
+// to play), table options, logging in, waiting for a quick match, and the unknown table.
 
-import { t, currentLang } from "./i18n.js";
+import { t, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
-import { button, escapeHtml } from "./table.js";
+import { formChoices, presetSummary, presetTitle } from "./presets.js";
+
+// An account name is 3 to 24 characters: the server's names.NAME_PATTERN (tests/web/
+// test_screens.py checks these against it). The field says so instead of cutting silently.
+export const NAME_LIMITS = { min: 3, max: 24 };
 
 const HOW_TO = {
   es: [
@@ -26,20 +30,17 @@ const HOW_TO = {
   ],
 };
 
-const PRESET_EN = {
-  clasico: "With the boneyard, 2 to 6 players, alone or in pairs; the highest double leads; to 100 (200 with 5–6).",
-  "sin-pozo": "Nobody draws: leftover tiles stay out; 1 v 1 to 50, four players to 100.",
-  salon: "Target 50 to 300; a tied tranque goes to the starter or the nearest after them.",
-  internacional: "Pairs of 4 to 200; the first leader is drawn by lot; the winners count every hand.",
-  latino: "Pairs of 4 to 100; the winners count only the opponents' tiles.",
-  maracucho: "Pairs of 4 to 100; the tranque is individual: the player with fewest pips wins.",
-  ponce: "Pairs to 20 points; passes score and a tranque gives 2 to whoever blocked.",
-  futbol: "1 v 1 with 12 tiles and no boneyard; under 10 points is a goal; to 100 or 10 goals.",
-  "en-contra": "Individual, 2 to 4; everyone adds what they are left with; at 100 the lowest total wins.",
-};
+export function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
 
-export function presetSummary(preset) {
-  return currentLang() === "en" ? PRESET_EN[preset.name] || preset.summary : preset.summary;
+export function button(label, onClick, kind = "") {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.textContent = label;
+  if (kind) element.className = kind;
+  element.addEventListener("click", onClick);
+  return element;
 }
 
 function section(className, html = "") {
@@ -49,51 +50,112 @@ function section(className, html = "") {
   return element;
 }
 
+function titleOf(presets, name) {
+  const preset = presets && presets.find((p) => p.name === name);
+  return preset ? presetTitle(preset, currentLang()) : name;
+}
+
 export function homeScreen(app) {
   const page = document.createElement("div");
   page.className = "home";
   const hero = section("hero", `<h1>${t("brand")}</h1><p class="tagline">${t("tagline")}</p>`);
+  const resume = section("resume card", "");
+  resume.hidden = true;
   const actions = document.createElement("div");
   actions.className = "home-actions";
-  const quick = button(t("play_now"), () => app.go(app.user ? "#/jugar-ahora" : "#/entrar"), "primary big");
+  // Guests go there too: the route asks them to log in, says why and brings them back.
+  const quick = button(t("play_now"), () => app.go("#/jugar-ahora"), "primary big");
   quick.id = "play-now";
   const practice = button(t("practice"), () => app.go("#/practicar"), "primary big");
   practice.id = "practice";
-  const create = button(t("create_table"), () => app.go(app.user ? "#/crear" : "#/entrar"), "big");
+  const create = button(t("create_table"), () => app.go("#/crear"), "big");
   create.id = "create-table";
   actions.append(quick, practice, create);
   if (!app.user) actions.append(button(t("login"), () => app.go("#/entrar"), "big"));
   hero.append(actions);
   hero.insertAdjacentHTML("beforeend", `<p class="note">${t("practice_hint")} ${t("play_now_hint")}</p>`);
   const lobby = section("lobby", `<h2>${t("lobby")}</h2><ul class="lobby-list"><li class="note">${t("lobby_empty")}</li></ul>`);
+  const playing = section(
+    "lobby playing",
+    `<h2>${t("scr_playing_now")}</h2><ul class="playing-list"><li class="note">${t("scr_playing_empty")}</li></ul>`,
+  );
   const how = section("how-to", `<h2>${t("how_to")}</h2><ol>${HOW_TO[currentLang()].map((line) => `<li>${line}</li>`).join("")}</ol>`);
-  page.append(hero, lobby, how);
-  app.presets().then((presets) => {
-    const list = document.createElement("dl");
-    list.className = "presets";
-    for (const preset of presets) list.insertAdjacentHTML("beforeend", `<dt>${escapeHtml(preset.title)}</dt><dd>${escapeHtml(presetSummary(preset))}</dd>`);
-    how.append(list);
+  page.append(resume, hero, lobby, playing, how);
+  let presets = null;
+  let tables = [];
+  const draw = () => renderLobby(app, { open: lobby.querySelector(".lobby-list"), playing: playing.querySelector(".playing-list") }, tables, presets);
+  app.presets().then((list) => {
+    presets = list;
+    const dl = document.createElement("dl");
+    dl.className = "presets";
+    for (const preset of list) {
+      dl.insertAdjacentHTML("beforeend", `<dt>${escapeHtml(presetTitle(preset, currentLang()))}</dt><dd>${escapeHtml(presetSummary(preset, currentLang()))}</dd>`);
+    }
+    how.append(dl);
+    draw();
+  }, () => {});
+  app.followLobby((list) => {
+    tables = list;
+    draw();
   });
-  app.followLobby((tables) => renderLobby(app, lobby.querySelector(".lobby-list"), tables));
+  app.liveSeats().then((seats) => renderResume(app, resume, seats), () => {});
   return page;
 }
 
-function renderLobby(app, list, tables) {
-  list.replaceChildren();
-  if (!tables.length) {
-    list.innerHTML = `<li class="note">${t("lobby_empty")}</li>`;
-    return;
-  }
-  for (const table of tables) {
+// "Volver a tu partida": the seats this browser (or this account) holds at live tables.
+function renderResume(app, box, seats) {
+  box.replaceChildren();
+  box.hidden = !seats.length;
+  if (!seats.length) return;
+  box.insertAdjacentHTML("beforeend", `<p>${t("scr_resume_hint")}</p>`);
+  const back = button(t("scr_resume"), () => app.go(`#/mesa/${encodeURIComponent(seats[0].table)}`), "primary big");
+  back.id = "resume";
+  back.dataset.table = seats[0].table;
+  box.append(back);
+}
+
+function seatNames(table) {
+  const names = table.names || table.seats || [];
+  return names.map((name) => localName(name)).filter(Boolean);
+}
+
+function renderLobby(app, lists, tables, presets) {
+  const waiting = tables.filter((table) => (table.phase || "waiting") === "waiting");
+  const playing = tables.filter((table) => table.phase && table.phase !== "waiting");
+  lists.open.replaceChildren();
+  lists.playing.replaceChildren();
+  if (!waiting.length) lists.open.innerHTML = `<li class="note">${t("lobby_empty")}</li>`;
+  if (!playing.length) lists.playing.innerHTML = `<li class="note">${t("scr_playing_empty")}</li>`;
+  for (const table of waiting) {
     const item = document.createElement("li");
-    const taken = table.seats.filter(Boolean).length;
-    item.innerHTML = `<span>${escapeHtml(table.preset)} · ${table.players} · ${t(table.mode)} · ${t("to_target", { n: table.target })} · ${taken}/${table.players}</span>`;
-    item.append(button(t("sit"), () => app.sit({ table: table.table })));
-    list.append(item);
+    item.dataset.table = table.table;
+    const taken = (table.seats || []).filter(Boolean).length;
+    const preset = titleOf(presets, table.preset);
+    item.innerHTML = `<span>${escapeHtml(preset)} · ${table.players} · ${t(table.mode)} · ${t("to_target", { n: table.target })} · ${taken}/${table.players}</span>`;
+    const sit = button(t("sit"), () => app.sit({ table: table.table }));
+    sit.setAttribute("aria-label", t("scr_sit_label", { preset, taken, players: table.players }));
+    item.append(sit);
+    lists.open.append(item);
+  }
+  for (const table of playing) {
+    const item = document.createElement("li");
+    item.dataset.table = table.table;
+    const names = seatNames(table).join(", ");
+    const scores = (table.scores || []).join(" – ");
+    const preset = titleOf(presets, table.preset);
+    item.innerHTML = `<span><b>${escapeHtml(preset)}</b> · ${escapeHtml(names)}${scores ? ` · <span class="lobby-score">${escapeHtml(t("scr_score", { scores }))}</span>` : ""}</span>`;
+    const watch = button(t("scr_watch"), () => app.go(`#/mesa/${encodeURIComponent(table.table)}`), "watch");
+    watch.setAttribute("aria-label", t("scr_watch_label", { names }));
+    item.append(watch);
+    lists.playing.append(item);
   }
 }
 
-// The table options of docs/rules.md, with the chosen preset's rules summarised.
+const options = (values, label = (value) => value) =>
+  values.map((value) => `<option value="${escapeHtml(value)}">${escapeHtml(label(value))}</option>`).join("");
+
+// The table options, every choice as GET /api/presets lists it (presets.js), with the chosen
+// preset's rules summarised.
 export function optionsScreen(app, { account }) {
   const form = document.createElement("form");
   form.className = "options card";
@@ -103,79 +165,107 @@ export function optionsScreen(app, { account }) {
     <label>${t("players")} <select name="players"></select></label>
     <label>${t("mode")} <select name="mode"></select></label>
     <label>${t("target")} <select name="target"></select></label>
-    <label>${t("turn_time")} <select name="turn_seconds">
-      <option value="20">20 s</option><option value="30" selected>30 s</option><option value="45">45 s</option></select></label>
+    <label class="turn-time">${t("turn_time")} <select name="turn_seconds"></select></label>
     <label>${t("bot_level")} <select name="bot_level"></select></label>
-    <label class="check"><input type="checkbox" name="capicua"> ${t("capicua")} (+20)</label>
+    <label class="check capicua"><input type="checkbox" name="capicua"> <span></span></label>
     ${account ? `<label class="check"><input type="checkbox" name="private"> ${t("private_table")}</label>` : ""}
-    <div class="actions"><button type="submit" class="primary big" id="start">${account ? t("create") : t("start")}</button>
+    <p class="form-error" role="alert"></p>
+    <div class="actions"><button type="submit" class="primary big" id="start" disabled>${account ? t("create") : t("start")}</button>
     <a href="#/" class="button">${t("back")}</a></div>`;
   const field = (name) => form.elements.namedItem(name);
-  Promise.all([app.presets(), api("/api/bots")]).then(([presets, bots]) => {
-    const byName = Object.fromEntries(presets.map((p) => [p.name, p]));
-    field("preset").innerHTML = presets.map((p) => `<option value="${p.name}">${escapeHtml(p.title)}</option>`).join("");
-    field("bot_level").innerHTML = bots.map((b) => `<option value="${b.name}" title="${escapeHtml(b.summary)}">${escapeHtml(b.title)}</option>`).join("");
-    field("bot_level").value = bots.some((b) => b.name === "heuristic") ? "heuristic" : bots[bots.length - 1].name;
-    const refresh = (changed) => {
-      const preset = byName[field("preset").value];
-      form.querySelector(".preset-summary").textContent = presetSummary(preset);
-      const counts = Object.keys(preset.seatings);
-      if (changed === "preset") {
-        field("players").innerHTML = counts.map((n) => `<option>${n}</option>`).join("");
-        field("players").value = counts.includes("4") ? "4" : counts[0];
-      }
-      const modes = preset.seatings[field("players").value];
-      const mode = field("mode").value;
-      field("mode").innerHTML = modes.map((m) => `<option value="${m}">${t(m)}</option>`).join("");
-      if (modes.includes(mode)) field("mode").value = mode;
-      const base = preset.targets[field("players").value];
-      // Tables choose 100, 150 or 200; presets with their own target (ponce 20, 1 v 1 to 50) keep it.
-      const targets = base >= 100 ? [...new Set([100, 150, 200, base])].sort((x, y) => x - y) : [base];
-      field("target").innerHTML = targets.map((n) => `<option ${n === base ? "selected" : ""}>${n}</option>`).join("");
-      field("capicua").disabled = ["ponce", "futbol", "en-contra"].includes(preset.name);
-      if (field("capicua").disabled) field("capicua").checked = false;
+  const start = form.querySelector("#start");
+  const lang = currentLang();
+  let byName = {};
+  let choices = null;
+  const refresh = (changed) => {
+    const preset = byName[field("preset").value];
+    form.querySelector(".preset-summary").textContent = presetSummary(preset, lang);
+    const keep = changed === "preset" ? undefined : field("players").value;
+    choices = formChoices(preset, keep);
+    const fill = (name, values, value, label) => {
+      field(name).innerHTML = options(values.map(String), label);
+      field(name).value = String(value);
     };
+    fill("players", choices.counts, choices.players);
+    const mode = field("mode").value;
+    fill("mode", choices.modes, choices.modes.includes(mode) ? mode : choices.mode, (m) => t(m));
+    fill("target", choices.targets, choices.target);
+    const turn = Number(field("turn_seconds").value);
+    fill("turn_seconds", choices.turnSeconds, choices.turnSeconds.includes(turn) ? turn : choices.turn, (n) => t("scr_turn_seconds_n", { n }));
+    form.querySelector(".turn-time").hidden = !choices.turnSeconds.length;
+    form.querySelector(".capicua").hidden = !choices.capicua;
+    form.querySelector(".capicua span").textContent = t("scr_capicua_bonus", { n: choices.capicuaBonus });
+    if (!choices.capicua) field("capicua").checked = false;
+  };
+  Promise.all([app.presets(), api("/api/bots")]).then(([presets, bots]) => {
+    byName = Object.fromEntries(presets.map((p) => [p.name, p]));
+    field("preset").innerHTML = presets.map((p) => `<option value="${escapeHtml(p.name)}">${escapeHtml(presetTitle(p, lang))}</option>`).join("");
+    field("bot_level").innerHTML = bots
+      .map((b) => `<option value="${escapeHtml(b.name)}" title="${escapeHtml(localName(b, "summary"))}">${escapeHtml(localName(b, "title"))}</option>`)
+      .join("");
+    field("bot_level").value = bots.some((b) => b.name === "heuristic") ? "heuristic" : bots[bots.length - 1].name;
     field("preset").addEventListener("change", () => refresh("preset"));
     field("players").addEventListener("change", () => refresh("players"));
     refresh("preset");
-  });
-  form.addEventListener("submit", (event) => {
+    start.disabled = false;
+  }, (error) => (form.querySelector(".form-error").textContent = serverMessage(error)));
+  form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const options = {
+    if (start.disabled || !choices) return; // a double click makes one game
+    const chosen = {
       preset: field("preset").value,
       players: Number(field("players").value),
       mode: field("mode").value,
       target: Number(field("target").value),
-      turn_seconds: Number(field("turn_seconds").value),
       bot_level: field("bot_level").value,
-      capicua_bonus: field("capicua").checked ? 20 : 0,
     };
-    if (account) app.createTable({ ...options, private: field("private").checked });
-    else app.practice(options);
+    if (choices.turnSeconds.length) chosen.turn_seconds = Number(field("turn_seconds").value);
+    if (choices.capicua) chosen.capicua_bonus = field("capicua").checked ? choices.capicuaBonus : 0;
+    start.disabled = true;
+    form.querySelector(".form-error").textContent = "";
+    const done = account ? await app.createTable({ ...chosen, private: field("private").checked }) : await app.practice(chosen);
+    if (!done) start.disabled = false;
   });
   return form;
 }
 
-export function loginScreen(app) {
+// `reason`: why the guest was sent here (a sentence), shown above the form.
+export function loginScreen(app, reason = "") {
   const form = document.createElement("form");
   form.className = "login card";
   form.innerHTML = `<h2>${t("login")}</h2>
-    <label>${t("name")} <input name="name" autocomplete="username" required minlength="3" maxlength="24"></label>
+    ${reason ? `<p class="login-reason" role="status">${escapeHtml(reason)}</p>` : ""}
+    <label>${t("name")} <input name="name" autocomplete="username" required minlength="${NAME_LIMITS.min}" maxlength="${NAME_LIMITS.max}"></label>
+    <p class="field-note name-note" role="status" aria-live="polite"></p>
     <label>${t("password")} <input name="password" type="password" autocomplete="current-password" required minlength="8"></label>
     <p class="form-error" role="alert"></p>
     <div class="actions"><button type="submit" class="primary" name="login">${t("enter")}</button>
     <button type="button" name="register">${t("register")}</button><a href="#/" class="button">${t("back")}</a></div>`;
+  const name = form.elements.namedItem("name");
+  const note = form.querySelector(".name-note");
+  const tooLong = t("scr_name_too_long", { n: NAME_LIMITS.max });
+  // The field never takes more than the limit; whoever reaches it (typing or pasting) is told.
+  name.addEventListener("beforeinput", (event) => {
+    const adding = event.data || (event.dataTransfer && event.dataTransfer.getData("text")) || "";
+    const selected = (name.selectionEnd ?? 0) - (name.selectionStart ?? 0);
+    if (adding && name.value.length - selected + adding.length > NAME_LIMITS.max) note.textContent = tooLong;
+  });
+  name.addEventListener("input", () => {
+    if (name.value.length >= NAME_LIMITS.max) note.textContent = tooLong;
+    else if (note.textContent === tooLong) note.textContent = "";
+  });
   const submit = async (path) => {
-    const body = { name: form.elements.namedItem("name").value, password: form.elements.namedItem("password").value };
+    const body = { name: name.value, password: form.elements.namedItem("password").value };
     try {
       await api(path, body);
       localStorage.setItem("tranque.session", "1");
       app.reconnect();
       await app.refreshUser();
-      app.go(app.afterLogin || "#/");
+      const next = app.afterLogin || "#/";
       app.afterLogin = null;
+      app.go(next);
     } catch (error) {
-      form.querySelector(".form-error").textContent = error.message;
+      form.querySelector(".form-error").textContent = serverMessage(error);
     }
   };
   form.addEventListener("submit", (event) => {
@@ -195,20 +285,32 @@ export function quickMatchScreen(app) {
   withBots.innerHTML = `<input type="checkbox" name="with_bots"> ${t("with_bots")}`;
   const status = document.createElement("p");
   status.className = "status";
+  status.setAttribute("role", "status");
   const go = button(t("play_now"), async () => {
     go.disabled = true;
     status.textContent = t("waiting_match");
     try {
       await app.socket.request({ type: "quick_match", with_bots: withBots.querySelector("input").checked });
     } catch (error) {
-      status.textContent = error.message || t("error_generic");
+      status.textContent = serverMessage(error);
       go.disabled = false;
     }
   }, "primary big");
+  go.id = "find-match";
   const cancel = button(t("cancel"), async () => {
     await app.socket.request({ type: "cancel_quick_match" }).catch(() => {});
     app.go("#/");
   });
   box.append(withBots, go, status, cancel);
+  return box;
+}
+
+// /mesa/ID of a table that does not exist (or is over): say so, and offer the way home.
+export function noTableScreen() {
+  const box = section(
+    "card no-table",
+    `<h2>${t("scr_no_table_title")}</h2><p>${t("scr_no_table_text")}</p><p><a href="#/" class="button primary" id="go-home">${t("scr_go_home")}</a></p>`,
+  );
+  box.setAttribute("role", "alert");
   return box;
 }
