@@ -112,10 +112,6 @@ def test_the_form_offers_the_servers_choices_and_nothing_else(
             assert page.evaluate(values, "mode") == modes
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs turn_seconds_choices and capicua in /api/presets (CONTRACT item 3) from the server branch",
-)
 def test_the_form_offers_the_servers_turn_times_and_capicua(browser: Any, live: LiveServer) -> None:
     presets = httpx.get(f"{live.http}/api/presets", timeout=30).json()
     page = browser.new_page(viewport={"width": 1280, "height": 800})
@@ -177,9 +173,6 @@ def test_the_english_ui_shows_no_spanish_server_message(
     assert "Hola, anne" in page.locator("#account").inner_text()
 
 
-@pytest.mark.xfail(
-    strict=True, reason="needs summary_en in GET /api/presets (CONTRACT item 3) from the server branch"
-)
 def test_preset_summaries_read_in_english(browser: Any, live: LiveServer) -> None:
     presets = httpx.get(f"{live.http}/api/presets", timeout=30).json()
     page = browser.new_page(viewport={"width": 1280, "height": 800})
@@ -251,9 +244,6 @@ def test_an_unknown_table_says_so_and_leads_home(
     page.wait_for_selector("#practice")
 
 
-@pytest.mark.xfail(
-    strict=True, reason="needs HTML at /mesa/<anything> (CONTRACT item 8) from the server branch"
-)
 def test_an_unknown_table_by_path_says_so(browser: Any, live: LiveServer) -> None:
     page = browser.new_page(viewport={"width": 360, "height": 640})
     page.goto(live.http + "/mesa/NOEXISTE")
@@ -283,7 +273,6 @@ def test_home_offers_to_go_back_to_a_live_practice_game(
     assert sorted(table_picture(page)["hand"]) == sorted(hand)
 
 
-@pytest.mark.xfail(strict=True, reason="needs GET /api/me/seats (CONTRACT item 5) from the server branch")
 def test_another_browser_of_the_account_offers_its_live_seat(browser: Any, live: LiveServer) -> None:
     first = browser.new_context().new_page()
     sign_up(first, live, "dora")
@@ -301,9 +290,6 @@ def test_another_browser_of_the_account_offers_its_live_seat(browser: Any, live:
     assert second.locator("#resume").get_attribute("data-table") == created
 
 
-@pytest.mark.xfail(
-    strict=True, reason="needs playing tables in the lobby (CONTRACT item 4) from the server branch"
-)
 def test_the_lobby_lists_games_in_progress_to_watch(browser: Any, live: LiveServer) -> None:
     host = browser.new_context().new_page()
     sign_up(host, live, "elsa")

@@ -171,7 +171,7 @@ class App {
   // lets anyone look (public tables), and the account's own list when logged in.
   async liveSeats() {
     const seats = new Map();
-    if (this.user && (await this.serverHas("/api/me/seats"))) {
+    if (this.user) {
       try {
         for (const held of await api("/api/me/seats")) {
           if (!LIVE_PHASES.has(held.phase)) continue;
@@ -180,7 +180,7 @@ class App {
           seats.set(held.table, held);
         }
       } catch {
-        // a server without the list: this browser's seats still count
+        // the list could not be read now: this browser's own seats still count
       }
     }
     for (const saved of savedSeats(localStorage)) {
@@ -198,13 +198,6 @@ class App {
       seats.set(saved.table, saved);
     }
     return [...seats.values()];
-  }
-
-  // Whether this server offers `path` (its OpenAPI document says): a missing route's 404
-  // would be an error in the console. Asked once per page.
-  async serverHas(path) {
-    this.serverPaths = this.serverPaths || api("/openapi.json").then((doc) => new Set(Object.keys(doc.paths || {})), () => new Set());
-    return (await this.serverPaths).has(path);
   }
 
   async practice(options) {
