@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.server.harness import LiveServer
+from tests.server.harness import LiveServer, Player
 from tests.server.scripted import ScriptedClient, game_settings, stored_events
 from tranque.engine import Game, Rules
 from tranque.engine.presets import PRESETS
@@ -308,6 +308,13 @@ def test_play_events_and_syncs_over_a_real_game_carry_the_same_boxes(
         )
         async with client:
             await client.play()
+        # A new connection after the end (as after a reload): its sync shows the last hand's
+        # line exactly as the events built it.
+        async with Player(server) as again:
+            await again.send({"type": "hello", "table": practice["table"], "token": practice["token"]})
+            sync = await again.expect(lambda m: m["type"] == "sync")
+        assert client.boxes and sync["view"]["line"] == client.boxes
+        assert sync["view"]["line_ends"] == client.line_ends
         return client
 
     client = asyncio.run(scenario())

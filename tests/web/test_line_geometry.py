@@ -50,7 +50,11 @@ READ_BOARD = """() => {
       circle: [r.left + r.width / 2, r.top + r.height / 2, r.width / 2],
     };
   });
-  return { scale, holder: [holder.left, holder.top, holder.width, holder.height], tiles, ends };
+  const round = (document.querySelector(".table-header") || document.body).textContent.match(/Mano (\\d+)/);
+  return {
+    scale, holder: [holder.left, holder.top, holder.width, holder.height], tiles, ends,
+    round: round ? Number(round[1]) : null,
+  };
 }"""
 
 
@@ -141,8 +145,14 @@ def test_no_placed_tile_moves_and_the_end_buttons_sit_at_the_real_ends_over_a_wh
     sides: set[str] = set()
     last_count = 0
     previous: dict[str, Any] | None = None
+    first_round: int | None = None
+    keyboard_checked = False
     while not page.locator(".overlay.round-end, .overlay.game-end").count():
         board = page.evaluate(READ_BOARD)
+        if board and first_round is None:
+            first_round = board["round"]
+        if board and board["round"] != first_round:
+            break  # the next hand began by itself (the pause between hands is short here)
         if board and len(board["tiles"]) != last_count and board["ends"]:
             if previous is not None:
                 grown = {t["tile"] for t in board["tiles"]} - {t["tile"] for t in previous["tiles"]}
@@ -153,7 +163,17 @@ def test_no_placed_tile_moves_and_the_end_buttons_sit_at_the_real_ends_over_a_wh
                             e["side"] for e in old if touching_half(tile, e["x"], e["y"]) is not None
                         )
             check_board(board, first_seen)
-            page.screenshot(path=screenshots / f"line-geometry-{width}.png")  # the latest board
+            if not page.locator(".overlay").count():
+                page.screenshot(path=screenshots / f"line-geometry-{width}.png")  # the latest board
+            if not keyboard_checked and len(board["tiles"]) >= 3:
+                # An end button works from the keyboard: focused and pressed with Enter it
+                # answers (outside a choice, with how many of its number are out).
+                page.focus(".line-svg .end-left")
+                page.keyboard.press("Enter")
+                page.wait_for_function(
+                    "() => /Del \\d+ ya se jugaron/.test(document.getElementById('toast').textContent)"
+                )
+                keyboard_checked = True
             checked += 1
             last_count = len(board["tiles"])
             previous = board
@@ -162,3 +182,4 @@ def test_no_placed_tile_moves_and_the_end_buttons_sit_at_the_real_ends_over_a_wh
     assert checked >= 6, f"only {checked} boards checked"
     assert sides == {"left", "right"}, f"tiles were added only at {sides}"
     assert len(first_seen) >= 7
+    assert keyboard_checked

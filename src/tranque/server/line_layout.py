@@ -58,7 +58,7 @@ class Direction(StrEnum):
 
     @property
     def horizontal(self) -> bool:
-        return self in (Direction.LEFT, Direction.RIGHT)
+        return self is Direction.LEFT or self is Direction.RIGHT
 
     @property
     def opposite(self) -> Direction:
@@ -154,11 +154,12 @@ def _rect(
     across: Direction,
     width: tuple[float, float],
 ) -> tuple[float, float, float, float]:
-    """The rectangle from `point` spanning `span` along one direction and `width` along another."""
-    (ux, uy), (vx, vy) = along.vector, across.vector
-    xs = [point[0] + a * ux + b * vx for a in span for b in width]
-    ys = [point[1] + a * uy + b * vy for a in span for b in width]
-    return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+    """The rectangle from `point` spanning `span` along one direction and `width` along
+    another (perpendicular to it): its opposite corners are where both spans start and end."""
+    (ux, uy), (vx, vy) = _VECTORS[along], _VECTORS[across]
+    x0, y0 = point[0] + span[0] * ux + width[0] * vx, point[1] + span[0] * uy + width[0] * vy
+    x1, y1 = point[0] + span[1] * ux + width[1] * vx, point[1] + span[1] * uy + width[1] * vy
+    return min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)
 
 
 def _perpendicular(direction: Direction) -> Direction:

@@ -111,6 +111,7 @@ function fit(container, board) {
       button.setAttribute("display", "none");
       button.setAttribute("tabindex", "-1");
       button.setAttribute("aria-hidden", "true");
+      for (const key of ["pips", "x", "y", "dir"]) delete button.dataset[key];
       continue;
     }
     const centre = endAnchor(end, radius);
