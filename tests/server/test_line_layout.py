@@ -80,8 +80,9 @@ def check_line(plays: list[Play]) -> Snake:
         for other in placed:
             assert not overlap(rect(box), rect(other)), (box, other)
         if before is not None:
+            assert side is not None
             end = before[0 if side == "left" else 1]
-            neighbour = neighbours[side or ""]
+            neighbour = neighbours[side]
             # The new box and its neighbour meet at the end's point, the end's number on both.
             assert touching_pips(box, end) == {end.pips}, (box, end)
             assert touching_pips(neighbour, end) == {end.pips}, (neighbour, end)
@@ -205,8 +206,8 @@ def test_the_longest_lines_of_double_six_and_double_nine_keep_every_property(set
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), length=st.integers(1, 55))
 def test_lines_of_up_to_55_double_nine_tiles_keep_every_property(seed: int, length: int) -> None:
-    """Any prefix of a long double-nine line (the plays in order), up to 55 tiles: the two
-    tiles past the longest real line repeat earlier ones (geometry never looks at the set)."""
+    """Any prefix of a long double-nine line (the plays in order), up to 55 tiles: the four
+    tiles past the longest real line (51) repeat earlier ones (geometry never looks at the set)."""
     rng = random.Random(seed)
     plays = plays_from_trail(longest_trail(9, rng), rng)
     ends = lay_out(plays).ends
