@@ -127,7 +127,7 @@ def check_board(board: dict[str, Any], first_seen: dict[str, tuple[Any, ...]]) -
             assert ((cx - nearest_x) ** 2 + (cy - nearest_y) ** 2) ** 0.5 >= radius - 1.5, (end, tile)
 
 
-@pytest.mark.parametrize(("players", "size"), [("4", (1280, 800)), ("2", (360, 640))])
+@pytest.mark.parametrize(("players", "size"), [("4", (1280, 800)), ("2", (360, 640)), ("6", (390, 844))])
 def test_no_placed_tile_moves_and_the_end_buttons_sit_at_the_real_ends_over_a_whole_hand(
     browser: Any,
     live: LiveServer,
