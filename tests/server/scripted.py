@@ -97,6 +97,8 @@ class ScriptedClient:
         self.hand: set[str] = set()
         self.line: list[str] = []
         self.ends: tuple[int, int] | None = None
+        self.boxes: list[dict[str, Any]] = []  # each play's `place`, left end first
+        self.line_ends: dict[str, Any] | None = None
         self.hand_counts: list[int] = []
         self.boneyard_count = 0
         self.turn: dict[str, Any] | None = None
@@ -272,7 +274,9 @@ class ScriptedClient:
         view = sync["view"]
         if view is not None:
             self.hand = set(view["hand"])
-            self.line = list(view["line"])
+            self.line = [box["tile"] for box in view["line"]]
+            self.boxes = list(view["line"])
+            self.line_ends = view["line_ends"]
             self.ends = None if view["ends"] is None else (view["ends"][0], view["ends"][1])
             self.hand_counts = list(view["hand_counts"])
             self.boneyard_count = view["boneyard_count"]
@@ -288,6 +292,8 @@ class ScriptedClient:
         self.hand = set(data["hand"] or [])
         self.line = []
         self.ends = None
+        self.boxes = []
+        self.line_ends = None
         self.hand_counts = list(data["hand_counts"])
         self.boneyard_count = data["boneyard_count"]
         self.turn = None
@@ -299,6 +305,11 @@ class ScriptedClient:
         seat, action = data["seat"], data["action"]
         if action["type"] == "play":
             self._place(seat, action["tile"], action["side"])
+            if action["side"] == "left":
+                self.boxes.insert(0, data["place"])
+            else:
+                self.boxes.append(data["place"])
+            self.line_ends = data["line_ends"]
         elif action["type"] == "draw":
             self.boneyard_count -= 1
             self.hand_counts[seat] += 1
@@ -353,6 +364,8 @@ class ScriptedClient:
             "hand": sorted(self.hand),
             "line": self.line,
             "ends": None if self.ends is None else list(self.ends),
+            "boxes": self.boxes,
+            "line_ends": self.line_ends,
             "hand_counts": self.hand_counts,
             "boneyard_count": self.boneyard_count,
         }
@@ -361,8 +374,10 @@ class ScriptedClient:
 def summary_of(view: dict[str, Any]) -> dict[str, Any]:
     return {
         "hand": sorted(view["hand"]),
-        "line": view["line"],
+        "line": [box["tile"] for box in view["line"]],
         "ends": view["ends"],
+        "boxes": view["line"],
+        "line_ends": view["line_ends"],
         "hand_counts": view["hand_counts"],
         "boneyard_count": view["boneyard_count"],
     }

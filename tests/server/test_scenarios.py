@@ -39,6 +39,7 @@ from tests.server.scenario_helpers import (
 )
 from tranque.engine import Draw, Game, Pass, Play, Rules, action_from_json
 from tranque.server.clock import FakeClock
+from tranque.server.line_layout import lay_out, plays_of
 from tranque.server.settings import Settings
 from tranque.server.table import TableOptions
 from tranque.server.table_events import PHRASES
@@ -73,9 +74,20 @@ def run(scenario: Any, **changes: Any) -> None:
 
 def acted(mirror: Mirror, seat: int, action: dict[str, Any], by: str) -> dict[str, Any]:
     """An action event's data as everybody but a drawer sees it, once `mirror` has followed it:
-    who, what, by whom (human, timeout, auto, bot) and the line's ends after it."""
+    who, what, by whom (human, timeout, auto, bot), the line's ends after it and, for a play,
+    where the tile lies on the table (tests/server/test_line_layout.py pins the geometry)."""
     ends = mirror.game.round.ends
-    return {"seat": seat, "action": action, "by": by, "ends": None if ends is None else list(ends)}
+    data: dict[str, Any] = {
+        "seat": seat,
+        "action": action,
+        "by": by,
+        "ends": None if ends is None else list(ends),
+    }
+    if action["type"] == "play":
+        snake = lay_out(plays_of(mirror.game.round.full_events))
+        assert snake.last is not None
+        data.update(place=snake.last.to_json(), line_ends=snake.ends_json())
+    return data
 
 
 async def close_all(*clients: Client) -> None:

@@ -18,7 +18,10 @@ def _ends(page: Any) -> tuple[int, int] | None:
     right = page.locator(".end-right")
     if not left.count() or not right.count():
         return None
-    return int(left.inner_text().strip("◀ ").strip()), int(right.inner_text().strip("▶ ").strip())
+    left_pips, right_pips = left.get_attribute("data-pips"), right.get_attribute("data-pips")
+    if left_pips is None or right_pips is None:
+        return None
+    return int(left_pips), int(right_pips)
 
 
 def fits_both(tile: str, ends: tuple[int, int] | None) -> bool:

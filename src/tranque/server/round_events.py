@@ -14,10 +14,11 @@ from enum import StrEnum
 from typing import Any, ClassVar, Self
 
 from tranque.engine import Action, IllegalAction, action_from_json
-from tranque.engine.events import DrawEvent
+from tranque.engine.events import DrawEvent, Event, PlayEvent
 from tranque.engine.tiles import Tile, as_tile
 from tranque.server.event_base import FieldsEvent, TableEvent, hands, secret_data, secret_of, tiles
 from tranque.server.fairness import DealSecret
+from tranque.server.line_layout import lay_out, plays_of
 from tranque.server.table_state import Phase, TableState, TransitionError, Turn, Viewer
 
 
@@ -164,16 +165,32 @@ class TurnStarted(FieldsEvent):
 @dataclass(frozen=True)
 class ActionTaken(TableEvent):
     """A seat's move. `scores` is the game's score by side after a move that changed it
-    before its round ended (ponce's passes score at once, C6), else None."""
+    before its round ended (ponce's passes score at once, C6), else None.
+
+    A play also carries where it lies on the table (`line_layout`): `place`, its box, and
+    `line_ends`, both ends of the line after it. They are a pure function of the round's
+    plays, decided on the trial copy and checked again when the event is applied; logs from
+    before the geometry existed lack them (None)."""
 
     kind: ClassVar[str] = "action"
-    visible_keys: ClassVar[tuple[str, ...]] = ("seat", "action", "by", "ends", "drawn", "scores")
+    visible_keys: ClassVar[tuple[str, ...]] = (
+        "seat",
+        "action",
+        "by",
+        "ends",
+        "drawn",
+        "scores",
+        "place",
+        "line_ends",
+    )
     seat: int
     action: Action
     drawn: Tile | None  # the referee's: only the drawer sees it
     by: Mover
     ends: tuple[int, int] | None  # the line's ends after the action
     scores: tuple[int, ...] | None = None
+    place: dict[str, Any] | None = None  # a play's box (`Box.to_json()`)
+    line_ends: dict[str, Any] | None = None  # after a play: {"left": End, "right": End}
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -185,6 +202,9 @@ class ActionTaken(TableEvent):
         }
         if self.scores is not None:
             data["scores"] = list(self.scores)
+        if self.place is not None:
+            data["place"] = self.place
+            data["line_ends"] = self.line_ends
         return data
 
     @classmethod
@@ -197,6 +217,8 @@ class ActionTaken(TableEvent):
             Mover(data["by"]),
             None if ends is None else (ends[0], ends[1]),
             None if scores is None else tuple(scores),
+            data.get("place"),
+            data.get("line_ends"),
         )
 
     def audience(self, viewer: Viewer) -> Hashable:
@@ -222,7 +244,17 @@ class ActionTaken(TableEvent):
         if any(gains) and not trial.is_over:
             scores = list(game.scores)
             game.scorer.credit(game.rules, scores, gains)  # the engine's own crediting (C6)
-        return cls(seat, applied.action, drawn, by, trial.ends, None if scores is None else tuple(scores))
+        place, line_ends = _geometry(trial.full_events) if isinstance(applied, PlayEvent) else (None, None)
+        return cls(
+            seat,
+            applied.action,
+            drawn,
+            by,
+            trial.ends,
+            None if scores is None else tuple(scores),
+            place,
+            line_ends,
+        )
 
     def apply(self, state: TableState) -> None:
         if state.phase is not Phase.PLAYING:
@@ -237,12 +269,20 @@ class ActionTaken(TableEvent):
             raise TransitionError("a stored action that does not replay as stored")
         if self.scores is not None and list(self.scores) != game.scores:
             raise TransitionError("a stored action whose scores the game does not reach")
+        if self.place is not None and _geometry(game.round.full_events) != (self.place, self.line_ends):
+            raise TransitionError("a stored play whose place on the table the line does not give")
         seat = state.seats[self.seat]
         if self.by is Mover.TIMEOUT:
             state.seats[self.seat] = seat.timed_out()
         elif self.by is Mover.HUMAN:
             state.seats[self.seat] = seat.acted()
         state.turn = None
+
+
+def _geometry(events: list[Event]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The box of the last play of a round's `events` and the line's ends after it."""
+    snake = lay_out(plays_of(events))
+    return None if snake.last is None else snake.last.to_json(), snake.ends_json()
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from tranque.server import commands
 from tranque.server.bot_runner import Bots
 from tranque.server.clock import Clock, Timer
 from tranque.server.fairness import DealSecret
+from tranque.server.line_layout import lay_out, line_json, plays_of
 from tranque.server.seats import Seat, SeatKind, new_token, token_hash
 from tranque.server.store import Store
 from tranque.server.table_events import GameEnded, SeatChanged, TableCreated, TableEvent, TurnStarted
@@ -293,7 +294,7 @@ class Table:
             "you": viewer,
             "rules": self.rules.to_json(),
             "seats": [seat.public_json() for seat in self.seats],
-            "view": game.view(viewer).to_json() if game else None,
+            "view": self._view_json(viewer),
             "round": game.round_number if game else None,
             "turn": None
             if turn is None
@@ -329,6 +330,16 @@ class Table:
             "invite_url": None if code is None else invite_path(code),
             "can_fill_bots": state.phase is Phase.WAITING and not state.full,
         }
+
+    def _view_json(self, viewer: Viewer) -> dict[str, Any] | None:
+        """The engine's view of `viewer`, with the line as the boxes it lies in on the table
+        (`line`, left end first, and `line_ends`: docs/protocol.md), as each play's event gave them."""
+        game = self.state.game
+        if game is None:
+            return None
+        view = game.view(viewer).to_json()
+        view.update(line_json(lay_out(plays_of(game.round.full_events))))
+        return view
 
     def game_record(self) -> dict[str, Any]:
         """The game's record with each finished round's revealed seed, salt and commitment."""

@@ -177,6 +177,7 @@ export const MESSAGES = {
   tile_label: { es: "ficha {a}-{b}", en: "tile {a}-{b}" },
   hand_label: { es: "Tu mano", en: "Your hand" },
   line_label: { es: "La mesa", en: "The table" },
+  line_play_here: { es: "pon la ficha aquí", en: "play the tile here" },
   keyboard_hint: { es: "Flechas para elegir ficha, Enter para jugarla.", en: "Arrows choose a tile, Enter plays it." },
   seconds: { es: "{n} s", en: "{n} s" },
   language: { es: "English", en: "Español" },

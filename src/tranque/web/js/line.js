@@ -1,53 +1,133 @@
-// The line of play as a snake that turns at the edges, so it always fits its box:
-// row 0 runs left to right, row 1 right to left, and so on; doubles stand crosswise.
+// The line of play as it lies on the table. The server lays every tile out (a snake that turns
+// at the corners, docs/protocol.md "The line on the table"): each placed tile comes with a
+// fixed box in half-tile units, and both open ends with where the next tile would touch. This
+// module only draws that board, in one SVG whose user units are the server's units, scaled as
+// a whole to fit its container (it zooms out when the line outgrows it, never moves a tile).
+//
+//   renderLine(container, { line, ends, choosing }, { onEnd })
+//
+// `line`: the boxes, left end first; `ends`: {left, right} or null before the lead;
+// `choosing`: truthy while the player must pick an end (true, or a list of sides to light);
+// `onEnd(side)`: called when an end's button is pressed (click, Enter or Space).
+// Call it again with new props to update in place: tiles already drawn keep their elements
+// (and focus stays on an end button), only new tiles are added.
 
 import { svg, tileSvg } from "./tiles.js";
+import { t } from "./i18n.js";
+import { END_RADIUS, boardBounds, endAnchor, fitView, litSides } from "./line_fit.js";
 
-const GAP = 2;
+const MAX_SCALE = 30; // pixels per unit at most: a two-unit tile stays ≤ 60 px long
+const MIN_TARGET = 34; // an end button is at least this many pixels across (a finger's tap)
+const boards = new WeakMap(); // container -> its board
 
-function rowsFor(layout, unit, width) {
-  const rows = [[]];
-  let used = 0;
-  for (const [a, b] of layout) {
-    const w = (a === b ? unit : unit * 2) + GAP;
-    if (used + w > width && rows[rows.length - 1].length) {
-      rows.push([]);
-      used = 0;
-    }
-    rows[rows.length - 1].push([a, b]);
-    used += w;
-  }
-  return rows;
+function keyOf(box) {
+  return `${box.tile}@${box.x},${box.y},${box.w},${box.h},${box.pips.join("-")}`;
 }
 
-// Lay `layout` ([[a, b], ...] left to right as played) out in a box of width × height.
-export function lineSvg(layout, width, height, maxUnit = 30, minUnit = 11) {
-  let unit = maxUnit;
-  let rows = rowsFor(layout, unit, width);
-  while (unit > minUnit && rows.length * (unit * 2 + GAP) > height) {
-    unit -= 1;
-    rows = rowsFor(layout, unit, width);
+function createBoard(container) {
+  const root = svg("svg", { class: "line-svg", role: "group", "aria-label": t("line_label") });
+  const tiles = svg("g", { class: "line-tiles" });
+  const endsLayer = svg("g", { class: "line-ends" });
+  root.append(tiles, endsLayer);
+  const board = { root, tiles, endsLayer, drawn: new Map(), ends: {}, props: null, onEnd: null, observer: null };
+  for (const side of ["left", "right"]) {
+    const button = svg("g", { class: `end end-${side}`, role: "button", tabindex: "0", "data-side": side });
+    button.append(svg("circle", { class: "end-target", cx: 0, cy: 0, r: END_RADIUS }));
+    const label = svg("text", { class: "end-pips", x: 0, y: 0, "text-anchor": "middle", "dominant-baseline": "central" });
+    button.append(label);
+    const press = () => board.onEnd && board.onEnd(side);
+    button.addEventListener("click", press);
+    button.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        press();
+      }
+    });
+    endsLayer.append(button);
+    board.ends[side] = button;
   }
-  const rowHeight = unit * 2 + GAP;
-  const totalHeight = Math.max(rowHeight, rows.length * rowHeight);
-  const root = svg("svg", { width, height: totalHeight, viewBox: `0 0 ${width} ${totalHeight}`, class: "line-svg" });
-  rows.forEach((row, r) => {
-    const reversed = r % 2 === 1;
-    const rowWidth = row.reduce((sum, [a, b]) => sum + (a === b ? unit : unit * 2) + GAP, -GAP);
-    // Center a lone first row; later rows start from the edge the snake turned at.
-    let x = rows.length === 1 ? (width - rowWidth) / 2 : reversed ? width - 1 : 1;
-    for (const [a, b] of row) {
-      const double = a === b;
-      const w = double ? unit : unit * 2;
-      const left = reversed ? x - w : x;
-      const y = r * rowHeight + (double ? 0 : unit / 2);
-      const tile = tileSvg(reversed ? b : a, reversed ? a : b, { unit, vertical: double });
-      tile.setAttribute("x", left);
-      tile.setAttribute("y", y);
-      tile.classList.add("placed");
-      root.append(tile);
-      x = reversed ? x - w - GAP : x + w + GAP;
+  container.replaceChildren(root);
+  if (typeof ResizeObserver === "function") {
+    board.observer = new ResizeObserver(() => fit(container, board));
+    board.observer.observe(container);
+  }
+  boards.set(container, board);
+  return board;
+}
+
+// Draw `line` and `ends` into `container`, reusing what is already there.
+export function renderLine(container, { line = [], ends = null, choosing = null } = {}, { onEnd = null } = {}) {
+  let board = boards.get(container);
+  if (!board || board.root.parentNode !== container) board = createBoard(container);
+  board.props = { line: line || [], ends: ends || null, choosing };
+  board.onEnd = onEnd;
+
+  const wanted = new Set();
+  for (const box of board.props.line) {
+    const key = keyOf(box);
+    wanted.add(key);
+    if (board.drawn.has(key)) continue; // a placed tile never moves: its element stays as it is
+    const element = tileSvg(box.pips[0], box.pips[1], { unit: 40, vertical: box.h > box.w });
+    element.classList.add("placed");
+    for (const [name, value] of Object.entries({ x: box.x, y: box.y, width: box.w, height: box.h })) {
+      element.setAttribute(name, value);
     }
-  });
-  return { element: root, unit, rows: rows.length };
+    element.dataset.tile = box.tile;
+    element.dataset.x = box.x;
+    element.dataset.y = box.y;
+    element.dataset.w = box.w;
+    element.dataset.h = box.h;
+    element.dataset.pips = box.pips.join("-"); // as drawn: left (or top) half first
+    board.tiles.append(element);
+    board.drawn.set(key, element);
+  }
+  for (const [key, element] of board.drawn) {
+    if (!wanted.has(key)) {
+      element.remove(); // a new round: last round's tiles leave the table
+      board.drawn.delete(key);
+    }
+  }
+  fit(container, board);
+  return board.root;
+}
+
+// Size the view box to the container and place the end buttons (their radius grows when the
+// board is zoomed far out, so a finger can still hit them).
+function fit(container, board) {
+  if (!board.props) return;
+  const { line, ends, choosing } = board.props;
+  const width = container.clientWidth || 320;
+  const height = container.clientHeight || 160;
+  let view = fitView(boardBounds(line, ends), width, height, { maxScale: MAX_SCALE });
+  const radius = Math.max(END_RADIUS, MIN_TARGET / 2 / view.scale);
+  if (radius > END_RADIUS) view = fitView(boardBounds(line, ends, radius), width, height, { maxScale: MAX_SCALE });
+  board.root.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
+  board.root.dataset.scale = view.scale;
+  const lit = litSides(choosing);
+  for (const side of ["left", "right"]) {
+    const button = board.ends[side];
+    const end = ends && ends[side];
+    if (!end) {
+      button.setAttribute("display", "none");
+      button.setAttribute("tabindex", "-1");
+      button.setAttribute("aria-hidden", "true");
+      for (const key of ["pips", "x", "y", "dir"]) delete button.dataset[key];
+      continue;
+    }
+    const centre = endAnchor(end, radius);
+    button.removeAttribute("display");
+    button.removeAttribute("aria-hidden");
+    button.setAttribute("tabindex", "0");
+    button.setAttribute("transform", `translate(${centre.x} ${centre.y})`);
+    button.dataset.pips = end.pips;
+    button.dataset.x = end.x;
+    button.dataset.y = end.y;
+    button.dataset.dir = end.dir;
+    button.firstChild.setAttribute("r", radius * 0.92);
+    button.lastChild.textContent = String(end.pips);
+    button.lastChild.setAttribute("font-size", radius * 1.1);
+    button.classList.toggle("choose", lit.has(side));
+    const label = `${t(side === "left" ? "left_end" : "right_end")}: ${end.pips}`;
+    button.setAttribute("aria-label", lit.has(side) ? `${label} · ${t("line_play_here")}` : label);
+  }
 }

@@ -3,7 +3,7 @@
 
 import { t, phrase, tileLabel, PHRASES } from "./i18n.js";
 import { tileSvg, svg } from "./tiles.js";
-import { lineSvg } from "./line.js";
+import { renderLine } from "./line.js";
 import { api } from "./api.js";
 import { showRoundEnd, showGameEnd, showRematchVote, closeOverlay } from "./results.js";
 import { DealBook } from "./fairness.js";
@@ -98,6 +98,8 @@ export class TableView {
       hand: view ? view.hand.map(parseTile) : [],
       layout: view ? view.layout : [],
       ends: view ? view.ends : null,
+      line: view ? view.line : [], // the boxes the server laid the line out in
+      lineEnds: view ? view.line_ends : null,
       handCounts: view ? view.hand_counts : [],
       boneyard: view ? view.boneyard_count : 0,
       scores: view ? view.scores : [],
@@ -158,7 +160,7 @@ export class TableView {
       case "round_started":
         Object.assign(s, {
           phase: "playing", round: d.round, hand: d.hand ? d.hand.map(parseTile) : [], handCounts: d.hand_counts,
-          boneyard: d.boneyard_count, layout: [], ends: null, commitment: d.commitment, markers: {}, passedOn: {},
+          boneyard: d.boneyard_count, layout: [], ends: null, line: [], lineEnds: null, commitment: d.commitment, markers: {}, passedOn: {},
           played: [], options: null, votes: s.votes,
         });
         this.syncHand();
@@ -215,6 +217,11 @@ export class TableView {
       if (!action.side) s.layout = [[Math.max(a, b), Math.min(a, b)]];
       else if (action.side === "left") s.layout.unshift([a + b - before[0], before[0]]);
       else s.layout.push([before[1], a + b - before[1]]);
+      if (d.place) {
+        if (action.side === "left") s.line = [d.place, ...s.line];
+        else s.line = [...s.line, d.place];
+        s.lineEnds = d.line_ends;
+      }
       s.handCounts[d.seat] -= 1;
       if (d.seat === this.seat) this.removeFromHand(a, b);
     } else if (action.type === "draw") {
@@ -396,8 +403,13 @@ export class TableView {
     const board = document.createElement("section");
     board.className = "board";
     board.setAttribute("aria-label", t("line_label"));
-    board.innerHTML = `<div class="line" id="line"></div>`;
-    board.append(this.renderEnds());
+    if (!this.lineHolder) {
+      // One holder for the whole table: moved into each new board, so its tiles are reused.
+      this.lineHolder = document.createElement("div");
+      this.lineHolder.className = "line";
+      this.lineHolder.id = "line";
+    }
+    board.append(this.lineHolder, this.renderEnds());
     grid.append(board);
     for (let seat = 0; seat < s.rules.players; seat++) {
       if (seat === this.seat) continue;
@@ -416,19 +428,8 @@ export class TableView {
       bar.append(note, this.renderPozo(), document.createElement("span"));
       return bar;
     }
-    for (const side of ["left", "right"]) {
-      const button = document.createElement("button");
-      button.type = "button";
-      const n = side === "left" ? s.ends[0] : s.ends[1];
-      button.className = `end end-${side}${this.choosing ? " choose" : ""}`;
-      button.dataset.side = side;
-      button.textContent = side === "left" ? `◀ ${n}` : `${n} ▶`;
-      button.setAttribute("aria-label", `${t(side === "left" ? "left_end" : "right_end")}: ${n}`);
-      button.addEventListener("click", () => this.chooseEnd(side));
-      bar.append(button);
-    }
-    const pozo = this.renderPozo();
-    bar.insertBefore(pozo, bar.lastChild);
+    // The end buttons are on the board itself, at the real ends (line.js).
+    bar.append(document.createElement("span"), this.renderPozo(), document.createElement("span"));
     return bar;
   }
 
@@ -447,13 +448,10 @@ export class TableView {
   }
 
   renderLine() {
-    const holder = this.root.querySelector("#line");
-    if (!holder) return;
-    const box = holder.getBoundingClientRect();
-    const width = Math.max(120, Math.floor(box.width));
-    const height = Math.max(80, Math.floor(box.height));
-    const { element } = lineSvg(this.state.layout, width, height);
-    holder.replaceChildren(element);
+    if (!this.lineHolder || !this.lineHolder.isConnected) return;
+    const s = this.state;
+    const choosing = this.choosing ? this.playsOf(this.choosing).map((action) => action.side) : null;
+    renderLine(this.lineHolder, { line: s.line, ends: s.lineEnds, choosing }, { onEnd: (side) => this.chooseEnd(side) });
   }
 
   seatBadge(seat) {
