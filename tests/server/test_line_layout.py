@@ -22,7 +22,7 @@ from tests.server.harness import LiveServer, Player
 from tests.server.scripted import ScriptedClient, game_settings, stored_events
 from tranque.engine import Game, Rules
 from tranque.engine.presets import PRESETS
-from tranque.server.line_layout import HALF_WIDTH, Box, End, LayoutError, Snake, lay_out, plays_of
+from tranque.server.line_layout import HALF_WIDTH, Box, End, LayoutError, Snake, laid_out, lay_out, plays_of
 
 Play = tuple[str, str | None]
 Rect = tuple[float, float, float, float]
@@ -268,6 +268,20 @@ def test_the_same_plays_give_the_same_boxes() -> None:
     assert [box.to_json() for box in lay_out(plays).boxes] == [
         box.to_json() for box in lay_out(list(plays)).boxes
     ]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_kept_lines_grown_one_play_at_a_time_are_the_lines_laid_whole(seed: int) -> None:
+    """`laid_out` grows a kept line by its last play; the kept shorter line stays as it was."""
+    rng = random.Random(seed)
+    plays = tuple(plays_from_trail(longest_trail(9, rng), rng))
+    for n in range(len(plays) + 1):
+        grown = laid_out(plays[:n])
+        whole = lay_out(plays[:n])
+        assert (grown.boxes, grown.ends, grown.last) == (whole.boxes, whole.ends, whole.last)
+    for n in range(len(plays) + 1):  # growing them changed none of the shorter ones
+        assert laid_out(plays[:n]).boxes == lay_out(plays[:n]).boxes
 
 
 def test_a_tile_that_does_not_fit_is_refused() -> None:

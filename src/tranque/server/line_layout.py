@@ -19,12 +19,15 @@ No rule is decided here: the engine has already accepted each play; this only dr
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
 from tranque.engine.events import Event, PlayEvent
+
+Plays = tuple[tuple[str, str | None], ...]  # a round's plays in order: (tile, side or None)
 
 # How far (in half-tile units) a straight run may reach from the centre before it turns: 6
 # units each way, three tiles. With the corner tile and a double standing across the turn the
@@ -193,6 +196,15 @@ class Snake:
         ends = self.ends
         return None if ends is None else {"left": ends[0].to_json(), "right": ends[1].to_json()}
 
+    def copy(self) -> Snake:
+        """A snake with the same boxes that grows apart from this one."""
+        twin = Snake(self.reach)
+        twin.boxes = list(self.boxes)
+        twin.last = self.last
+        if self._arms is not None:
+            twin._arms = (replace(self._arms[0]), replace(self._arms[1]))
+        return twin
+
     def place(self, tile: str, side: str | None) -> Box:
         """Lay `tile` at `side` ("left", "right", or None for the lead) and return its box."""
         high, low = _halves(tile)
@@ -269,13 +281,13 @@ class Snake:
         return Box(tile, x, y, w, h, pips), new_end
 
 
-def plays_of(events: Iterable[Event]) -> list[tuple[str, str | None]]:
+def plays_of(events: Iterable[Event]) -> Plays:
     """The plays of a round's events, in order, as `(tile, side)` (side None for the lead)."""
-    return [
+    return tuple(
         (str(event.tile), None if event.side is None else event.side.value)
         for event in events
         if isinstance(event, PlayEvent)
-    ]
+    )
 
 
 def line_json(snake: Snake) -> dict[str, Any]:
@@ -288,4 +300,30 @@ def lay_out(plays: Iterable[tuple[str, str | None]], reach: float = REACH) -> Sn
     snake = Snake(reach)
     for tile, side in plays:
         snake.place(tile, side)
+    return snake
+
+
+_LAID: OrderedDict[Plays, Snake] = OrderedDict()
+LAID_KEPT = 4096  # lines remembered: a few for each of thousands of tables in play
+
+
+def laid_out(plays: Plays) -> Snake:
+    """`lay_out(plays)`, shared: never change the snake it returns.
+
+    A table asks for the same line several times per play (to decide the event, to check it
+    on applying, for each `sync`) and for each play the line one play shorter: kept lines
+    make that one `place` instead of laying the whole line again."""
+    snake = _LAID.get(plays)
+    if snake is None:
+        shorter = _LAID.get(plays[:-1]) if plays else None
+        if shorter is not None:
+            snake = shorter.copy()
+            snake.place(*plays[-1])
+        else:
+            snake = lay_out(plays)
+        _LAID[plays] = snake
+        if len(_LAID) > LAID_KEPT:
+            _LAID.popitem(last=False)
+    else:
+        _LAID.move_to_end(plays)
     return snake

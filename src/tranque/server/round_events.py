@@ -18,7 +18,7 @@ from tranque.engine.events import DrawEvent, Event, PlayEvent
 from tranque.engine.tiles import Tile, as_tile
 from tranque.server.event_base import FieldsEvent, TableEvent, hands, secret_data, secret_of, tiles
 from tranque.server.fairness import DealSecret
-from tranque.server.line_layout import lay_out, plays_of
+from tranque.server.line_layout import laid_out, plays_of
 from tranque.server.table_state import Phase, TableState, TransitionError, Turn, Viewer
 
 
@@ -281,7 +281,7 @@ class ActionTaken(TableEvent):
 
 def _geometry(events: list[Event]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """The box of the last play of a round's `events` and the line's ends after it."""
-    snake = lay_out(plays_of(events))
+    snake = laid_out(plays_of(events))
     return None if snake.last is None else snake.last.to_json(), snake.ends_json()
 
 

@@ -23,7 +23,7 @@ from tranque.server import commands
 from tranque.server.bot_runner import Bots
 from tranque.server.clock import Clock, Timer
 from tranque.server.fairness import DealSecret
-from tranque.server.line_layout import lay_out, line_json, plays_of
+from tranque.server.line_layout import laid_out, line_json, plays_of
 from tranque.server.seats import Seat, SeatKind, new_token, token_hash
 from tranque.server.store import Store
 from tranque.server.table_events import GameEnded, SeatChanged, TableCreated, TableEvent, TurnStarted
@@ -338,7 +338,7 @@ class Table:
         if game is None:
             return None
         view = game.view(viewer).to_json()
-        view.update(line_json(lay_out(plays_of(game.round.full_events))))
+        view.update(line_json(laid_out(plays_of(game.round.full_events))))
         return view
 
     def game_record(self) -> dict[str, Any]:
