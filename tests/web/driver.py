@@ -14,11 +14,12 @@ CLICK_MS = 2000
 
 
 def _ends(page: Any) -> tuple[int, int] | None:
-    left = page.locator(".end-left")
-    right = page.locator(".end-right")
+    """The two open numbers, from the ends' `data-pips` (the line's own ends or the buttons)."""
+    left = page.locator(".end-left[data-pips]")
+    right = page.locator(".end-right[data-pips]")
     if not left.count() or not right.count():
         return None
-    return int(left.inner_text().strip("◀ ").strip()), int(right.inner_text().strip("▶ ").strip())
+    return int(left.first.get_attribute("data-pips") or 0), int(right.first.get_attribute("data-pips") or 0)
 
 
 def fits_both(tile: str, ends: tuple[int, int] | None) -> bool:
@@ -60,7 +61,7 @@ def _act_once(page: Any, seen: Counter[str]) -> bool:
         choice = next((name for name in names if name and fits_both(name, ends)), names[0])
         page.locator(f'.hand-tile.playable[data-tile="{choice}"]').click(timeout=CLICK_MS)
         if page.locator(".end.choose").count():
-            page.locator(".end-right.choose").click(timeout=CLICK_MS)
+            page.locator(".end-right.choose").first.click(timeout=CLICK_MS)
             seen["both_ends"] += 1
         else:
             seen["play"] += 1

@@ -48,7 +48,8 @@ export function initialState({ you = null } = {}) {
     botLevel: null,
     phase: "waiting",
     seats: [],
-    host: null,
+    host: null, // sync.host: the host's panel (invite, fill with bots), null for the others
+    hostSent: false, // whether the server's sync carries `host` at all
     round: null,
     starter: null,
     turn: null,
@@ -94,6 +95,7 @@ export function reduceSync(state, snapshot) {
     phase: snapshot.phase,
     seats: (snapshot.seats || []).map((seat) => ({ ...seat })),
     host: snapshot.host || null,
+    hostSent: "host" in snapshot,
     round: snapshot.round === undefined ? null : snapshot.round,
     turn: snapshot.turn ? { ...snapshot.turn } : null,
     results: [...(snapshot.results || [])],

@@ -1,0 +1,103 @@
+// Input on the hand: taps, drags and keys. Pointer events serve mouse, touch and pen alike:
+// a tile dragged onto an end of the line is played there, onto another tile of the hand it
+// moves before that tile (the hand's order is the player's own); a tap plays or chooses
+// it, and a tap just below a tile (its flip strip) turns it round. The keyboard does all of
+// it too: arrows choose a tile, Enter plays it, F flips it, I/D (or L/R) choose the end.
+
+const DRAG_START_PX = 8;
+
+// The end of the line under a point: this client's end buttons or the line's own ends.
+export function endAt(x, y) {
+  const target = document.elementFromPoint(x, y);
+  const end = target && target.closest(".end");
+  if (!end) return null;
+  if (end.dataset.side) return end.dataset.side;
+  return end.classList.contains("end-left") ? "left" : end.classList.contains("end-right") ? "right" : null;
+}
+
+export function attachHandInput(hand, handlers) {
+  let drag = null;
+  let swallowClick = false;
+
+  const finish = () => {
+    if (!drag) return;
+    if (drag.ghost) drag.ghost.remove();
+    drag.tile.classList.remove("dragging");
+    document.querySelectorAll(".drop-target").forEach((element) => element.classList.remove("drop-target"));
+    drag = null;
+  };
+
+  hand.addEventListener("pointerdown", (event) => {
+    const tile = event.target.closest(".hand-tile");
+    if (!tile || (event.pointerType === "mouse" && event.button !== 0)) return;
+    drag = { key: tile.dataset.tile, tile, id: event.pointerId, x: event.clientX, y: event.clientY, ghost: null };
+  });
+
+  window.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.ghost) {
+      if (Math.hypot(dx, dy) < DRAG_START_PX) return;
+      const box = drag.tile.getBoundingClientRect();
+      drag.ghost = drag.tile.cloneNode(true);
+      drag.ghost.classList.add("drag-ghost");
+      drag.ghost.removeAttribute("id");
+      drag.ghost.setAttribute("aria-hidden", "true");
+      Object.assign(drag.ghost.style, { left: `${box.left}px`, top: `${box.top}px`, width: `${box.width}px` });
+      drag.origin = { left: box.left, top: box.top };
+      document.body.append(drag.ghost);
+      drag.tile.classList.add("dragging");
+    }
+    drag.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
+    document.querySelectorAll(".drop-target").forEach((element) => element.classList.remove("drop-target"));
+    const target = document.elementFromPoint(event.clientX, event.clientY);
+    const over = target && (target.closest(".end") || target.closest(".hand-tile"));
+    if (over && over !== drag.tile) over.classList.add("drop-target");
+    event.preventDefault();
+  });
+
+  window.addEventListener("pointerup", (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const { key, ghost } = drag;
+    if (ghost) {
+      swallowClick = true; // the click a drag may end with is not a tap
+      setTimeout(() => (swallowClick = false), 0);
+      const side = endAt(event.clientX, event.clientY);
+      const target = document.elementFromPoint(event.clientX, event.clientY);
+      const onto = target && target.closest(".hand-tile");
+      finish();
+      if (side) handlers.dropOnEnd(key, side);
+      else if (onto && onto.dataset.tile !== key && hand.contains(onto)) handlers.reorder(key, onto.dataset.tile);
+      return;
+    }
+    finish();
+  });
+
+  window.addEventListener("pointercancel", (event) => {
+    if (drag && event.pointerId === drag.id) finish();
+  });
+
+  hand.addEventListener("click", (event) => {
+    const tile = event.target.closest(".hand-tile");
+    if (!tile || swallowClick) return;
+    handlers.focus(tile.dataset.tile);
+    if (event.target.closest(".flip-zone")) handlers.flip(tile.dataset.tile);
+    else handlers.tap(tile.dataset.tile);
+  });
+
+  hand.addEventListener("keydown", (event) => {
+    const tile = event.target.closest(".hand-tile");
+    const key = tile ? tile.dataset.tile : null;
+    const letter = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    if (letter === "ArrowRight" || letter === "ArrowDown") handlers.move(key, 1);
+    else if (letter === "ArrowLeft" || letter === "ArrowUp") handlers.move(key, -1);
+    else if (letter === "Home") handlers.move(key, -Infinity);
+    else if (letter === "End") handlers.move(key, Infinity);
+    else if (letter === "f" && key) handlers.flip(key);
+    else if (letter === "i" || letter === "l") handlers.end("left");
+    else if (letter === "d" || letter === "r") handlers.end("right");
+    else return;
+    event.preventDefault();
+  });
+}
