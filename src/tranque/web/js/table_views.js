@@ -46,7 +46,7 @@ export function headerHtml(view, state) {
   });
   const round = state.round !== null && state.round !== undefined ? t("round", { n: state.round + 1 }) : "";
   const info = [round, t("to_target", { n: pointsText(rules, rules.target) })].filter(Boolean).join(" · ");
-  return `<div class="round-info">${escapeHtml(info)}</div><div class="scores" role="group" aria-label="${escapeHtml(t("table_scores"))}">${sides.join("")}</div>`;
+  return `<div class="round-info">${escapeHtml(info)}</div><div class="scores${pairs ? " pairs" : ""}" role="group" aria-label="${escapeHtml(t("table_scores"))}">${sides.join("")}</div>`;
 }
 
 // ---------------------------------------------------------------------------------------
