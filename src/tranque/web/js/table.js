@@ -64,6 +64,7 @@ export class TableView {
 
   stop() {
     this.clock.stop();
+    if (this.resizing) this.resizing.disconnect();
     this.socket.resume = null;
     closeOverlay();
   }
@@ -255,9 +256,20 @@ export class TableView {
     if (turnId !== null && this.sentFor === turnId) return; // a double tap sends once
     this.sentFor = turnId;
     this.choosing = null;
+    const options = this.state.options;
     this.state = { ...this.state, options: null };
     this.render();
-    this.send({ type: "act", action, turn_id: turnId === null ? undefined : turnId });
+    const message = { type: "act", action };
+    if (turnId !== null) message.turn_id = turnId;
+    this.socket.request(message).catch((error) => {
+      // Refused: the same turn may be tried again, with its options back.
+      this.sentFor = null;
+      if (this.state.turn && this.state.turn.turn_id === turnId && !this.state.options) {
+        this.state = { ...this.state, options };
+        this.render();
+      }
+      this.fail(error);
+    });
   }
 
   // Names ------------------------------------------------------------------------------
@@ -338,6 +350,12 @@ export class TableView {
     parts.announcer = el("div", { class: "announcer visually-hidden", "aria-live": "polite", role: "status" });
     parts.screen = el("div", { class: `table-screen players-${s.rules.players}` }, parts.header, parts.grid, parts.me, parts.announcer);
     this.root.replaceChildren(parts.screen);
+    if (this.resizing) this.resizing.disconnect();
+    if (typeof ResizeObserver === "function") {
+      // The board's box changes with the hand's rows and the window: lay the line out again.
+      this.resizing = new ResizeObserver(() => this.parts && this.renderLine(this.boardGeometry()));
+      this.resizing.observe(parts.line);
+    }
     this.parts = parts;
     return parts;
   }

@@ -196,7 +196,8 @@ export class ToolsPanel {
       aids.append(el("label", {}, box, document.createTextNode(` ${t(label)}`)));
     }
     this.vote = button(t("annul"), () => view.send({ type: "vote", agree: !this.voted }), "vote");
-    this.root.append(phrases, aids);
+    this.body = el("div", { class: "tools-body" }, phrases, aids);
+    this.root.append(this.body);
   }
 
   update(state) {
@@ -204,7 +205,7 @@ export class ToolsPanel {
     const canVote = (state.phase === "playing" || state.phase === "between_rounds") && state.kind !== "practice" && humanCount(state) > 1;
     this.voted = state.votes.includes(state.you);
     setText(this.vote, this.voted ? t("annul_no") : t("annul"));
-    place(this.root, this.vote, canVote);
+    place(this.body, this.vote, canVote);
   }
 }
 
