@@ -341,3 +341,17 @@ def test_a_phone_shows_six_players_whole(
     hand = boxes(page, ".hand")[0]
     assert not overlap(toast, hand), (toast, hand)
     page.screenshot(path=screenshots / "table-360-6p-toast.png")
+
+
+def test_a_double_click_on_start_makes_one_game(
+    browser: Any, live: LiveServer, console_errors: ConsoleErrors
+) -> None:
+    page = console_errors.watch(browser.new_page(viewport={"width": 1280, "height": 800}))
+    page.goto(live.http + "/")
+    page.click("#practice")
+    page.wait_for_selector("select[name=preset] option[value='clasico']", state="attached")
+    before = len(live.state.registry.tables)
+    page.dblclick("#start")
+    page.wait_for_selector(".hand-tile")
+    page.wait_for_load_state("networkidle")
+    assert len(live.state.registry.tables) == before + 1

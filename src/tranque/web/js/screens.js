@@ -150,8 +150,12 @@ export function optionsScreen(app, { account }) {
       bot_level: field("bot_level").value,
       capicua_bonus: field("capicua").checked ? 20 : 0,
     };
-    if (account) app.createTable({ ...options, private: field("private").checked });
-    else app.practice(options);
+    // One game per press: a double click (or a second press while the first is on its way) sends nothing.
+    const start = form.querySelector("#start");
+    if (start.disabled) return;
+    start.disabled = true;
+    const made = account ? app.createTable({ ...options, private: field("private").checked }) : app.practice(options);
+    Promise.resolve(made).finally(() => (start.disabled = false));
   });
   return form;
 }
