@@ -355,3 +355,35 @@ def test_a_double_click_on_start_makes_one_game(
     page.wait_for_selector(".hand-tile")
     page.wait_for_load_state("networkidle")
     assert len(live.state.registry.tables) == before + 1
+
+
+def test_a_spectator_sees_the_score_bar_from_the_first_hand(
+    browser: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path
+) -> None:
+    host_context = browser.new_context(viewport={"width": 1280, "height": 800})
+    host = console_errors.watch(host_context.new_page())
+    sign_up(host, live, "ana")
+    host.click("#create-table")
+    host.wait_for_selector("#start")
+    host.select_option("select[name=players]", "4")
+    host.select_option("select[name=mode]", "pairs")
+    host.click("#start")
+    host.wait_for_selector(".invite button.primary")
+    table = host.evaluate("() => window.tranque.table.tableId")
+    host.click(".invite button.primary")
+    host.wait_for_selector(".hand-tile")
+    watcher_context = browser.new_context(viewport={"width": 390, "height": 844})
+    watcher = console_errors.watch(watcher_context.new_page())
+    watcher.goto(f"{live.http}/#/mesa/{table}")
+    watcher.wait_for_selector(".table-screen .scores .score")
+    assert watcher.evaluate("() => window.tranque.table.state.results.length") == 0, "the first hand is over"
+    for page in (host, watcher):
+        scores = page.locator(".scores .score")
+        assert scores.count() == 2
+        for index in range(2):
+            assert scores.nth(index).inner_text().endswith(": 0"), scores.nth(index).inner_text()
+    assert watcher.locator(".hand-tile").count() == 0
+    assert watcher.locator(".me .note").inner_text() == "Estás mirando esta mesa."
+    watcher.screenshot(path=screenshots / "spectator-390.png")
+    host_context.close()
+    watcher_context.close()
