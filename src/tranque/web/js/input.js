@@ -33,7 +33,7 @@ export function attachHandInput(hand, handlers) {
     drag = { key: tile.dataset.tile, tile, id: event.pointerId, x: event.clientX, y: event.clientY, ghost: null };
   });
 
-  window.addEventListener("pointermove", (event) => {
+  const onMove = (event) => {
     if (!drag || event.pointerId !== drag.id) return;
     const dx = event.clientX - drag.x;
     const dy = event.clientY - drag.y;
@@ -55,9 +55,9 @@ export function attachHandInput(hand, handlers) {
     const over = target && (target.closest(".end") || target.closest(".hand-tile"));
     if (over && over !== drag.tile) over.classList.add("drop-target");
     event.preventDefault();
-  });
+  };
 
-  window.addEventListener("pointerup", (event) => {
+  const onUp = (event) => {
     if (!drag || event.pointerId !== drag.id) return;
     const { key, ghost } = drag;
     if (ghost) {
@@ -72,11 +72,16 @@ export function attachHandInput(hand, handlers) {
       return;
     }
     finish();
-  });
+  };
 
-  window.addEventListener("pointercancel", (event) => {
+  const onCancel = (event) => {
     if (drag && event.pointerId === drag.id) finish();
-  });
+  };
+
+  // The pointer may leave the hand while dragging: follow it on the whole window.
+  window.addEventListener("pointermove", onMove);
+  window.addEventListener("pointerup", onUp);
+  window.addEventListener("pointercancel", onCancel);
 
   hand.addEventListener("click", (event) => {
     const tile = event.target.closest(".hand-tile");
@@ -100,4 +105,11 @@ export function attachHandInput(hand, handlers) {
     else return;
     event.preventDefault();
   });
+
+  return function detach() {
+    finish();
+    window.removeEventListener("pointermove", onMove);
+    window.removeEventListener("pointerup", onUp);
+    window.removeEventListener("pointercancel", onCancel);
+  };
 }

@@ -65,6 +65,7 @@ export class TableView {
   stop() {
     this.clock.stop();
     if (this.resizing) this.resizing.disconnect();
+    if (this.detachInput) this.detachInput();
     this.socket.resume = null;
     closeOverlay();
   }
@@ -335,7 +336,8 @@ export class TableView {
       parts.covered = el("div", { class: "covered" }, document.createTextNode(`${t("covered")} `),
         button(t("back_to_seat"), () => this.send({ type: "return" }), "primary"));
       parts.hand = new HandView();
-      attachHandInput(parts.hand.root, {
+      if (this.detachInput) this.detachInput();
+      this.detachInput = attachHandInput(parts.hand.root, {
         tap: (tile) => this.tapTile(tile),
         flip: (tile) => this.flip(tile),
         focus: (tile) => (this.focusKey = tile),
