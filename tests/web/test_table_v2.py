@@ -11,6 +11,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.server.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import act_once
@@ -297,6 +299,19 @@ def boxes(page: Any, selector: str) -> list[Box]:
     return found
 
 
+def measure(page: Any, selectors: list[str]) -> dict[str, list[Box]]:
+    """The boxes of everything `selectors` find, measured in one go (the page moves on)."""
+    found: dict[str, list[Box]] = page.evaluate(
+        """(selectors) => Object.fromEntries(selectors.map((selector) => [selector,
+            [...document.querySelectorAll(selector)].map((el) => {
+                const r = el.getBoundingClientRect();
+                return {x: r.x, y: r.y, width: r.width, height: r.height};
+            })]))""",
+        selectors,
+    )
+    return found
+
+
 def overlap(a: Box, b: Box) -> bool:
     return not (
         a["x"] + a["width"] <= b["x"]
@@ -306,11 +321,20 @@ def overlap(a: Box, b: Box) -> bool:
     )
 
 
+@pytest.mark.parametrize(
+    ("width", "height", "mode"), [(360, 640, "pairs"), (360, 640, "individual"), (390, 844, "pairs")]
+)
 def test_a_phone_shows_six_players_whole(
-    browser: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path
+    browser: Any,
+    live: LiveServer,
+    console_errors: ConsoleErrors,
+    screenshots: Path,
+    width: int,
+    height: int,
+    mode: str,
 ) -> None:
-    page = console_errors.watch(browser.new_page(viewport={"width": 360, "height": 640}))
-    start_practice(page, live, players="6", mode="pairs")
+    page = console_errors.watch(browser.new_page(viewport={"width": width, "height": height}))
+    start_practice(page, live, players="6", mode=mode)
     seen: Counter[str] = Counter()
     for _ in range(3):  # a few moves, so the line has tiles and badges have markers
         while not act_once(page, seen):
@@ -321,26 +345,40 @@ def test_a_phone_shows_six_players_whole(
             .map((el) => el.className + ': ' + el.textContent)"""
     )
     assert cut == [], cut
-    assert page.locator(".opponent .partner-mark").count() == 1
-    assert page.locator(".opponent .partner-mark").inner_text() == "(compañero)"
-    tops = {round(box["y"]) for box in boxes(page, ".table-header .score")}
+    if mode == "pairs":
+        assert page.locator(".opponent .partner-mark").count() == 1
+        assert page.locator(".opponent .partner-mark").inner_text() == "(compañero)"
+        assert page.locator(".opponent .team-mark").count() == 5, (
+            "a team is told by its letter, not colour alone"
+        )
+    shown = [
+        box for box in boxes(page, ".table-header .score") if box["width"] > 1
+    ]  # not the screen-reader copies
+    assert shown
+    tops = {round(box["y"]) for box in shown}
     assert len(tops) == 1, f"the header takes more than one line: {tops}"
-    for badge in page.locator(".badge").all():
-        clock = badge.locator(".clock").bounding_box()
-        name = badge.locator(".who").bounding_box()
+    pairs: list[list[Box]] = page.evaluate(
+        """() => [...document.querySelectorAll('.badge')].map((badge) => [badge.querySelector('.clock'),
+            badge.querySelector('.who')].map((el) => {
+                const r = el.getBoundingClientRect();
+                return {x: r.x, y: r.y, width: r.width, height: r.height};
+            }))"""
+    )  # measured at once: the page moves on between two measurements
+    for clock, name in pairs:
         assert not overlap(clock, name), (clock, name)
-    hand_tile = boxes(page, ".hand-tile .tile-face svg")[0]
-    for placed in boxes(page, ".line-svg .placed"):
+    seen_at_once = measure(page, [".hand-tile .tile-face svg", ".line-svg .placed"])
+    hand_tile = seen_at_once[".hand-tile .tile-face svg"][0]
+    for placed in seen_at_once[".line-svg .placed"]:
         assert min(placed["width"], placed["height"]) <= hand_tile["width"] + 0.5, (placed, hand_tile)
     # A toast (a phrase said) never covers the hand.
     page.click(".tools summary")
     page.click(".phrases button >> nth=0")
     page.wait_for_selector("#toast.show")
     page.wait_for_function("() => document.getElementById('toast').getAnimations().length === 0")
-    toast = boxes(page, "#toast")[0]
-    hand = boxes(page, ".hand")[0]
+    seen_at_once = measure(page, ["#toast", ".hand"])
+    toast, hand = seen_at_once["#toast"][0], seen_at_once[".hand"][0]
     assert not overlap(toast, hand), (toast, hand)
-    page.screenshot(path=screenshots / "table-360-6p-toast.png")
+    page.screenshot(path=screenshots / f"table-{width}-6p-{mode}-toast.png")
 
 
 def test_a_double_click_on_start_makes_one_game(

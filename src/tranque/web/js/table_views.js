@@ -42,11 +42,12 @@ export function headerHtml(view, state) {
       ? `<span class="side-name">${escapeHtml(`${t("team")} ${SIDE_LETTERS[side]}`)}</span><span class="side-members"> (${escapeHtml(view.membersOf(side))})</span>`
       : `<span class="side-name">${escapeHtml(view.nameOf(side))}</span>`;
     const points = countsPalitos(rules) ? `<b>${score}</b> ${score === 1 ? t("table_palito_word_one") : t("table_palito_word")}` : `<b>${score}</b>`;
-    return `<span class="score side-${side}">${mark}${name}: ${points}${goals}</span>`;
+    const mine = !pairs && side === state.you ? " mine" : "";
+    return `<span class="score side-${side}${mine}">${mark}${name}: ${points}${goals}</span>`;
   });
   const round = state.round !== null && state.round !== undefined ? t("round", { n: state.round + 1 }) : "";
   const info = [round, t("to_target", { n: pointsText(rules, rules.target) })].filter(Boolean).join(" · ");
-  return `<div class="round-info">${escapeHtml(info)}</div><div class="scores${pairs ? " pairs" : ""}" role="group" aria-label="${escapeHtml(t("table_scores"))}">${sides.join("")}</div>`;
+  return `<div class="round-info">${escapeHtml(info)}</div><div class="scores ${pairs ? "pairs" : "individual"}" role="group" aria-label="${escapeHtml(t("table_scores"))}">${sides.join("")}</div>`;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -67,6 +68,7 @@ export class Badge {
     this.state = el("small", { class: "state" });
     this.marker = el("span", { class: "marker" });
     this.passedOn = el("small", { class: "passed-on" });
+    this.score = el("small", { class: "badge-score", "aria-hidden": "true" }); // shown where the header has no room
     this.tags = el("span", { class: "tags" });
     this.text = el("div", { class: "badge-text" }, this.who, this.tags);
     this.root = el("div", { class: "badge", "data-seat": seat }, this.clock, this.text);
@@ -93,7 +95,9 @@ export class Badge {
     setText(this.marker, marker ? (marker.kind === "passed" ? t("passed") : t("drew", { n: marker.n })) : "");
     const numbers = view.aids.passes && state.passedOn[seat] && state.passedOn[seat].length ? state.passedOn[seat] : null;
     setText(this.passedOn, numbers ? `${t("passed_on")} ${numbers.join(", ")}` : "");
-    arrange(this.tags, [pairs && this.team, isPartner && this.partner, status && this.state, marker && this.marker, numbers && this.passedOn].filter(Boolean));
+    setText(this.score, pairs ? "" : pointsText(rules, state.scores[seat] || 0));
+    arrange(this.tags, [pairs && this.team, !pairs && this.score, isPartner && this.partner, status && this.state, marker && this.marker,
+      numbers && this.passedOn].filter(Boolean));
   }
 }
 
