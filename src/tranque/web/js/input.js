@@ -40,10 +40,12 @@ export function attachHandInput(hand, handlers) {
     if (!drag.ghost) {
       if (Math.hypot(dx, dy) < DRAG_START_PX) return;
       const box = drag.tile.getBoundingClientRect();
-      drag.ghost = drag.tile.cloneNode(true);
-      drag.ghost.classList.add("drag-ghost");
-      drag.ghost.removeAttribute("id");
+      // A picture of the tile that follows the pointer: not a tile of the hand (no class,
+      // role or key of one), so nothing mistakes it for the tile itself.
+      drag.ghost = document.createElement("div");
+      drag.ghost.className = "drag-ghost";
       drag.ghost.setAttribute("aria-hidden", "true");
+      drag.ghost.append(drag.tile.querySelector(".tile-face").cloneNode(true));
       Object.assign(drag.ghost.style, { left: `${box.left}px`, top: `${box.top}px`, width: `${box.width}px` });
       drag.origin = { left: box.left, top: box.top };
       document.body.append(drag.ghost);
