@@ -116,7 +116,10 @@ export class TableView {
     this.syncHand();
     const turnId = (s) => (s.turn ? s.turn.turn_id : null);
     if (turnId(before) !== turnId(after) || !after.options) this.choosing = null;
-    if (message.type === "sync" || message.kind === "round_started") closeOverlay();
+    if (message.type === "sync" || message.kind === "round_started") {
+      closeOverlay();
+      if (this.parts) setText(this.parts.announcer, ""); // nothing of the last hand is news
+    }
     this.render();
     if (message.type === "sync" && after.lastRound && after.phase === "between_rounds") showRoundEnd(this, after.lastRound);
     if (message.type !== "event") return;
