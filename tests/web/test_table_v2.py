@@ -186,12 +186,7 @@ def test_a_tile_dragged_onto_an_end_with_a_finger_is_played_there(
     play = wait_for_a_play_on_an_end(page, seen)
     x, y = center(page, f'.hand-tile[data-tile="{play["tile"]}"]')
     to_x, to_y = center(page, end_selector(play["side"]))
-    touch = context.new_cdp_session(page)
-    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-    for step in range(1, 13):
-        point = {"x": x + (to_x - x) * step / 12, "y": y + (to_y - y) * step / 12}
-        touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
-    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    touch_drag(context, page, (x, y), (to_x, to_y))
     page.wait_for_selector(f'.hand-tile[data-tile="{play["tile"]}"]', state="detached")
     assert page.evaluate("() => window.lastPointer") == "touch"
     played = page.evaluate("() => window.tranque.table.state.announcements.filter((a) => a.seat === 0).pop()")
@@ -200,19 +195,40 @@ def test_a_tile_dragged_onto_an_end_with_a_finger_is_played_there(
     context.close()
 
 
+def touch_drag(context: Any, page: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """A finger put down at `start`, moved to `end` and lifted: real touch input (CDP)."""
+    touch = context.new_cdp_session(page)
+    (x, y), (to_x, to_y) = start, end
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 13):
+        point = {"x": x + (to_x - x) * step / 12, "y": y + (to_y - y) * step / 12}
+        touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+@pytest.mark.parametrize("pointer", ["mouse", "touch"])
 def test_the_hand_is_reordered_by_dragging_and_a_tap_below_a_tile_flips_it(
-    browser: Any, live: LiveServer, console_errors: ConsoleErrors
+    browser: Any, live: LiveServer, console_errors: ConsoleErrors, pointer: str
 ) -> None:
-    page = console_errors.watch(browser.new_page(viewport={"width": 1280, "height": 800}))
+    touch = pointer == "touch"
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844} if touch else {"width": 1280, "height": 800},
+        has_touch=touch,
+        is_mobile=touch,
+    )
+    page = console_errors.watch(context.new_page())
     start_practice(page, live)
     order = page.locator(".hand-tile").evaluate_all("tiles => tiles.map(t => t.dataset.tile)")
     first, last = order[0], order[-1]
     x, y = center(page, f'.hand-tile[data-tile="{last}"]')
     to_x, to_y = center(page, f'.hand-tile[data-tile="{first}"]')
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(to_x, to_y, steps=10)
-    page.mouse.up()
+    if touch:
+        touch_drag(context, page, (x, y), (to_x, to_y))
+    else:
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(to_x, to_y, steps=10)
+        page.mouse.up()
     # Moved before the tile it was dropped on (the first, unless a draw shifted the hand).
     page.wait_for_function(
         f"""() => {{
@@ -223,12 +239,17 @@ def test_the_hand_is_reordered_by_dragging_and_a_tap_below_a_tile_flips_it(
     )
     tile = page.locator(f'.hand-tile[data-tile="{first}"]')
     face = tile.get_attribute("data-face")
-    page.locator(f'.hand-tile[data-tile="{first}"] .flip-zone').click()
+    flip = page.locator(f'.hand-tile[data-tile="{first}"] .flip-zone')
+    if touch:
+        flip.tap()
+    else:
+        flip.click()
     a, b = first.split("-")
     page.wait_for_function(
         f"() => document.querySelector('.hand-tile[data-tile=\"{first}\"]').dataset.face === '{b}-{a}'"
     )
     assert face == f"{a}-{b}"
+    context.close()
 
 
 def test_the_keyboard_plays_a_tile(browser: Any, live: LiveServer, console_errors: ConsoleErrors) -> None:

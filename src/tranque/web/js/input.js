@@ -18,6 +18,7 @@ export function endAt(x, y) {
 export function attachHandInput(hand, handlers) {
   let drag = null;
   let swallowClick = false;
+  let pressed = null; // where the last press on a tile was: on its face, or on the strip below
 
   const finish = () => {
     if (!drag) return;
@@ -30,6 +31,9 @@ export function attachHandInput(hand, handlers) {
   hand.addEventListener("pointerdown", (event) => {
     const tile = event.target.closest(".hand-tile");
     if (!tile || (event.pointerType === "mouse" && event.button !== 0)) return;
+    // By the point itself, not the event's target: a finger's tap may be retargeted to the button.
+    const face = tile.querySelector(".tile-face").getBoundingClientRect();
+    pressed = { key: tile.dataset.tile, below: event.clientY > face.bottom };
     drag = { key: tile.dataset.tile, tile, id: event.pointerId, x: event.clientX, y: event.clientY, ghost: null };
   });
 
@@ -73,7 +77,16 @@ export function attachHandInput(hand, handlers) {
       else if (onto && onto.dataset.tile !== key && hand.contains(onto)) handlers.reorder(key, onto.dataset.tile);
       return;
     }
+    // A tap, handled here rather than on `click`: a browser may drop the click of a quick
+    // tap after a drag, and a finger's click may be retargeted away from the flip strip.
+    const { tile } = drag;
     finish();
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    if (!under || under.closest(".hand-tile") !== tile) return;
+    handlers.focus(key);
+    if (pressed && pressed.key === key && pressed.below) handlers.flip(key);
+    else handlers.tap(key);
+    pressed = null;
   };
 
   const onCancel = (event) => {
@@ -85,12 +98,13 @@ export function attachHandInput(hand, handlers) {
   window.addEventListener("pointerup", onUp);
   window.addEventListener("pointercancel", onCancel);
 
+  // Clicks made with a pointer were taps, handled on pointerup; what is left is the keyboard
+  // (Enter or Space on a tile: a click with no pointer, `detail` 0).
   hand.addEventListener("click", (event) => {
     const tile = event.target.closest(".hand-tile");
-    if (!tile || swallowClick) return;
+    if (!tile || swallowClick || event.detail !== 0) return;
     handlers.focus(tile.dataset.tile);
-    if (event.target.closest(".flip-zone")) handlers.flip(tile.dataset.tile);
-    else handlers.tap(tile.dataset.tile);
+    handlers.tap(tile.dataset.tile);
   });
 
   hand.addEventListener("keydown", (event) => {
