@@ -45,31 +45,52 @@ def seq(page: Any) -> int:
 # A legal play on a real end of the line (not the lead), for this seat now: {tile, side}.
 PLAY_ON_AN_END = """() => {
     const s = window.tranque.table.state;
-    if (!s.options || !s.ends || !s.turn || s.turn.seat !== s.you) return null;
+    const you = s.you ?? window.tranque.table.seat;  // (the client before v2 kept the seat outside)
+    if (!s.options || !s.ends || !s.turn || s.turn.seat !== you) return null;
     const play = s.options.legal_actions.find((a) => a.type === "play" && a.side);
     return play ? {tile: play.tile, side: play.side} : null;
 }"""
 
 
-def wait_for_a_play_on_an_end(page: Any, seen: Counter[str], timeout: float = 120) -> dict[str, str]:
+# A tile this seat may play on either end now: {tile, side: "left"}.
+PLAY_ON_BOTH_ENDS = """() => {
+    const s = window.tranque.table.state;
+    const you = s.you ?? window.tranque.table.seat;  // (the client before v2 kept the seat outside)
+    if (!s.options || !s.ends || !s.turn || s.turn.seat !== you) return null;
+    const plays = s.options.legal_actions.filter((a) => a.type === "play" && a.side);
+    const both = plays.find((a) => plays.some((b) => b.tile === a.tile && b.side !== a.side));
+    return both ? {tile: both.tile, side: both.side} : null;
+}"""
+
+
+MY_TURN = """() => {
+    const table = window.tranque.table;
+    const s = table.state;
+    return Boolean(s.turn && s.turn.seat === (s.you ?? table.seat));
+}"""
+
+
+def wait_for_a_play_on_an_end(
+    page: Any, seen: Counter[str], timeout: float = 240, wanted: str = PLAY_ON_AN_END
+) -> dict[str, str]:
     """Play (by clicking, as the driver does) until this seat may put a tile on an end."""
     import time
 
     deadline = time.monotonic() + timeout
     while True:
-        play: dict[str, str] | None = page.evaluate(PLAY_ON_AN_END)
+        play: dict[str, str] | None = page.evaluate(wanted)
         if play and page.locator(f'.hand-tile[data-tile="{play["tile"]}"]').count():
             return play
         assert time.monotonic() < deadline, f"no play on an end came up; moves: {dict(seen)}"
         if page.locator(".overlay.round-end button.primary:not([disabled])").count() or not page.evaluate(
-            "() => { const s = window.tranque.table.state; return Boolean(s.turn && s.turn.seat === s.you); }"
+            MY_TURN
         ):
             if not act_once(page, seen):
                 page.wait_for_timeout(40)
             continue
         page.wait_for_timeout(40)
         # It is this seat's turn but only a lead or a draw/pass: play that by clicking.
-        if not page.evaluate(PLAY_ON_AN_END):
+        if not page.evaluate(wanted):
             act_once(page, seen)
 
 
@@ -446,3 +467,21 @@ def test_a_spectator_sees_the_score_bar_from_the_first_hand(
     watcher.screenshot(path=screenshots / "spectator-390.png")
     host_context.close()
     watcher_context.close()
+
+
+def test_the_choose_an_end_hint_lives_only_while_choosing(
+    browser: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path
+) -> None:
+    page = console_errors.watch(browser.new_page(viewport={"width": 360, "height": 640}))
+    start_practice(page, live)
+    seen: Counter[str] = Counter()
+    play = wait_for_a_play_on_an_end(page, seen, wanted=PLAY_ON_BOTH_ENDS)
+    page.locator(f'.hand-tile[data-tile="{play["tile"]}"]').click()
+    page.wait_for_selector(".end.choose >> nth=1")
+    assert "toca la punta" in page.locator(".turn-text").inner_text()
+    assert "punta" not in page.locator("#toast").inner_text(), "a toast would outlive the choice"
+    page.screenshot(path=screenshots / "choose-end-360.png")
+    page.locator(".end-right.choose").click()
+    page.wait_for_selector(f'.hand-tile[data-tile="{play["tile"]}"]', state="detached")
+    assert "toca la punta" not in page.locator(".turn-text").inner_text()
+    assert not page.locator(".end.choose").count()
