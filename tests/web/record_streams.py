@@ -106,8 +106,9 @@ class Viewer:
 
     def save(self, name: str, **about: Any) -> None:
         STREAMS.mkdir(parents=True, exist_ok=True)
-        body = {"name": name, **about, "frames": self.frames, "checks": self.checks}
-        (STREAMS / f"{name}.json").write_text(json.dumps(body, ensure_ascii=False, indent=0) + "\n")
+        write_stream(
+            STREAMS / f"{name}.json", {"name": name, **about, "frames": self.frames, "checks": self.checks}
+        )
         kinds = sorted({f["kind"] for f in self.frames if f["type"] == "event"})
         print(f"{name}: {len(self.frames)} frames, {len(self.checks)} checks, kinds {kinds}")
 
@@ -152,6 +153,22 @@ async def play(
             for watcher in watchers:
                 await watcher.checkpoint(table, None)
     await asyncio.sleep(0.2)  # let the watchers hear the last events
+
+
+def write_stream(path: Path, body: dict[str, Any]) -> None:
+    """JSON with one frame a line: small, and a re-recording diffs frame by frame."""
+    lines = [
+        f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
+        for key, value in body.items()
+        if key not in LISTS
+    ]
+    for key in LISTS:
+        items = ",\n".join(json.dumps(item, ensure_ascii=False) for item in body[key])
+        lines.append(f"{json.dumps(key)}: [\n{items}\n]")
+    path.write_text("{\n" + ",\n".join(lines) + "\n}\n")
+
+
+LISTS = ("frames", "checks")
 
 
 def practice(server: LiveServer, **options: Any) -> Message:
