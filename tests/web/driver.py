@@ -14,11 +14,12 @@ CLICK_MS = 2000
 
 
 def _ends(page: Any) -> tuple[int, int] | None:
-    left = page.locator(".end-left")
-    right = page.locator(".end-right")
+    """The two open numbers, from the ends' `data-pips` (the line's own ends or the buttons)."""
+    left = page.locator(".end-left[data-pips]")
+    right = page.locator(".end-right[data-pips]")
     if not left.count() or not right.count():
         return None
-    left_pips, right_pips = left.get_attribute("data-pips"), right.get_attribute("data-pips")
+    left_pips, right_pips = left.first.get_attribute("data-pips"), right.first.get_attribute("data-pips")
     if left_pips is None or right_pips is None:
         return None
     return int(left_pips), int(right_pips)
@@ -71,7 +72,7 @@ def _act_once(page: Any, seen: Counter[str], through_last: bool) -> bool:
         choice = next((name for name in names if name and fits_both(name, ends)), names[0])
         page.locator(f'.hand-tile.playable[data-tile="{choice}"]').click(timeout=CLICK_MS)
         if page.locator(".end.choose").count():
-            page.locator(".end-right.choose").click(timeout=CLICK_MS)
+            page.locator(".end-right.choose").first.click(timeout=CLICK_MS)
             seen["both_ends"] += 1
         else:
             seen["play"] += 1

@@ -18,7 +18,6 @@ from tests.web.test_accounts import sign_up
 from tests.web.test_practice import start_practice
 
 LAST_ROUND = ".overlay.round-end.last-round"
-NEEDS_REMATCH = pytest.mark.xfail(strict=True, reason="needs rematch from the server branch")
 
 
 def play_to_last_round(page: Any, seen: Counter[str]) -> None:
@@ -73,7 +72,6 @@ def new_game_started(page: Any) -> None:
     assert scores and all(score == "0" for score in scores), scores
 
 
-@NEEDS_REMATCH
 def test_rematch_at_a_practice_table_starts_a_new_game_at_the_same_table(
     browser: Any, live: LiveServer, console_errors: ConsoleErrors
 ) -> None:
@@ -86,7 +84,6 @@ def test_rematch_at_a_practice_table_starts_a_new_game_at_the_same_table(
     assert page.url == url  # the same table, not a new practice table
 
 
-@NEEDS_REMATCH
 def test_rematch_between_two_people_needs_both_and_starts_a_new_game_for_both(
     browser: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path
 ) -> None:

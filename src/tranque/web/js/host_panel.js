@@ -1,0 +1,79 @@
+// The host's panel while a table waits for players: the invitation link, whole, with Copy
+// (the clipboard) and Share (the Web Share API, or a WhatsApp link where there is none),
+// and "Completar con la máquina". It comes from `sync.host` (docs/protocol.md), so it
+// survives a reload; a server without that field falls back to what this browser kept.
+
+import { t } from "./i18n.js";
+import { el, button, setText, place } from "./dom.js";
+
+const KEPT = (table) => `tranque.host.${table}`;
+
+// What this browser knows of hosting `table`: the server's word when it sent one.
+export function hostInfo(state, tableId, created) {
+  if (created) localStorage.setItem(KEPT(tableId), JSON.stringify(created));
+  if (state && state.hostSent) return state.host;
+  if (created) return created;
+  return JSON.parse(localStorage.getItem(KEPT(tableId)) || "null");
+}
+
+export function inviteUrl(host) {
+  if (!host) return null;
+  const link = host.invite_url || host.invite;
+  if (!link) return null;
+  return /^https?:/.test(link) ? link : `${location.origin}${link.startsWith("/") ? "" : "/"}${link}`;
+}
+
+export function whatsappLink(url) {
+  return `https://wa.me/?text=${encodeURIComponent(`${t("table_share_text")} ${url}`)}`;
+}
+
+export class HostPanel {
+  constructor({ onFill, toast }) {
+    this.toast = toast;
+    this.count = el("p", { class: "waiting-count" });
+    this.link = el("textarea", { class: "invite-link", readonly: true, rows: 2, spellcheck: "false", "aria-label": t("invite_link") });
+    this.copy = button(t("copy"), () => this.copyLink(), "copy-link");
+    this.share = button(t("table_share"), () => this.shareLink(), "share-link");
+    this.inviteBox = el("div", { class: "invite-box" }, el("label", { class: "invite-label", text: t("invite_link") }), this.link,
+      el("div", { class: "actions" }, this.copy, this.share));
+    this.fill = button(t("fill_bots"), () => {
+      this.fill.disabled = true; // one click, one request
+      Promise.resolve(onFill()).finally(() => (this.fill.disabled = false));
+    }, "primary fill-bots");
+    this.root = el("section", { class: "invite host-panel card" }, this.count);
+  }
+
+  update(state, host) {
+    const taken = state.seats.filter((seat) => seat && seat.kind !== "empty").length;
+    setText(this.count, `${t("waiting_players")} ${taken}/${state.rules.players}`);
+    const url = inviteUrl(host);
+    if (url && this.link.value !== url) this.link.value = url;
+    place(this.root, this.inviteBox, Boolean(url));
+    const canFill = Boolean(host) && (host.can_fill_bots === undefined ? true : host.can_fill_bots);
+    place(this.root, this.fill, canFill);
+  }
+
+  async copyLink() {
+    const url = this.link.value;
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      this.link.select(); // an older browser, or no permission: the old way
+      document.execCommand("copy");
+    }
+    this.toast(t("copied"));
+  }
+
+  async shareLink() {
+    const url = this.link.value;
+    if (navigator.share) {
+      try {
+        await navigator.share({ title: t("brand"), text: t("table_share_text"), url });
+        return;
+      } catch (error) {
+        if (error && error.name === "AbortError") return; // the player closed the sheet
+      }
+    }
+    window.open(whatsappLink(url), "_blank", "noopener");
+  }
+}

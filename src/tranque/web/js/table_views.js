@@ -1,0 +1,261 @@
+// The table's views: each part of the screen is built once and then updated in place from
+// the state (table_state.js), so an open panel, the focused tile and scroll positions
+// survive every event. Nothing here decides a rule: what is playable comes from the
+// server's options, the numbers from its events.
+
+import { t, phrase, tileLabel, PHRASES } from "./i18n.js";
+import { tileSvg } from "./tiles.js";
+import { el, button, setText, setAttr, place, arrange, escapeHtml } from "./dom.js";
+import { parseTile, playsOf, canDo, isMyTurn, humanCount, partnerOf, sideOf } from "./table_state.js";
+import { CLOCK_RADIUS } from "./clock.js";
+
+export const HAND_UNIT = 30; // a hand tile's half: the board never draws its tiles larger
+const BACKS_SHOWN = 12;
+const SIDE_LETTERS = "ABC";
+
+// "seis-cuatro": a tile in words, as a screen reader should say it.
+export function tileWords(a, b) {
+  const words = t("table_numbers").split(" ");
+  return `${words[a]}-${words[b]}`;
+}
+
+// Whether the table counts palitos (ponce) rather than points.
+export function countsPalitos(rules) {
+  return Boolean(rules && (rules.preset_name === "ponce" || rules.pass_points));
+}
+
+export function pointsText(rules, n) {
+  if (!countsPalitos(rules)) return String(n);
+  return n === 1 ? t("table_palito_one") : t("table_palitos", { n });
+}
+
+// ---------------------------------------------------------------------------------------
+// The score bar: one entry per side, its team letter written out (not colour alone).
+
+export function headerHtml(view, state) {
+  const rules = state.rules;
+  const pairs = rules.mode === "pairs";
+  const sides = state.scores.map((score, side) => {
+    const goals = rules.goals_to_win ? ` · ⚽ ${state.goals[side] || 0}` : "";
+    const mark = pairs ? `<span class="team-mark team-${side}" aria-hidden="true">${SIDE_LETTERS[side]}</span>` : "";
+    const name = pairs
+      ? `<span class="side-name">${escapeHtml(`${t("team")} ${SIDE_LETTERS[side]}`)}</span><span class="side-members"> (${escapeHtml(view.membersOf(side))})</span>`
+      : `<span class="side-name">${escapeHtml(view.nameOf(side))}</span>`;
+    const points = countsPalitos(rules) ? `<b>${score}</b> ${score === 1 ? t("table_palito_word_one") : t("table_palito_word")}` : `<b>${score}</b>`;
+    const mine = !pairs && side === state.you ? " mine" : "";
+    return `<span class="score side-${side}${mine}">${mark}${name}: ${points}${goals}</span>`;
+  });
+  const round = state.round !== null && state.round !== undefined ? t("round", { n: state.round + 1 }) : "";
+  const info = [round, t("to_target", { n: pointsText(rules, rules.target) })].filter(Boolean).join(" · ");
+  return `<div class="round-info">${escapeHtml(info)}</div><div class="scores ${pairs ? "pairs" : "individual"}" role="group" aria-label="${escapeHtml(t("table_scores"))}">${sides.join("")}</div>`;
+}
+
+// ---------------------------------------------------------------------------------------
+// A seat's badge: clock ring, name, team letter, partner mark, state and last move.
+
+export class Badge {
+  constructor(seat) {
+    this.seat = seat;
+    const ns = "http://www.w3.org/2000/svg";
+    this.clock = document.createElementNS(ns, "svg");
+    this.clock.setAttribute("class", "clock");
+    this.clock.setAttribute("viewBox", "0 0 36 36");
+    this.clock.setAttribute("aria-hidden", "true");
+    this.clock.innerHTML = `<circle class="clock-track" cx="18" cy="18" r="${CLOCK_RADIUS}"/><circle class="clock-ring" cx="18" cy="18" r="${CLOCK_RADIUS}" data-seat="${seat}"/>`;
+    this.who = el("span", { class: "who" });
+    this.team = el("span", { class: "team-mark" });
+    this.partner = el("small", { class: "partner-mark" });
+    this.state = el("small", { class: "state" });
+    this.marker = el("span", { class: "marker" });
+    this.passedOn = el("small", { class: "passed-on" });
+    this.score = el("small", { class: "badge-score", "aria-hidden": "true" }); // shown where the header has no room
+    this.tags = el("span", { class: "tags" });
+    this.text = el("div", { class: "badge-text" }, this.who, this.tags);
+    this.root = el("div", { class: "badge", "data-seat": seat }, this.clock, this.text);
+  }
+
+  update(view, state) {
+    const seat = this.seat;
+    const rules = state.rules;
+    const info = state.seats[seat] || {};
+    const pairs = rules.mode === "pairs";
+    const side = sideOf(rules, seat);
+    this.root.className = `badge team-${pairs ? side : "solo"}${state.turn && state.turn.seat === seat ? " active" : ""}`;
+    setText(this.who, view.nameOf(seat));
+    setAttr(this.who, "title", view.nameOf(seat));
+    const isPartner = partnerOf(state, state.you) === seat;
+    let status = "";
+    if (info.kind === "bot" || info.state === "covered") status = t("bot");
+    else if (info.kind === "human" && info.state === "away") status = t("away");
+    setText(this.team, pairs ? SIDE_LETTERS[side] : "");
+    setAttr(this.team, "aria-label", pairs ? `${t("team")} ${SIDE_LETTERS[side]}` : null);
+    setText(this.partner, isPartner ? `(${t("partner")})` : "");
+    setText(this.state, status);
+    const marker = state.markers[seat];
+    setText(this.marker, marker ? (marker.kind === "passed" ? t("passed") : t("drew", { n: marker.n })) : "");
+    const numbers = view.aids.passes && state.passedOn[seat] && state.passedOn[seat].length ? state.passedOn[seat] : null;
+    setText(this.passedOn, numbers ? `${t("passed_on")} ${numbers.join(", ")}` : "");
+    setText(this.score, pairs ? "" : pointsText(rules, state.scores[seat] || 0));
+    arrange(this.tags, [pairs && this.team, !pairs && this.score, isPartner && this.partner, status && this.state, marker && this.marker,
+      numbers && this.passedOn].filter(Boolean));
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Another seat: its badge and the backs of its tiles.
+
+export class Opponent {
+  constructor(seat) {
+    this.badge = new Badge(seat);
+    this.backs = el("div", { class: "backs" });
+    this.count = el("span", { class: "count" });
+    this.root = el("section", { class: "opponent", "data-seat": seat }, this.badge.root);
+    this.shown = -1;
+  }
+
+  update(view, state) {
+    const seat = this.badge.seat;
+    this.root.className = `opponent pos-${view.position(seat)}`;
+    this.badge.update(view, state);
+    const playing = state.phase !== "waiting";
+    place(this.root, this.backs, playing);
+    if (!playing) return;
+    const count = state.handCounts[seat] || 0;
+    if (count === this.shown) return;
+    this.shown = count;
+    const backs = [];
+    for (let i = 0; i < Math.min(count, BACKS_SHOWN); i++) backs.push(tileSvg(0, 0, { unit: 9, vertical: true, back: true }));
+    setText(this.count, count);
+    this.backs.replaceChildren(...backs, this.count);
+    this.backs.setAttribute("aria-label", t("table_tiles_left", { name: view.nameOf(seat), n: count }));
+    this.backs.setAttribute("role", "img");
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The hand: one element per tile, kept across events (found again by its key).
+
+export class HandView {
+  constructor() {
+    this.root = el("div", { class: "hand", role: "listbox", "aria-label": `${t("hand_label")}. ${t("table_keyboard_hint")}` });
+    this.items = new Map();
+  }
+
+  item(key) {
+    let item = this.items.get(key);
+    if (!item) {
+      item = el("button", { type: "button", class: "hand-tile", role: "option", "data-tile": key, tabindex: "-1" },
+        el("span", { class: "tile-face" }), el("span", { class: "flip-zone", "aria-hidden": "true", title: t("table_flip") }));
+      this.items.set(key, item);
+    }
+    return item;
+  }
+
+  update(view, state) {
+    const myTurn = isMyTurn(state);
+    const focusKey = view.focusKey && view.handOrder.includes(view.focusKey) ? view.focusKey : view.handOrder[0];
+    const children = view.handOrder.map((key) => {
+      const item = this.item(key);
+      let [a, b] = parseTile(key);
+      if (view.flipped.has(key)) [a, b] = [b, a];
+      const face = `${a}-${b}`;
+      if (item.dataset.face !== face) {
+        item.dataset.face = face;
+        item.firstChild.replaceChildren(tileSvg(a, b, { unit: HAND_UNIT, vertical: true, label: false }));
+      }
+      const playable = myTurn && playsOf(state, key).length > 0;
+      item.classList.toggle("playable", Boolean(playable && view.aids.playable));
+      item.classList.toggle("choosing", view.choosing === key);
+      setAttr(item, "aria-label", `${tileLabel(a, b)}${playable ? `, ${t("table_playable")}` : ""}`);
+      setAttr(item, "aria-selected", key === focusKey ? "true" : "false");
+      setAttr(item, "tabindex", key === focusKey ? "0" : "-1");
+      return item;
+    });
+    for (const key of [...this.items.keys()]) if (!view.handOrder.includes(key)) this.items.delete(key);
+    arrange(this.root, children);
+  }
+
+  focus(key) {
+    const item = this.items.get(key);
+    if (item) item.focus();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// "Frases · Ayudas": built once; being a <details> left in place, it stays open or closed
+// as the player left it, whatever happens at the table.
+
+export class ToolsPanel {
+  constructor(view) {
+    this.view = view;
+    this.root = el("details", { class: "tools" }, el("summary", { text: `${t("phrases")} · ${t("aids")}` }));
+    const phrases = el("div", { class: "phrases" });
+    for (const key of Object.keys(PHRASES)) phrases.append(button(phrase(key), () => view.send({ type: "phrase", phrase: key })));
+    const aids = el("div", { class: "aids" });
+    this.boxes = {};
+    for (const [key, label] of [["playable", "aid_playable"], ["ends", "aid_ends"], ["passes", "aid_passes"]]) {
+      const box = el("input", { type: "checkbox" });
+      box.addEventListener("change", () => view.setAid(key, box.checked));
+      this.boxes[key] = box;
+      aids.append(el("label", {}, box, document.createTextNode(` ${t(label)}`)));
+    }
+    this.vote = button(t("annul"), () => view.send({ type: "vote", agree: !this.voted }), "vote");
+    this.body = el("div", { class: "tools-body" }, phrases, aids);
+    this.root.append(this.body);
+  }
+
+  update(state) {
+    for (const [key, box] of Object.entries(this.boxes)) if (box.checked !== this.view.aids[key]) box.checked = this.view.aids[key];
+    const canVote = (state.phase === "playing" || state.phase === "between_rounds") && state.kind !== "practice" && humanCount(state) > 1;
+    this.voted = state.votes.includes(state.you);
+    setText(this.vote, this.voted ? t("annul_no") : t("annul"));
+    place(this.body, this.vote, canVote);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The ends of the line and the pozo, under the board (the line's own ends, when the server
+// sends its geometry, are drawn by line.js on the board itself).
+
+export class EndsBar {
+  // Under the board: the pozo, and while waiting a note (the ends are on the board, line.js).
+  constructor(view) {
+    this.root = el("div", { class: "ends-bar" });
+    this.note = el("span", { class: "ends-note" });
+    this.pozo = button("", () => view.draw(), "pozo");
+    this.root.append(this.note, this.pozo);
+  }
+
+  update(view, state) {
+    setText(this.note, state.phase === "waiting" ? t("waiting_players") : "");
+    const mustDraw = Boolean(state.turn && state.turn.seat === state.you && canDo(state, "draw"));
+    this.pozo.disabled = !mustDraw;
+    this.pozo.classList.toggle("lit", mustDraw);
+    const html = `${escapeHtml(t("pozo"))}: <b>${state.boneyard}</b>`;
+    if (this.pozo.innerHTML !== html) this.pozo.innerHTML = html;
+    setAttr(this.pozo, "aria-label", `${t("pozo")}: ${state.boneyard}${mustDraw ? ` · ${t("draw")}` : ""}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// What the aria-live region says about each action ("Bot 1 jugó seis-cuatro a la derecha").
+
+export function describeAction(view, said, previousScores) {
+  const you = said.seat === view.state.you;
+  const name = view.nameOf(said.seat);
+  if (said.type === "play") {
+    const [a, b] = said.laid || parseTile(said.tile);
+    const where = said.side ? t(said.side === "left" ? "table_where_left" : "table_where_right") : t("table_where_first");
+    return t(you ? "table_you_played" : "table_played", { name, tile: tileWords(a, b), where });
+  }
+  if (said.type === "draw") return t(you ? "table_you_drew" : "table_drew", { name });
+  let text = t(you ? "table_you_passed" : "table_passed", { name });
+  if (said.scores) {
+    const gains = said.scores
+      .map((score, side) => [side, score - ((previousScores && previousScores[side]) || 0)])
+      .filter(([, gained]) => gained > 0)
+      .map(([side, gained]) => t("table_gain_for", { points: pointsText(view.state.rules, gained), name: view.sideName(side) }));
+    if (gains.length) text += `: ${gains.join(", ")}`;
+  }
+  return text;
+}

@@ -1,0 +1,44 @@
+// What the table says aloud (the aria-live region) and how it names tiles and palitos, from
+// src/tranque/web/js/table_views.js: `node --test tests/web/js/`. i18n.js reads the chosen
+// language from localStorage when it loads: a stand-in holds "es".
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+globalThis.localStorage = { getItem: () => null, setItem: () => {} };
+const { describeAction, tileWords, pointsText, countsPalitos } = await import("../../../src/tranque/web/js/table_views.js");
+
+const rules = { players: 4, mode: "pairs", preset_name: "ponce", pass_points: true };
+const view = {
+  state: { you: 0, rules },
+  nameOf: (seat) => (seat === 0 ? "Tú" : `Bot ${seat}`),
+  sideName: (side) => `Pareja ${"AB"[side]}`,
+};
+
+test("a tile is named in Spanish words, half by half", () => {
+  assert.equal(tileWords(6, 4), "seis-cuatro");
+  assert.equal(tileWords(0, 9), "blanco-nueve");
+});
+
+test("plays, draws and passes are said as a person would say them", () => {
+  const play = { seat: 1, type: "play", tile: "6-4", side: "right", laid: [6, 4] };
+  assert.equal(describeAction(view, play, [0, 0]), "Bot 1 jugó seis-cuatro a la derecha");
+  assert.equal(describeAction(view, { ...play, side: "left", laid: [4, 6] }, [0, 0]), "Bot 1 jugó cuatro-seis a la izquierda");
+  assert.equal(describeAction(view, { ...play, side: null, laid: [6, 6], tile: "6-6" }, [0, 0]), "Bot 1 jugó seis-seis de salida");
+  assert.equal(describeAction(view, { ...play, seat: 0 }, [0, 0]), "Jugaste seis-cuatro a la derecha");
+  assert.equal(describeAction(view, { seat: 3, type: "draw" }, [0, 0]), "Bot 3 robó del pozo");
+  assert.equal(describeAction(view, { seat: 2, type: "pass", scores: null }, [0, 0]), "Bot 2 pasó");
+});
+
+test("a pass that scores says how many palitos and for whom", () => {
+  const pass = { seat: 2, type: "pass", scores: [3, 2] };
+  assert.equal(describeAction(view, pass, [3, 0]), "Bot 2 pasó: 2 palitos para Pareja B");
+  assert.equal(describeAction(view, { ...pass, seat: 0, scores: [4, 2] }, [3, 2]), "Pasaste: 1 palito para Pareja A");
+});
+
+test("palitos are counted only where the table counts them", () => {
+  assert.equal(countsPalitos(rules), true);
+  assert.equal(pointsText(rules, 20), "20 palitos");
+  assert.equal(countsPalitos({ preset_name: "clasico", pass_points: false }), false);
+  assert.equal(pointsText({ preset_name: "clasico", pass_points: false }, 100), "100");
+});

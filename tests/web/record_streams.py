@@ -1,0 +1,298 @@
+"""Record real event streams for the browser's table-state reducer tests.
+
+Run it by hand from the repository's root whenever the protocol's events change:
+
+    .venv/bin/python -m tests.web.record_streams
+
+It starts a real server (`LiveServer` from tests/server/harness.py, real clock, bots that
+answer at once), plays real games with real WebSocket clients, one for a seat and one for a
+spectator, and writes what each received to tests/web/js/streams/<name>.json:
+
+- `frames`: every `sync`, `event` and `options` frame, in the order they arrived (the socket
+  said `hello` with `"last_seq": 0`, so the table's whole history from `table_created` is in
+  it);
+- `checks`: `sync` snapshots taken along the way by a second socket of the same viewer (a
+  `hello` without `last_seq`), which tests/web/js/table_state.test.mjs compares with the fold
+  of the frames up to the snapshot's `seq`.
+
+The games cover every table event kind of docs/protocol.md: plays, draws, passes (ponce's
+passes that score palitos), rounds ended by dominó and by tranque, a game ended at its
+target and one annulled by vote, seats, `ready`, phrases and votes.
+tests/web/test_streams.py fails when a documented event kind has no recorded stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from tests.server.harness import LiveServer
+from tranque.server.settings import Settings
+
+STREAMS = Path(__file__).resolve().parent / "js" / "streams"
+Message = dict[str, Any]
+CHECK_EVERY = 37  # events between two checkpoint snapshots
+
+
+class Viewer:
+    """One real WebSocket client that keeps every frame a reducer would see."""
+
+    def __init__(self, server: LiveServer, headers: dict[str, str] | None = None) -> None:
+        self.server = server
+        self.headers = headers or {}
+        self.frames: list[Message] = []
+        self.checks: list[Message] = []
+        self.inbox: asyncio.Queue[Message] = asyncio.Queue()
+        self.socket: Any = None
+        self.reader: asyncio.Task[None] | None = None
+        self.next_id = 0
+
+    async def __aenter__(self) -> Viewer:
+        self.socket = await websockets.connect(
+            self.server.ws, additional_headers=self.headers, max_size=1 << 24
+        )
+        self.reader = asyncio.get_running_loop().create_task(self.read())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.socket.close()
+        if self.reader is not None:
+            await self.reader
+
+    async def read(self) -> None:
+        try:
+            async for text in self.socket:
+                message = json.loads(text)
+                if message["type"] in ("sync", "event", "options"):
+                    self.frames.append(message)
+                self.inbox.put_nowait(message)
+        except websockets.ConnectionClosed:
+            return
+
+    async def send(self, message: Message) -> int:
+        self.next_id += 1
+        await self.socket.send(json.dumps({**message, "id": self.next_id}))
+        return self.next_id
+
+    async def request(self, message: Message) -> Message:
+        """Send and wait for the answer; answers of other requests go by."""
+        wanted = await self.send(message)
+        while True:
+            answer = await asyncio.wait_for(self.inbox.get(), 30)
+            if answer["type"] in ("ack", "error") and answer.get("id") == wanted:
+                return answer
+
+    def events(self, kind: str) -> list[Message]:
+        return [f for f in self.frames if f["type"] == "event" and f["kind"] == kind]
+
+    def last_seq(self) -> int:
+        seqs = [f["seq"] for f in self.frames if f["type"] in ("event", "sync")]
+        return max(seqs, default=0)
+
+    async def checkpoint(self, table: str, token: str | None) -> None:
+        """A snapshot from a second socket of the same viewer, as a reload would get it."""
+        async with Viewer(self.server, self.headers) as other:
+            hello: Message = {"type": "hello", "table": table}
+            if token:
+                hello["token"] = token
+            await other.request(hello)
+            self.checks.extend(f for f in other.frames if f["type"] == "sync")
+
+    def save(self, name: str, **about: Any) -> None:
+        STREAMS.mkdir(parents=True, exist_ok=True)
+        write_stream(
+            STREAMS / f"{name}.json", {"name": name, **about, "frames": self.frames, "checks": self.checks}
+        )
+        kinds = sorted({f["kind"] for f in self.frames if f["type"] == "event"})
+        print(f"{name}: {len(self.frames)} frames, {len(self.checks)} checks, kinds {kinds}")
+
+
+async def play(
+    seat: Viewer,
+    table: str,
+    token: str,
+    chooser: random.Random,
+    *,
+    stop: Any = None,
+    phrase_at: int | None = 3,
+    watchers: tuple[Viewer, ...] = (),
+    hello: bool = True,
+) -> None:
+    """Play `seat` until `game_ended` (or until `stop(seat)` says so): a random legal action
+    on every `options`, `ready` after every round, one phrase early on, checkpoints."""
+    if hello:
+        await seat.request({"type": "hello", "table": table, "token": token, "last_seq": 0})
+    said = False
+    checked = 0
+    ended = len(seat.events("game_ended"))  # a rematch plays on after an ended game
+    while True:
+        if len(seat.events("game_ended")) > ended:
+            break
+        if stop is not None and stop(seat):
+            break
+        try:
+            frame = await asyncio.wait_for(seat.inbox.get(), 30)
+        except TimeoutError:
+            raise RuntimeError(f"nothing happened at {table} for 30 s") from None
+        if frame["type"] == "options" and frame["legal_actions"]:
+            action = chooser.choice(frame["legal_actions"])
+            await seat.send({"type": "act", "action": action, "turn_id": frame["turn_id"]})
+        elif frame["type"] == "event" and frame["kind"] == "round_ended":
+            await seat.send({"type": "ready"})
+        if phrase_at is not None and not said and len(seat.events("action")) >= phrase_at:
+            said = True
+            await seat.send({"type": "phrase", "phrase": "buena"})
+        if seat.last_seq() - checked >= CHECK_EVERY:
+            checked = seat.last_seq()
+            await seat.checkpoint(table, token)
+            for watcher in watchers:
+                await watcher.checkpoint(table, None)
+    await asyncio.sleep(0.2)  # let the watchers hear the last events
+
+
+def write_stream(path: Path, body: dict[str, Any]) -> None:
+    """JSON with one frame a line: small, and a re-recording diffs frame by frame."""
+    lines = [
+        f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
+        for key, value in body.items()
+        if key not in LISTS
+    ]
+    for key in LISTS:
+        items = ",\n".join(json.dumps(item, ensure_ascii=False) for item in body[key])
+        lines.append(f"{json.dumps(key)}: [\n{items}\n]")
+    path.write_text("{\n" + ",\n".join(lines) + "\n}\n")
+
+
+LISTS = ("frames", "checks")
+
+
+def practice(server: LiveServer, **options: Any) -> Message:
+    seated: Message = server.post("/api/practice", {"name": "Ana", "bot_level": "greedy", **options})
+    return seated
+
+
+def round_kinds(viewer: Viewer) -> set[str]:
+    return {e["data"]["result"]["kind"] for e in viewer.events("round_ended") if e["data"]["result"]}
+
+
+async def record_practice(server: LiveServer, name: str, chooser: random.Random, **options: Any) -> Viewer:
+    seated = practice(server, **options)
+    async with Viewer(server) as seat:
+        await play(seat, seated["table"], seated["token"], chooser)
+        await seat.checkpoint(seated["table"], seated["token"])
+    seat.save(name, viewer="seat", you=seated["seat"], options=options)
+    return seat
+
+
+async def record_tranque(server: LiveServer, chooser: random.Random) -> None:
+    """Sin pozo for four until a game has a round closed by a tranque."""
+    for attempt in range(12):
+        seated = practice(server, preset="sin-pozo", players=4, mode="individual")
+        async with Viewer(server) as seat:
+            await play(
+                seat, seated["table"], seated["token"], chooser, stop=lambda v: "tranque" in round_kinds(v)
+            )
+            await seat.checkpoint(seated["table"], seated["token"])
+        if "tranque" in round_kinds(seat):
+            seat.save("practice-sinpozo-4-tranque", viewer="seat", you=seated["seat"], attempt=attempt)
+            return
+    raise RuntimeError("no tranque in 12 games")
+
+
+async def record_annulled(server: LiveServer, chooser: random.Random) -> None:
+    """A practice game annulled by the one human's vote after a few moves."""
+    seated = practice(server, preset="clasico", players=2)
+    async with Viewer(server) as seat:
+        await play(
+            seat, seated["table"], seated["token"], chooser, stop=lambda v: len(v.events("action")) >= 6
+        )
+        await seat.request({"type": "vote", "agree": True})
+        while not seat.events("game_ended"):
+            await asyncio.wait_for(seat.inbox.get(), 30)
+        await seat.checkpoint(seated["table"], seated["token"])
+    seat.save("practice-annulled", viewer="seat", you=seated["seat"])
+
+
+def moves_in_game(viewer: Viewer, game: int) -> int:
+    """The actions `viewer` saw since game number `game` started (0 before it)."""
+    started = [e["seq"] for e in viewer.events("game_started") if e["data"].get("game") == game]
+    return sum(1 for e in viewer.events("action") if started and e["seq"] > started[0])
+
+
+async def record_rematch(server: LiveServer, chooser: random.Random) -> None:
+    """A practice game played out, a rematch asked for, and the new game's first moves."""
+    seated = practice(server, preset="sin-pozo", players=2)
+    async with Viewer(server) as seat:
+        await play(seat, seated["table"], seated["token"], chooser)
+        await seat.checkpoint(seated["table"], seated["token"])
+        await seat.request({"type": "rematch"})
+        await play(
+            seat,
+            seated["table"],
+            seated["token"],
+            chooser,
+            stop=lambda v: moves_in_game(v, 2) >= 6,
+            hello=False,
+            phrase_at=None,
+        )
+        await seat.checkpoint(seated["table"], seated["token"])
+    assert seat.events("rematch_vote") and seat.events("game_started")[-1]["data"]["game"] == 2
+    seat.save("practice-rematch-2", viewer="seat", you=seated["seat"])
+
+
+async def record_public(server: LiveServer, chooser: random.Random) -> None:
+    """A host's public table of four in pairs, filled with bots, watched by a spectator."""
+    http = httpx.Client(base_url=server.http, timeout=20)
+    answer = http.post("/api/register", json={"name": "anfitriona", "password": "una clave muy larga"})
+    answer.raise_for_status()
+    cookie = {"Cookie": f"tranque_session={answer.cookies['tranque_session']}"}
+    created = http.post("/api/tables", json={"preset": "clasico", "players": 4, "mode": "pairs"}).json()
+    async with Viewer(server, cookie) as host, Viewer(server) as spectator:
+        seated = await host.request({"type": "sit", "table": created["table"], "seat": 0})
+        await host.request(
+            {"type": "hello", "table": created["table"], "token": seated["token"], "last_seq": 0}
+        )
+        await host.checkpoint(created["table"], seated["token"])
+        await spectator.request({"type": "hello", "table": created["table"], "last_seq": 0})
+        await spectator.checkpoint(created["table"], None)
+        await host.request({"type": "fill_bots", "level": "greedy"})
+        await play(host, created["table"], seated["token"], chooser, watchers=(spectator,), hello=False)
+        await host.checkpoint(created["table"], seated["token"])
+        await spectator.checkpoint(created["table"], None)
+    host.save("public-host-4", viewer="seat", you=seated["seat"])
+    spectator.save("public-spectator-4", viewer="spectator", you=None)
+
+
+async def record_all(server: LiveServer) -> None:
+    chooser = random.Random(11)
+    await record_practice(server, "practice-clasico-2", chooser, preset="clasico", players=2)
+    ponce = await record_practice(
+        server, "practice-ponce-4", chooser, preset="ponce", players=4, mode="pairs"
+    )
+    assert any("scores" in e["data"] for e in ponce.events("action")), "no pass scored palitos"
+    await record_tranque(server, chooser)
+    await record_annulled(server, chooser)
+    await record_rematch(server, chooser)
+    await record_public(server, chooser)
+
+
+def main() -> None:
+    settings = Settings(
+        database_url="memory://",
+        bot_processes=0,
+        bot_min_seconds=0,
+        auto_move_seconds=0.05,
+        between_rounds_seconds=0.3,
+    )
+    with LiveServer(settings) as server:
+        asyncio.run(record_all(server))
+
+
+if __name__ == "__main__":
+    main()
