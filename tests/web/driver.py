@@ -33,20 +33,22 @@ def fits_both(tile: str, ends: tuple[int, int] | None) -> bool:
     return halves == {ends[0], ends[1]}
 
 
-def act_once(page: Any, seen: Counter[str], through_last: bool = True) -> bool:
+def act_once(page: Any, seen: Counter[str], through_last: bool = True, stop_at: str | None = None) -> bool:
     """Make one move if this page's player can; True when something was clicked. The game
     moves on by itself (a lone pass is played for you), so a click that finds its target
     gone is simply tried again on the next look. At the game's end the last round's card
-    comes first: `through_last` goes on from it to the final result."""
+    comes first: `through_last` goes on from it to the final result. Nothing is clicked once
+    `stop_at` is on the page (it may appear while this looks: a round-end card must not be
+    answered with "Listo" by the very call that was to stop there)."""
     from playwright.sync_api import Error as PlaywrightError
 
     try:
-        return _act_once(page, seen, through_last)
+        return _act_once(page, seen, through_last, stop_at)
     except PlaywrightError:
         return False
 
 
-def _act_once(page: Any, seen: Counter[str], through_last: bool) -> bool:
+def _act_once(page: Any, seen: Counter[str], through_last: bool, stop_at: str | None = None) -> bool:
     if page.locator(".overlay.game-end").count():
         return False
     final = page.locator(".overlay.round-end .res-to-final")
@@ -57,7 +59,7 @@ def _act_once(page: Any, seen: Counter[str], through_last: bool) -> bool:
         seen["to_final"] += 1
         return True
     ready = page.locator(".overlay.round-end button.primary:not([disabled]):not(.res-to-final)")
-    if ready.count():
+    if ready.count() and not (stop_at and page.locator(stop_at).count()):
         ready.first.click(timeout=CLICK_MS)
         seen["ready"] += 1
         return True
@@ -93,7 +95,7 @@ def play_until(
     while not page.locator(done).count():
         if time.monotonic() > deadline:
             raise AssertionError(f"{done} did not appear within {timeout} s; moves so far: {dict(seen)}")
-        if not act_once(page, seen, through_last):
+        if not act_once(page, seen, through_last, stop_at=done):
             page.wait_for_timeout(40)
 
 

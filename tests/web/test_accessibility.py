@@ -68,18 +68,6 @@ def describe(violations: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-# What axe-core found on the client before v2, at both sizes alike. A case that finds these
-# rules and no others is an expected failure until the client branches fix them; any other
-# serious or critical rule fails. The expectation is declared with pytest.xfail() once axe
-# has run, not with a mark: a mark would also turn a console error found at teardown into an
-# expected failure, and the console guard must fail the test.
-FOUND_BEFORE_V2 = {
-    "home": {"label-content-name-mismatch"},
-    "options": {"label-content-name-mismatch"},
-    "table": {"label-content-name-mismatch"},
-    "round-end": {"aria-dialog-name", "label-content-name-mismatch"},
-    "game-end": {"aria-dialog-name", "label-content-name-mismatch"},
-}
 CASES = [
     pytest.param(screen, size, id=f"{screen}-{size.name}") for screen in SCREENS for size in (DESKTOP, PHONE)
 ]
@@ -95,9 +83,5 @@ def test_axe_finds_no_serious_violation(
     report_file = AXE_REPORTS / f"{screen}-{size.name}.json"
     report_file.write_text(json.dumps(violations, indent=1, ensure_ascii=False), encoding="utf-8")
     blocking = [rule for rule in violations if rule["impact"] in BLOCKING]
-    found = {rule["id"] for rule in blocking}
-    report = f"axe-core on {screen} at {size.name}:\n{describe(blocking)}"
-    if found and found <= FOUND_BEFORE_V2[screen]:
-        pytest.xfail(f"client v2 branch fixes: {', '.join(sorted(found))}\n{report}")
     if blocking:
-        pytest.fail(report, pytrace=False)
+        pytest.fail(f"axe-core on {screen} at {size.name}:\n{describe(blocking)}", pytrace=False)

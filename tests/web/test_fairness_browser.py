@@ -64,6 +64,12 @@ def reveal_a_wrong_seed(monkeypatch: pytest.MonkeyPatch, *, commit_to_it: bool) 
         monkeypatch.setattr(Table, "snapshot", lying_sync)
 
 
+@pytest.fixture
+def live(live_paused: LiveServer) -> LiveServer:
+    """The round-end card stays up until the test has read it (the next round would close it)."""
+    return live_paused
+
+
 def first_round_check(page: Any) -> str:
     """Play the first round by clicking; the round-end card's deal line once it is checked."""
     play_until(page, ".overlay.round-end", Counter())

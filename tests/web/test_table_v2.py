@@ -485,3 +485,31 @@ def test_the_choose_an_end_hint_lives_only_while_choosing(
     page.wait_for_selector(f'.hand-tile[data-tile="{play["tile"]}"]', state="detached")
     assert "toca la punta" not in page.locator(".turn-text").inner_text()
     assert not page.locator(".end.choose").count()
+
+
+def test_a_tile_on_the_board_says_how_many_of_its_numbers_are_out(
+    browser: Any, live: LiveServer, console_errors: ConsoleErrors
+) -> None:
+    """Hovering a placed tile (its title) or tapping it (a toast) counts, for each of its
+    numbers, the tiles on the board that carry it: what a player counts on a real table."""
+    page = console_errors.watch(browser.new_page(viewport={"width": 1280, "height": 800}))
+    start_practice(page, live)
+    seen: Counter[str] = Counter()
+    while page.locator(".line .placed").count() < 4:
+        if not act_once(page, seen):
+            page.wait_for_timeout(40)
+    # Read at one instant: the board and the first tile's words (the bots play on meanwhile).
+    title, on_board = page.evaluate(
+        """() => {
+            const placed = [...document.querySelectorAll(".line .placed")];
+            return [placed[0].querySelector("title").textContent,
+                    placed.map((tile) => tile.dataset.pips.split("-").map(Number))];
+        }"""
+    )
+    expected = [sum(1 for other in on_board if n in other) for n in dict.fromkeys(on_board[0])]
+    counts = [int(k) for k in re.findall(r"ya se jugaron (\d+) de 7", title)]
+    assert counts == expected, (title, on_board)
+    tile = page.locator(".line .placed").first
+    tile.click()
+    page.wait_for_selector("#toast.show")
+    assert "ya se jugaron" in page.locator("#toast").inner_text()

@@ -8,7 +8,9 @@
 //
 // `line`: the boxes, left end first; `ends`: {left, right} or null before the lead;
 // `choosing`: truthy while the player must pick an end (true, or a list of sides to light);
-// `onEnd(side)`: called when an end's button is pressed (click, Enter or Space).
+// `onEnd(side)`: called when an end's button is pressed (click, Enter or Space);
+// `describe(box)`: what a placed tile says when hovered, tapped or read (how many of its
+// numbers are out, the view's words); `onTile(box)`: called when a placed tile is tapped.
 // Call it again with new props to update in place: tiles already drawn keep their elements
 // (and focus stays on an end button), only new tiles are added.
 
@@ -56,11 +58,12 @@ function createBoard(container) {
 }
 
 // Draw `line` and `ends` into `container`, reusing what is already there.
-export function renderLine(container, { line = [], ends = null, choosing = null } = {}, { onEnd = null } = {}) {
+export function renderLine(container, { line = [], ends = null, choosing = null } = {}, { onEnd = null, describe = null, onTile = null } = {}) {
   let board = boards.get(container);
   if (!board || board.root.parentNode !== container) board = createBoard(container);
   board.props = { line: line || [], ends: ends || null, choosing };
   board.onEnd = onEnd;
+  board.onTile = onTile;
 
   const wanted = new Set();
   for (const box of board.props.line) {
@@ -78,8 +81,17 @@ export function renderLine(container, { line = [], ends = null, choosing = null 
     element.dataset.w = box.w;
     element.dataset.h = box.h;
     element.dataset.pips = box.pips.join("-"); // as drawn: left (or top) half first
+    element.append(svg("title"));
+    element.addEventListener("click", () => board.onTile && board.onTile(box));
     board.tiles.append(element);
     board.drawn.set(key, element);
+  }
+  if (describe) {
+    for (const box of board.props.line) {
+      const said = describe(box);
+      const title = board.drawn.get(keyOf(box)).querySelector("title");
+      if (title.textContent !== said) title.textContent = said;
+    }
   }
   for (const [key, element] of board.drawn) {
     if (!wanted.has(key)) {

@@ -116,10 +116,11 @@ class App {
       });
       account.append(out);
     }
-    // The button names the language it switches to, in that language.
+    // The button names the language it switches to, in that language (its accessible name is
+    // that word, what a voice user says; the hint says what it does).
     const lang = document.getElementById("lang");
     lang.textContent = t("language");
-    lang.setAttribute("aria-label", t("scr_language_label"));
+    lang.title = t("scr_language_label");
     lang.lang = currentLang() === "es" ? "en" : "es";
   }
 

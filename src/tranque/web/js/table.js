@@ -2,7 +2,7 @@
 // views update the page in place from it (table_views.js), turns the player's taps, drags
 // and keys (input.js) into requests, and runs the turn clock (clock.js).
 
-import { t, phrase } from "./i18n.js";
+import { t, phrase, tileLabel } from "./i18n.js";
 import { renderLine } from "./line.js";
 import { api } from "./api.js";
 import { showRoundEnd, showGameEnd, showRematchVote, closeOverlay } from "./results.js";
@@ -388,7 +388,19 @@ export class TableView {
   renderLine() {
     const s = this.state;
     const sides = this.choosingSides();
-    renderLine(this.parts.line, { line: s.line, ends: s.lineEnds, choosing: sides.length ? sides : null }, { onEnd: (side) => this.chooseEnd(side) });
+    renderLine(
+      this.parts.line,
+      { line: s.line, ends: s.lineEnds, choosing: sides.length ? sides : null },
+      { onEnd: (side) => this.chooseEnd(side), describe: (box) => this.tileOnBoard(box), onTile: (box) => this.toast(this.tileOnBoard(box)) },
+    );
+  }
+
+  // A tile on the board, and how many tiles of each of its numbers are already out.
+  tileOnBoard(box) {
+    const s = this.state;
+    const [a, b] = box.pips;
+    const out = (n) => t("played_of", { n, k: s.line.filter((other) => other.pips.includes(n)).length, total: s.rules.set_max + 1 });
+    return [tileLabel(a, b), out(a), ...(a === b ? [] : [out(b)])].join(" ");
   }
 
   async record() {
