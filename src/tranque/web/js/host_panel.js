@@ -1,20 +1,10 @@
 // The host's panel while a table waits for players: the invitation link, whole, with Copy
 // (the clipboard) and Share (the Web Share API, or a WhatsApp link where there is none),
 // and "Completar con la máquina". It comes from `sync.host` (docs/protocol.md), so it
-// survives a reload; a server without that field falls back to what this browser kept.
+// survives a reload.
 
 import { t } from "./i18n.js";
 import { el, button, setText, place } from "./dom.js";
-
-const KEPT = (table) => `tranque.host.${table}`;
-
-// What this browser knows of hosting `table`: the server's word when it sent one.
-export function hostInfo(state, tableId, created) {
-  if (created) localStorage.setItem(KEPT(tableId), JSON.stringify(created));
-  if (state && state.hostSent) return state.host;
-  if (created) return created;
-  return JSON.parse(localStorage.getItem(KEPT(tableId)) || "null");
-}
 
 export function inviteUrl(host) {
   if (!host) return null;

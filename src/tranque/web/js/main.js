@@ -217,7 +217,6 @@ class App {
   async createTable(options) {
     try {
       const created = await api("/api/tables", options);
-      this.hosting = { invite: created.invite_url ? `${location.origin}${created.invite_url}` : null };
       return await this.sit({ table: created.table, invite: created.invite, kind: created.kind });
     } catch (error) {
       this.toast(serverMessage(error));
@@ -250,9 +249,7 @@ class App {
       token: saved ? saved.token : null,
       toast: (text) => this.toast(text),
       onLeave: (next) => this.afterTable(next),
-      hosting: this.hosting,
     });
-    this.hosting = null;
     this.table.start();
   }
 

@@ -10,7 +10,7 @@ import { DealBook } from "./fairness.js";
 import { el, button, escapeHtml, setText, place } from "./dom.js";
 import { initialState, reduceSync, reduceEvent, reduceOptions, playsOf, canDo, isMyTurn, humanCount } from "./table_state.js";
 import { headerHtml, Badge, Opponent, HandView, ToolsPanel, EndsBar, describeAction } from "./table_views.js";
-import { HostPanel, hostInfo } from "./host_panel.js";
+import { HostPanel } from "./host_panel.js";
 import { attachHandInput } from "./input.js";
 import { TurnClock } from "./clock.js";
 
@@ -24,14 +24,13 @@ const PLACES = {
 };
 
 export class TableView {
-  constructor({ root, socket, tableId, seat, token, toast, onLeave, hosting = null }) {
+  constructor({ root, socket, tableId, seat, token, toast, onLeave }) {
     this.root = root;
     this.socket = socket;
     this.tableId = tableId;
     this.token = token;
     this.toast = toast;
     this.onLeave = onLeave;
-    this.hosting = hosting; // {invite: link or null} when this browser just created the table
     this.state = initialState({ you: seat });
     this.synced = false;
     this.handOrder = [];
@@ -362,8 +361,7 @@ export class TableView {
     const html = headerHtml(this, s);
     if (parts.header.innerHTML !== html) parts.header.innerHTML = html;
     const waiting = s.phase === "waiting";
-    const host = hostInfo(s, this.tableId, this.hosting);
-    this.hosting = null; // kept by hostInfo for a reload
+    const host = s.host; // the server's host panel (sync.host): the same after a reload
     place(parts.screen, parts.host.root, waiting, parts.grid);
     if (waiting) parts.host.update(s, host);
     parts.ends.update(this, s);

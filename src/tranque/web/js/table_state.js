@@ -49,7 +49,6 @@ export function initialState({ you = null } = {}) {
     phase: "waiting",
     seats: [],
     host: null, // sync.host: the host's panel (invite, fill with bots), null for the others
-    hostSent: false, // whether the server's sync carries `host` at all
     round: null,
     starter: null,
     turn: null,
@@ -95,7 +94,6 @@ export function reduceSync(state, snapshot) {
     phase: snapshot.phase,
     seats: (snapshot.seats || []).map((seat) => ({ ...seat })),
     host: snapshot.host || null,
-    hostSent: "host" in snapshot,
     round: snapshot.round === undefined ? null : snapshot.round,
     turn: snapshot.turn ? { ...snapshot.turn } : null,
     results: [...(snapshot.results || [])],
@@ -136,10 +134,9 @@ export function reduceSync(state, snapshot) {
   return next;
 }
 
-// `view.line` is a list of tile texts today; with the geometry branch, a list of boxes.
+// `view.line`: the boxes the server laid the line out in (docs/protocol.md).
 function boxesOf(line) {
-  if (!Array.isArray(line) || !line.length || typeof line[0] !== "object") return [];
-  return line.map((box) => ({ ...box }));
+  return (line || []).map((box) => ({ ...box }));
 }
 
 // Markers, pass numbers and the tiles played, from a round's public events.
@@ -270,7 +267,7 @@ const HANDLERS = {
 
   action(s, d, message) {
     const action = d.action;
-    const numbers = endNumbers(d.ends, d.line_ends);
+    const numbers = d.ends ? [...d.ends] : null;
     const counts = [...s.handCounts];
     let laid = null;
     if (action.type === "play") {
@@ -290,7 +287,7 @@ const HANDLERS = {
     }
     s.handCounts = counts;
     if (numbers) s.ends = numbers;
-    if (d.line_ends || (d.ends && !Array.isArray(d.ends))) s.lineEnds = d.line_ends || d.ends;
+    if (d.line_ends) s.lineEnds = d.line_ends;
     Object.assign(s, track(s, d.seat, action, s.ends));
     if (d.scores) s.scores = scoresOr(d.scores, s.rules); // ponce: a pass that scores counts at once
     s.options = null;
@@ -357,14 +354,6 @@ const HANDLERS = {
     return s;
   },
 };
-
-// `ends` is `[left, right]` today; the geometry branch's `{left: E, right: E}` carries pips.
-function endNumbers(ends, lineEnds) {
-  if (Array.isArray(ends)) return [...ends];
-  const rich = lineEnds || ends;
-  if (rich && rich.left && rich.right) return [rich.left.pips, rich.right.pips];
-  return null;
-}
 
 // ---------------------------------------------------------------------------------------
 // Questions the views ask of a state (answers read from the server's options, never a rule)
