@@ -50,7 +50,7 @@ def test_every_main_screen_is_photographed_at_each_size(
     page.wait_for_selector("#practice")
     page.wait_for_selector(".lobby li button")  # the public table, with its "Sentarse"
     shoot("home")
-    page.locator(".lobby").scroll_into_view_if_needed()
+    page.locator(".lobby").first.scroll_into_view_if_needed()
     page.screenshot(path=folder / "lobby.png")
 
     page.goto(live_paused.http + "/#/entrar")
