@@ -67,6 +67,11 @@ def _act_once(page: Any, seen: Counter[str], through_last: bool, stop_at: str | 
         page.locator(".pozo.lit").click(timeout=CLICK_MS)
         seen["draw"] += 1
         return True
+    chosen = page.locator(".end-right.choose")
+    if chosen.count():  # a tile that fits both ends is waiting for its end: tap the end only
+        chosen.first.click(timeout=CLICK_MS)  # (tapping the tile again would drop the choice)
+        seen["both_ends"] += 1
+        return True
     tiles = page.locator(".hand-tile.playable")
     if tiles.count():
         ends = _ends(page)
@@ -97,6 +102,29 @@ def play_until(
             raise AssertionError(f"{done} did not appear within {timeout} s; moves so far: {dict(seen)}")
         if not act_once(page, seen, through_last, stop_at=done):
             page.wait_for_timeout(40)
+
+
+class Deadline:
+    """A loop's time limit, so that a stuck browser test fails with what it saw instead of
+    running forever: `check()` raises once `seconds` have passed."""
+
+    def __init__(self, seconds: float, what: str) -> None:
+        self.until = time.monotonic() + seconds
+        self.what = what
+        self.seconds = seconds
+
+    def check(self, seen: Counter[str]) -> None:
+        if time.monotonic() > self.until:
+            raise AssertionError(f"{self.what} within {self.seconds} s; moves so far: {dict(seen)}")
+
+
+def play_both_until(host: Any, guest: Any, done: str, seen: Counter[str], timeout: float = 300) -> None:
+    """Two people at one table play until `done` is on both pages."""
+    deadline = Deadline(timeout, f"{done} did not appear on both pages")
+    while not (host.locator(done).count() and guest.locator(done).count()):
+        deadline.check(seen)
+        if not (act_once(host, seen, stop_at=done) or act_once(guest, seen, stop_at=done)):
+            host.wait_for_timeout(40)
 
 
 def play_moves(page: Any, moves: int, seen: Counter[str], timeout: float = 60) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.server.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
-from tests.web.driver import act_once
+from tests.web.driver import play_both_until
 
 
 def sign_up(page: Any, live: LiveServer, name: str) -> None:
@@ -50,10 +50,7 @@ def test_a_private_table_by_invitation_plays_a_round(
     assert "ana" in guest.locator(".seats-grid").inner_text()
 
     seen: Counter[str] = Counter()
-    while not (host.locator(".overlay.round-end").count() and guest.locator(".overlay.round-end").count()):
-        moved = act_once(host, seen) or act_once(guest, seen)
-        if not moved:
-            host.wait_for_timeout(40)
+    play_both_until(host, guest, ".overlay.round-end", seen)
     assert seen["play"] + seen["both_ends"] >= 2
     host_result = host.locator(".overlay.round-end .why").inner_text()
     guest_result = guest.locator(".overlay.round-end .why").inner_text()

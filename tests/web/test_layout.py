@@ -12,7 +12,7 @@ import pytest
 
 from tests.server.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
-from tests.web.driver import act_once
+from tests.web.driver import Deadline, act_once
 
 Box = dict[str, float]
 
@@ -88,7 +88,9 @@ def test_the_table_fits_the_screen_as_the_line_grows(
     page.wait_for_selector(".hand-tile")
     seen: Counter[str] = Counter()
     longest = 0
+    deadline = Deadline(240, "the round did not end")
     while not page.locator(".overlay.round-end").count():
+        deadline.check(seen)
         if act_once(page, seen):
             page.wait_for_timeout(60)
             try:

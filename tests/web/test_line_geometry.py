@@ -18,7 +18,7 @@ import pytest
 
 from tests.server.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
-from tests.web.driver import act_once
+from tests.web.driver import Deadline, act_once
 from tests.web.test_practice import start_practice
 
 READ_BOARD = """() => {
@@ -147,7 +147,9 @@ def test_no_placed_tile_moves_and_the_end_buttons_sit_at_the_real_ends_over_a_wh
     previous: dict[str, Any] | None = None
     first_round: int | None = None
     keyboard_checked = False
+    deadline = Deadline(240, "the hand did not end")
     while not page.locator(".overlay.round-end, .overlay.game-end").count():
+        deadline.check(Counter())
         board = page.evaluate(READ_BOARD)
         if board and first_round is None:
             first_round = board["round"]

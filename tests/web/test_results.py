@@ -13,7 +13,7 @@ import pytest
 
 from tests.server.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
-from tests.web.driver import act_once, play_until
+from tests.web.driver import play_both_until, play_until
 from tests.web.test_accounts import sign_up
 from tests.web.test_practice import start_practice
 
@@ -103,9 +103,7 @@ def test_rematch_between_two_people_needs_both_and_starts_a_new_game_for_both(
     guest.wait_for_selector(".hand-tile")
 
     seen: Counter[str] = Counter()
-    while not (host.locator(".overlay.game-end").count() and guest.locator(".overlay.game-end").count()):
-        if not (act_once(host, seen) or act_once(guest, seen)):
-            host.wait_for_timeout(40)
+    play_both_until(host, guest, ".overlay.game-end", seen, timeout=600)
     host.locator(".overlay.game-end button.res-rematch").click()
     status = guest.locator(".overlay.game-end .res-rematch-status")
     status.filter(has_text="Quieren la revancha: ana.").wait_for()
@@ -144,9 +142,7 @@ def test_an_annulled_game_says_why_and_its_unfinished_hand_is_not_called_unverif
     guest.wait_for_selector(".hand-tile")
 
     seen: Counter[str] = Counter()
-    while not (host.locator(".overlay.round-end").count() and guest.locator(".overlay.round-end").count()):
-        if not (act_once(host, seen) or act_once(guest, seen)):
-            host.wait_for_timeout(40)
+    play_both_until(host, guest, ".overlay.round-end", seen)
     for page in (host, guest):
         page.locator(".overlay.round-end .res-fair:not([data-state=checking])").wait_for()
         assert (
