@@ -76,6 +76,8 @@ def _act_once(page: Any, seen: Counter[str], through_last: bool, stop_at: str | 
     if tiles.count():
         ends = _ends(page)
         names = [tiles.nth(i).get_attribute("data-tile") for i in range(tiles.count())]
+        if not names:  # the hand changed while it was read: look again
+            return False
         choice = next((name for name in names if name and fits_both(name, ends)), names[0])
         page.locator(f'.hand-tile.playable[data-tile="{choice}"]').click(timeout=CLICK_MS)
         if page.locator(".end.choose").count():
