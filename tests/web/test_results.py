@@ -84,13 +84,13 @@ def test_rematch_at_a_practice_table_starts_a_new_game_at_the_same_table(
     assert page.url == url  # the same table, not a new practice table
 
 
-def test_rematch_between_two_people_needs_both_and_starts_a_new_game_for_both(
-    browser: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path
-) -> None:
-    host_context = browser.new_context(viewport={"width": 1280, "height": 800})
-    guest_context = browser.new_context(viewport={"width": 390, "height": 844})
-    host = console_errors.watch(host_context.new_page())
-    guest = console_errors.watch(guest_context.new_page())
+def two_at_a_private_table(
+    browser: Any, live: LiveServer, console_errors: ConsoleErrors, guest_viewport: dict[str, int]
+) -> tuple[Any, Any]:
+    """ana creates a private table for two at 1280×800, beto joins by its link on a phone;
+    both pages once the hand is dealt."""
+    host = console_errors.watch(browser.new_context(viewport={"width": 1280, "height": 800}).new_page())
+    guest = console_errors.watch(browser.new_context(viewport=guest_viewport).new_page())
     sign_up(host, live, "ana")
     sign_up(guest, live, "beto")
     host.click("#create-table")
@@ -101,6 +101,13 @@ def test_rematch_between_two_people_needs_both_and_starts_a_new_game_for_both(
     guest.goto(host.locator(".invite-link").input_value())
     host.wait_for_selector(".hand-tile")
     guest.wait_for_selector(".hand-tile")
+    return host, guest
+
+
+def test_rematch_between_two_people_needs_both_and_starts_a_new_game_for_both(
+    browser: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path
+) -> None:
+    host, guest = two_at_a_private_table(browser, live, console_errors, {"width": 390, "height": 844})
 
     seen: Counter[str] = Counter()
     play_both_until(host, guest, ".overlay.game-end", seen, timeout=600)
@@ -113,8 +120,8 @@ def test_rematch_between_two_people_needs_both_and_starts_a_new_game_for_both(
     guest.locator(".overlay.game-end button.res-rematch").click()
     new_game_started(host)
     new_game_started(guest)
-    host_context.close()
-    guest_context.close()
+    host.context.close()
+    guest.context.close()
 
 
 def vote_to_annul(page: Any) -> None:
@@ -126,20 +133,7 @@ def vote_to_annul(page: Any) -> None:
 def test_an_annulled_game_says_why_and_its_unfinished_hand_is_not_called_unverified(
     browser: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path
 ) -> None:
-    host_context = browser.new_context(viewport={"width": 1280, "height": 800})
-    guest_context = browser.new_context(viewport={"width": 360, "height": 640})
-    host = console_errors.watch(host_context.new_page())
-    guest = console_errors.watch(guest_context.new_page())
-    sign_up(host, live, "ana")
-    sign_up(guest, live, "beto")
-    host.click("#create-table")
-    host.wait_for_selector("#start")
-    host.select_option("select[name=players]", "2")
-    host.check("input[name=private]")
-    host.click("#start")
-    guest.goto(host.locator(".invite-link").input_value())
-    host.wait_for_selector(".hand-tile")
-    guest.wait_for_selector(".hand-tile")
+    host, guest = two_at_a_private_table(browser, live, console_errors, {"width": 360, "height": 640})
 
     seen: Counter[str] = Counter()
     play_both_until(host, guest, ".overlay.round-end", seen)
@@ -167,8 +161,8 @@ def test_an_annulled_game_says_why_and_its_unfinished_hand_is_not_called_unverif
         assert annulled.startswith("Mano 2: anulada sin terminar (por votación)"), annulled
         assert "no verificado" not in annulled and "✘" not in annulled
     guest.screenshot(path=screenshots / "game-annulled-360.png", full_page=True)
-    host_context.close()
-    guest_context.close()
+    host.context.close()
+    guest.context.close()
 
 
 def start_preset_practice(page: Any, live: LiveServer, preset: str, players: str) -> None:

@@ -3,6 +3,7 @@
 
 import { t, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
+import { button, escapeHtml } from "./dom.js";
 import { formChoices, presetSummary, presetTitle } from "./presets.js";
 
 // An account name is 3 to 24 characters: the server's names.NAME_PATTERN (tests/web/
@@ -29,19 +30,6 @@ const HOW_TO = {
     "The winner scores the pips left in the other hands. First to the target wins the game.",
   ],
 };
-
-export function escapeHtml(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
-
-export function button(label, onClick, kind = "") {
-  const element = document.createElement("button");
-  element.type = "button";
-  element.textContent = label;
-  if (kind) element.className = kind;
-  element.addEventListener("click", onClick);
-  return element;
-}
 
 function section(className, html = "") {
   const element = document.createElement("section");

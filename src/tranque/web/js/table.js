@@ -7,7 +7,7 @@ import { renderLine } from "./line.js";
 import { api } from "./api.js";
 import { showRoundEnd, showGameEnd, showRematchVote, closeOverlay } from "./results.js";
 import { DealBook } from "./fairness.js";
-import { el, button, escapeHtml, setText, place } from "./dom.js";
+import { el, button, setText, place } from "./dom.js";
 import { initialState, reduceSync, reduceEvent, reduceOptions, playsOf, canDo, isMyTurn, humanCount } from "./table_state.js";
 import { headerHtml, Badge, Opponent, HandView, ToolsPanel, EndsBar, describeAction } from "./table_views.js";
 import { HostPanel } from "./host_panel.js";
@@ -406,4 +406,3 @@ export class TableView {
   }
 }
 
-export { button, escapeHtml };
