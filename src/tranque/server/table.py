@@ -23,10 +23,18 @@ from tranque.server import commands
 from tranque.server.bot_runner import Bots
 from tranque.server.clock import Clock, Timer
 from tranque.server.fairness import DealSecret
+from tranque.server.game_archive import finished_game
 from tranque.server.line_layout import laid_out, line_json, plays_of
 from tranque.server.seats import Seat, SeatKind, new_token, token_hash
 from tranque.server.store import Store
-from tranque.server.table_events import GameEnded, SeatChanged, TableCreated, TableEvent, TurnStarted
+from tranque.server.table_events import (
+    EndReason,
+    GameEnded,
+    SeatChanged,
+    TableCreated,
+    TableEvent,
+    TurnStarted,
+)
 from tranque.server.table_log import Broadcast, frame, from_stored, to_stored
 from tranque.server.table_state import Phase, TableError, TableOptions, TableState, Viewer
 
@@ -191,7 +199,11 @@ class Table:
             if self.state.phase.status is not status:
                 await self.store.set_table_status(self.table_id, self.state.phase.status)
             if isinstance(event, GameEnded) and self.state.game is not None:
-                await self.store.save_record(self.table_id, self.game_record())
+                record = self.game_record()
+                await self.store.save_record(self.table_id, record)
+                if event.reason is EndReason.TARGET:  # an annulled game counts for nothing
+                    kept = finished_game(self.table_id, self.state, self.options, record, at)
+                    await self.store.save_game(kept.game, kept.players, kept.ratings, kept.xp)
         finally:
             self._recording = False
         if isinstance(event, SeatChanged) and event.seat.kind is SeatKind.EMPTY:

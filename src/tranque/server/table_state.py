@@ -100,6 +100,7 @@ class TableOptions:
     invite_code: str | None = None
     host_user_id: int | None = None
     bot_level: str = "heuristic"
+    competitive: bool = False  # «competitiva»: rated (game_archive, ratings); else «amistosa»
     between_rounds_seconds: float = 8.0
     auto_move_seconds: float = 1.0
     bot_min_seconds: float = 0.6

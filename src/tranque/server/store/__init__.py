@@ -2,7 +2,10 @@
 
 from tranque.server.store.base import (
     DuplicateEvent,
+    GamePlayerRow,
+    GameRow,
     NameTaken,
+    RatingRow,
     Store,
     StoredEvent,
     TableRow,
@@ -10,4 +13,15 @@ from tranque.server.store.base import (
 )
 from tranque.server.store.memory import MemoryStore
 
-__all__ = ["DuplicateEvent", "MemoryStore", "NameTaken", "Store", "StoredEvent", "TableRow", "UserRow"]
+__all__ = [
+    "DuplicateEvent",
+    "GamePlayerRow",
+    "GameRow",
+    "MemoryStore",
+    "NameTaken",
+    "RatingRow",
+    "Store",
+    "StoredEvent",
+    "TableRow",
+    "UserRow",
+]

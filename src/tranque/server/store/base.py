@@ -37,6 +37,61 @@ class UserRow:
     user_id: int
     name: str
     password_hash: str
+    created_at: float = 0.0
+    avatar: str | None = None  # one of the site's drawings; None: the default
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A finished game as kept for history, profiles and replays (schema.games)."""
+
+    game_id: str  # "<table_id>.<number>"
+    table_id: str
+    number: int  # 1-based: the table's first game, its rematch, ...
+    finished_at: float
+    preset: str
+    format: str  # duel | individual | pairs (ratings.Pool)
+    players: int
+    table_kind: str
+    private: bool
+    competitive: bool
+    rated: bool
+    unrated_reason: str | None
+    summary: dict[str, Any]  # seats (names, kinds, user ids), scores, goals, winners
+    record: dict[str, Any]  # the engine's game record with revealed seeds
+
+
+@dataclass(frozen=True)
+class GamePlayerRow:
+    """One account's part in a finished game (schema.game_players)."""
+
+    game_id: str
+    user_id: int
+    seat: int
+    finished_at: float
+    preset: str
+    format: str
+    private: bool
+    won: bool
+    abandoned: bool
+    xp: int
+    mu_before: float | None = None
+    sigma_before: float | None = None
+    mu_after: float | None = None
+    sigma_after: float | None = None
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """An account's current rating in one pool (schema.ratings)."""
+
+    user_id: int
+    pool: str
+    mu: float
+    sigma: float
+    shown: float
+    games: int
+    updated_at: float
 
 
 class Store(Protocol):
@@ -86,3 +141,23 @@ class Store(Protocol):
     async def session_user(self, token_hash: str, now: float) -> UserRow | None: ...
 
     async def delete_session(self, token_hash: str) -> None: ...
+
+    # Finished games, ratings and XP ---------------------------------------------------
+
+    async def save_game(
+        self,
+        game: GameRow,
+        players: list[GamePlayerRow],
+        ratings: list[RatingRow],
+        xp: list[tuple[str, int, int]],
+    ) -> None:
+        """Keep a finished game and what it changed, in one transaction: its players' rows,
+        their new ratings (upserted) and XP gained, as (period, user_id, xp) added to the
+        period's total. Saving a game_id already kept changes nothing (a replayed log)."""
+        ...
+
+    async def load_game(self, game_id: str) -> GameRow | None: ...
+
+    async def game_players(self, game_id: str) -> list[GamePlayerRow]: ...
+
+    # Friends and blocks -------------------------------------------------------------------

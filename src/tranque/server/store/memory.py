@@ -11,7 +11,16 @@ import json
 from typing import Any
 
 from tranque.server.names import skeleton
-from tranque.server.store.base import DuplicateEvent, NameTaken, StoredEvent, TableRow, UserRow
+from tranque.server.store.base import (
+    DuplicateEvent,
+    GamePlayerRow,
+    GameRow,
+    NameTaken,
+    RatingRow,
+    StoredEvent,
+    TableRow,
+    UserRow,
+)
 
 
 class MemoryStore:
@@ -21,6 +30,10 @@ class MemoryStore:
         self._records: dict[str, dict[str, Any]] = {}
         self._users: dict[int, UserRow] = {}
         self._sessions: dict[str, tuple[int, float]] = {}
+        self._games: dict[str, GameRow] = {}
+        self._game_players: dict[str, list[GamePlayerRow]] = {}
+        self._ratings: dict[tuple[int, str], RatingRow] = {}
+        self._xp: dict[tuple[str, int], int] = {}  # (period, user_id) → XP
 
     async def start(self) -> None:
         return None
@@ -62,7 +75,7 @@ class MemoryStore:
     async def create_user(self, name: str, password_hash: str, created_at: float) -> UserRow:
         if await self.find_user(name) is not None or await self.find_similar_user(name) is not None:
             raise NameTaken(name)
-        user = UserRow(len(self._users) + 1, name, password_hash)
+        user = UserRow(len(self._users) + 1, name, password_hash, created_at)
         self._users[user.user_id] = user
         return user
 
@@ -87,3 +100,30 @@ class MemoryStore:
 
     async def delete_session(self, token_hash: str) -> None:
         self._sessions.pop(token_hash, None)
+
+    # Finished games, ratings and XP ---------------------------------------------------
+
+    async def save_game(
+        self,
+        game: GameRow,
+        players: list[GamePlayerRow],
+        ratings: list[RatingRow],
+        xp: list[tuple[str, int, int]],
+    ) -> None:
+        if game.game_id in self._games:
+            return
+        self._games[game.game_id] = copy.deepcopy(game)
+        self._game_players[game.game_id] = sorted(players, key=lambda player: player.seat)
+        for rating in ratings:
+            self._ratings[rating.user_id, rating.pool] = rating
+        for period, user_id, gained in xp:
+            self._xp[period, user_id] = self._xp.get((period, user_id), 0) + gained
+
+    async def load_game(self, game_id: str) -> GameRow | None:
+        game = self._games.get(game_id)
+        return copy.deepcopy(game) if game is not None else None
+
+    async def game_players(self, game_id: str) -> list[GamePlayerRow]:
+        return list(self._game_players.get(game_id, []))
+
+    # Friends and blocks -------------------------------------------------------------------

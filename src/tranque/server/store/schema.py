@@ -30,6 +30,7 @@ users = sa.Table(
     # names.skeleton(name): unique, so no name looks like another. NULL only for an account
     # made before revision 0002 whose name looked like an older account's.
     sa.Column("name_skeleton", sa.String(128), nullable=True),
+    sa.Column("avatar", sa.String(32), nullable=True),  # one of the site's drawings; NULL: the default
     sa.Index("ix_users_name_skeleton", "name_skeleton", unique=True),
 )
 
@@ -69,4 +70,93 @@ records = sa.Table(
     metadata,
     sa.Column("table_id", sa.String(64), primary_key=True),
     sa.Column("record", sa.JSON, nullable=False),
+)
+
+# Players (revision 0003) -----------------------------------------------------------------
+# A finished game, kept for its players' history, profiles and replays. `game_id` is
+# "<table_id>.<number>" (a table plays several games when its players ask for a rematch).
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("game_id", sa.String(80), primary_key=True),
+    sa.Column("table_id", sa.String(64), nullable=False, index=True),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("finished_at", sa.Double, nullable=False, index=True),
+    sa.Column("preset", sa.String(32), nullable=False),
+    sa.Column("format", sa.String(16), nullable=False),  # duel | individual | pairs
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("table_kind", sa.String(16), nullable=False),
+    sa.Column("private", sa.Boolean, nullable=False),  # its history is only its players'
+    sa.Column("competitive", sa.Boolean, nullable=False),  # chosen at creation
+    sa.Column("rated", sa.Boolean, nullable=False),  # it changed ratings and XP
+    sa.Column("unrated_reason", sa.String(32), nullable=True),  # why a competitive game was not
+    sa.Column("summary", sa.JSON, nullable=False),  # seats (names, kinds), scores, winners
+    sa.Column("record", sa.JSON, nullable=False),  # the engine's game record (tranque replay)
+)
+
+# One row per account that played a game: its history, its stats, its rating changes.
+game_players = sa.Table(
+    "game_players",
+    metadata,
+    sa.Column("game_id", sa.String(80), sa.ForeignKey("games.game_id"), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("finished_at", sa.Double, nullable=False),  # the game's, for the history's order
+    sa.Column("preset", sa.String(32), nullable=False),
+    sa.Column("format", sa.String(16), nullable=False),
+    sa.Column("private", sa.Boolean, nullable=False),
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("abandoned", sa.Boolean, nullable=False),
+    sa.Column("xp", sa.Integer, nullable=False),
+    sa.Column("mu_before", sa.Double, nullable=True),  # NULL: the game changed no rating
+    sa.Column("sigma_before", sa.Double, nullable=True),
+    sa.Column("mu_after", sa.Double, nullable=True),
+    sa.Column("sigma_after", sa.Double, nullable=True),
+    sa.Index("ix_game_players_user_id_finished_at", "user_id", "finished_at"),
+)
+
+# Each account's current rating in each pool (duel | individual | pairs).
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("pool", sa.String(16), primary_key=True),
+    sa.Column("mu", sa.Double, nullable=False),
+    sa.Column("sigma", sa.Double, nullable=False),
+    sa.Column("shown", sa.Double, nullable=False),  # the conservative rating on the 1500 scale
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.Double, nullable=False),
+    sa.Index("ix_ratings_pool_shown", "pool", "shown"),
+)
+
+# XP per account and period: "all", "w2026-49" (ISO week), "m2026-12" (month), so that a
+# ranking of any period is one index range.
+xp = sa.Table(
+    "xp",
+    metadata,
+    sa.Column("period", sa.String(16), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("xp", sa.Integer, nullable=False),
+    sa.Index("ix_xp_period_xp", "period", "xp"),
+)
+
+# Friendship, one row per direction: (a, b, "pending") is a request from a to b; once b
+# accepts, (a, b) and (b, a) are both "accepted".
+friends = sa.Table(
+    "friends",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("friend_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.Double, nullable=False),
+    sa.Index("ix_friends_friend_id", "friend_id"),
+)
+
+blocks = sa.Table(
+    "blocks",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("blocked_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("created_at", sa.Double, nullable=False),
+    sa.Index("ix_blocks_blocked_id", "blocked_id"),
 )

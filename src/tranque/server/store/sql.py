@@ -29,8 +29,27 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from tranque.server import migrations
 from tranque.server.names import skeleton
-from tranque.server.store.base import DuplicateEvent, NameTaken, StoredEvent, TableRow, UserRow
-from tranque.server.store.schema import records, sessions, table_events, tables, users
+from tranque.server.store.base import (
+    DuplicateEvent,
+    GamePlayerRow,
+    GameRow,
+    NameTaken,
+    RatingRow,
+    StoredEvent,
+    TableRow,
+    UserRow,
+)
+from tranque.server.store.schema import (
+    game_players,
+    games,
+    ratings,
+    records,
+    sessions,
+    table_events,
+    tables,
+    users,
+    xp,
+)
 from tranque.server.store.sqlite_appends import SqliteAppends
 
 ASYNC_DRIVERS = {
@@ -148,6 +167,17 @@ def _event_row(table_id: str, event: StoredEvent) -> sa.Select[Any]:
         sa.literal(event.data, sa.JSON),
         sa.literal(event.at, sa.Double),
     ).where(known_table, ~later)
+
+
+USER_COLUMNS = (users.c.id, users.c.name, users.c.password_hash, users.c.created_at, users.c.avatar)
+
+
+def user_row(row: Any) -> UserRow:
+    return UserRow(row.id, row.name, row.password_hash, row.created_at, row.avatar)
+
+
+def _row_values(row: Any) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in row.__dataclass_fields__}
 
 
 class SqlStore:
@@ -335,13 +365,13 @@ class SqlStore:
                 user_id = await connection.scalar(users.insert().values(values).returning(users.c.id))
         except sa.exc.IntegrityError as error:
             raise NameTaken(name) from error
-        return UserRow(int(user_id), name, password_hash)
+        return UserRow(int(user_id), name, password_hash, created_at)
 
     async def _user(self, condition: sa.ColumnElement[bool]) -> UserRow | None:
-        query = sa.select(users.c.id, users.c.name, users.c.password_hash).where(condition)
+        query = sa.select(*USER_COLUMNS).where(condition)
         async with self.engine.connect() as connection:
             row = (await connection.execute(query)).first()
-        return UserRow(row.id, row.name, row.password_hash) if row is not None else None
+        return user_row(row) if row is not None else None
 
     async def find_user(self, name: str) -> UserRow | None:
         return await self._user(users.c.name_key == name.casefold())
@@ -366,3 +396,44 @@ class SqlStore:
     async def delete_session(self, token_hash: str) -> None:
         async with self.engine.begin() as connection:
             await connection.execute(sessions.delete().where(sessions.c.token_hash == token_hash))
+
+    # Finished games, ratings and XP ---------------------------------------------------
+
+    async def save_game(
+        self,
+        game: GameRow,
+        players: list[GamePlayerRow],
+        ratings_now: list[RatingRow],
+        xp_gained: list[tuple[str, int, int]],
+    ) -> None:
+        async with self.engine.begin() as connection:
+            known = await connection.scalar(sa.select(games.c.game_id).where(games.c.game_id == game.game_id))
+            if known is not None:
+                return
+            await connection.execute(games.insert().values(_row_values(game)))
+            if players:
+                await connection.execute(game_players.insert(), [_row_values(player) for player in players])
+            for rating in ratings_now:
+                await connection.execute(self._upsert(ratings, _row_values(rating)))
+            for period, user_id, gained in xp_gained:
+                await connection.execute(self._add_xp(period, user_id, gained))
+
+    def _add_xp(self, period: str, user_id: int, gained: int) -> sa.Executable:
+        insert = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
+        statement = insert(xp).values(period=period, user_id=user_id, xp=gained)
+        return statement.on_conflict_do_update(
+            index_elements=["period", "user_id"], set_={"xp": xp.c.xp + gained}
+        )
+
+    async def load_game(self, game_id: str) -> GameRow | None:
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(sa.select(games).where(games.c.game_id == game_id))).first()
+        return GameRow(**row._mapping) if row is not None else None
+
+    async def game_players(self, game_id: str) -> list[GamePlayerRow]:
+        query = sa.select(game_players).where(game_players.c.game_id == game_id).order_by(game_players.c.seat)
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [GamePlayerRow(**row._mapping) for row in rows]
+
+    # Friends and blocks -------------------------------------------------------------------
