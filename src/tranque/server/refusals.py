@@ -266,6 +266,10 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "Esa partida no existe o no ha terminado.",
         "en": "That game does not exist or is not over.",
     },
+    "no_such_game": {
+        "es": "Esa partida no existe o no la puedes ver.",
+        "en": "That game does not exist or you cannot see it.",
+    },
     "not_a_record": {
         "es": "Eso no es un registro de partida de Tranque: envía el que da "
         "GET /api/tables/{{id}}/record al terminar la partida.",
