@@ -1,11 +1,12 @@
 // The app: one socket, hash routes (#/, #/practicar, #/crear, #/entrar, #/jugar-ahora,
-// #/mesa/ID, #/unirse/CODE), and the account of whoever is using the browser.
+// #/mesa/ID, #/unirse/CODE, #/partida/GAME_ID), and the account of whoever is using the browser.
 
 import { t, setLang, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
 import { Socket } from "./socket.js";
 import { applyLobby } from "./lobby.js";
 import { TableView } from "./table.js";
+import { openReplay } from "./replay.js";
 import { homeScreen, optionsScreen, loginScreen, quickMatchScreen, noTableScreen } from "./screens.js";
 import { savedSeats, rememberSeat, seatPhase, forgetSeat, LIVE_PHASES } from "./seats.js";
 
@@ -150,6 +151,7 @@ class App {
     else if (page === "jugar-ahora") show(quickMatchScreen(this));
     else if (page === "unirse" && arg) this.sit({ invite: decodeURIComponent(arg) });
     else if (page === "mesa" && arg) this.openTable(decodeURIComponent(arg));
+    else if (page === "partida" && arg) openReplay(this.root, decodeURIComponent(arg), { toast: (text) => this.toast(text) });
     else show(homeScreen(this));
   }
 

@@ -181,6 +181,12 @@ function renderGameEnd(view, data) {
     rematch.title = t("res_rematch_hint");
     actions.append(rematch);
   }
+  if (data.reason !== "annulled") {
+    // The game just kept: `<table>.<game number>` (docs/protocol.md «Finished games»).
+    const replay = element("a", "button res-replay", t("rp_open"));
+    replay.href = `#/partida/${encodeURIComponent(`${view.tableId}.${view.state.game}`)}`;
+    actions.append(replay);
+  }
   const download = element("a", "button", t("download_record"));
   download.href = `/api/tables/${encodeURIComponent(view.tableId)}/record`;
   download.download = `tranque-${view.tableId}.json`;

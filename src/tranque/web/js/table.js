@@ -15,7 +15,7 @@ import { attachHandInput } from "./input.js";
 import { TurnClock } from "./clock.js";
 
 const AIDS_KEY = "tranque.aids";
-const PLACES = {
+export const PLACES = {
   2: ["bottom", "top"],
   3: ["bottom", "right", "left"],
   4: ["bottom", "right", "top", "left"],
