@@ -8,6 +8,7 @@ and for a game not kept, `no_such_game` (404), the same answer.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -89,8 +90,14 @@ def game_json(game: GameRow, players: list[GamePlayerRow]) -> dict[str, Any]:
 
 
 @router.get("/games/{game_id}/replay", summary="La repetición de una partida terminada, jugada a jugada")
-async def game_replay(game_id: str, request: Request) -> dict[str, Any]:
+async def game_replay(game_id: str, request: Request) -> JSONResponse:
     game, players = await _visible_game(game_id, request)
+    # A long game is a few hundred frames: built and encoded off the event loop, and straight
+    # to JSON (FastAPI's encoder would walk every frame again).
+    return await asyncio.to_thread(lambda: JSONResponse(replay_body(game, players)))
+
+
+def replay_body(game: GameRow, players: list[GamePlayerRow]) -> dict[str, Any]:
     frames, rounds = replay_frames(game.record)
     rules = Rules.from_json(game.record["rules"])
     sides = [
