@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from tests.server.harness import LiveServer
-from tests.web.conftest import DESKTOP, PHONE, ConsoleErrors
+from tests.web.conftest import DESKTOP, PHONE, ConsoleErrors, axe_violations
 from tests.web.driver import play_until
+from tests.web.test_accessibility import BLOCKING, describe
 from tests.web.test_practice import start_practice
 
 LAST_ROUND = ".overlay.round-end.last-round"
@@ -35,8 +36,18 @@ def viewer_scores(page: Any) -> list[int]:
     return [int(n) for n in page.locator(".rp-score b").all_inner_texts()]
 
 
+def no_serious_violation(page: Any, axe_source: str) -> None:
+    blocking = [rule for rule in axe_violations(page, axe_source) if rule["impact"] in BLOCKING]
+    assert not blocking, describe(blocking)
+
+
 def test_a_finished_practice_game_replays_to_its_end(
-    browser: Any, open_page: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path
+    browser: Any,
+    open_page: Any,
+    live: LiveServer,
+    console_errors: ConsoleErrors,
+    screenshots: Path,
+    axe_source: str,
 ) -> None:
     page = console_errors.watch(browser.new_page(viewport={"width": DESKTOP.width, "height": DESKTOP.height}))
     start_practice(page, live)
@@ -81,6 +92,7 @@ def test_a_finished_practice_game_replays_to_its_end(
     assert page.locator(".rp-line .placed").count() == board
     assert page.locator(".rp-step.rp-forward").is_disabled()
     page.screenshot(path=screenshots / "replay-end-1280.png", full_page=True)
+    no_serious_violation(page, axe_source)
     page.keyboard.press("Home")
     assert step(page) == 0
     page.keyboard.press("ArrowLeft")
@@ -126,6 +138,7 @@ def test_a_finished_practice_game_replays_to_its_end(
     line = phone.locator(".rp-line").bounding_box()
     assert line is not None and line["width"] > 250 and line["height"] > 150
     phone.screenshot(path=screenshots / "replay-end-360.png", full_page=True)
+    no_serious_violation(phone, axe_source)
 
 
 def test_a_game_nobody_kept_says_so(browser: Any, live: LiveServer, console_errors: ConsoleErrors) -> None:
