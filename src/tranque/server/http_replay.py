@@ -37,7 +37,7 @@ async def _visible_game(game_id: str, request: Request) -> tuple[GameRow, list[G
     return game, players
 
 
-def _shown(mu: float | None, sigma: float | None) -> int | None:
+def shown_rating(mu: float | None, sigma: float | None) -> int | None:
     """The rating a player is shown (CONTRACT.md: the library's ordinal, scaled)."""
     if mu is None or sigma is None:
         return None
@@ -81,8 +81,8 @@ def game_json(game: GameRow, players: list[GamePlayerRow]) -> dict[str, Any]:
                 "won": player.won,
                 "abandoned": player.abandoned,
                 "xp": player.xp,
-                "rating_before": _shown(player.mu_before, player.sigma_before),
-                "rating_after": _shown(player.mu_after, player.sigma_after),
+                "rating_before": shown_rating(player.mu_before, player.sigma_before),
+                "rating_after": shown_rating(player.mu_after, player.sigma_after),
             }
             for player in sorted(players, key=lambda player: player.seat)
         ],
