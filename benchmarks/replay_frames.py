@@ -60,7 +60,7 @@ def main() -> None:
             f"{statistics.mean(counts):>6.0f} / {max(counts):<4} "
             f"{statistics.mean(sizes):>4.0f} / {max(sizes):<4.0f} "
             f"{statistics.median(builds):>5.0f} / {max(builds):<5.0f} "
-            f"{statistics.median(encodes):>5.0f} / {max(encodes):<5.0f}"
+            f"{statistics.median(encodes):>5.0f} / {max(encodes):.0f}"
         )
 
 
