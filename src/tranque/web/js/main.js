@@ -1,5 +1,6 @@
 // The app: one socket, hash routes (#/, #/practicar, #/crear, #/entrar, #/jugar-ahora,
-// #/mesa/ID, #/unirse/CODE), and the account of whoever is using the browser.
+// #/mesa/ID, #/unirse/CODE, #/clasificacion[/TAB[/PAGE]], #/jugador/NAME), and the account
+// of whoever is using the browser.
 
 import { t, setLang, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
@@ -8,6 +9,7 @@ import { applyLobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { homeScreen, optionsScreen, loginScreen, quickMatchScreen, noTableScreen } from "./screens.js";
 import { savedSeats, rememberSeat, seatPhase, forgetSeat, LIVE_PHASES } from "./seats.js";
+import { rankingScreen, profileScreen } from "./players.js";
 
 // Pages only an account may use, and the sentence a guest sent to log in reads there.
 const NEEDS_ACCOUNT = { "jugar-ahora": "scr_login_for_play_now", crear: "scr_login_for_create", unirse: "scr_login_for_join" };
@@ -97,6 +99,9 @@ class App {
   renderAccount() {
     const account = document.getElementById("account");
     account.replaceChildren();
+    const profile = document.getElementById("nav-profile");
+    profile.hidden = !this.user;
+    if (this.user) profile.href = `#/jugador/${encodeURIComponent(this.user.name)}`;
     if (this.user) {
       const who = document.createElement("span");
       who.className = "who";
@@ -150,6 +155,8 @@ class App {
     else if (page === "jugar-ahora") show(quickMatchScreen(this));
     else if (page === "unirse" && arg) this.sit({ invite: decodeURIComponent(arg) });
     else if (page === "mesa" && arg) this.openTable(decodeURIComponent(arg));
+    else if (page === "clasificacion") show(rankingScreen(this, location.hash.split("/").slice(2)));
+    else if (page === "jugador" && arg) show(profileScreen(this, decodeURIComponent(arg)));
     else show(homeScreen(this));
   }
 
