@@ -145,6 +145,11 @@ class App {
     this.leaveTable();
     this.lobbyHandler = null;
     document.querySelectorAll("[data-i18n]").forEach((el) => (el.textContent = t(el.dataset.i18n)));
+    for (const link of document.querySelectorAll(".topnav .navlink")) {
+      const here = (location.hash || "#/").startsWith(link.getAttribute("href")) && link.getAttribute("href") !== "#/";
+      if (here) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    }
     this.status();
     const show = (element) => this.root.replaceChildren(element);
     if (NEEDS_ACCOUNT[page] && !this.user) return this.askLogin(location.hash, NEEDS_ACCOUNT[page]);

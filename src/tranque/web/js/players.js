@@ -261,7 +261,7 @@ function gameItem(game, owner, titleOf) {
   (game.seats || []).forEach((seat, index) => {
     if (index) who.append(", ");
     if (seat.kind === "human" && seat.name !== owner) who.append(el("a", { href: profileHash(seat.name), text: seat.name }));
-    else who.append(seat.kind === "bot" ? `${seat.name} (${t("bot")})` : seat.name);
+    else who.append(seat.name);
   });
   const result = el("span", { class: `result ${resultKey(game).slice(10)}`, text: t(resultKey(game)) });
   const gains = [game.xp ? `+${game.xp} XP` : "", game.rating_change === null || game.rating_change === undefined ? "" : `${t("pl_rating")} ${signed(game.rating_change)}`].filter(Boolean).join(" · ");
