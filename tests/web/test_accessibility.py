@@ -1,6 +1,8 @@
 """axe-core (from the npm registry, tests/web/package.json) finds no serious or critical
 violation on the main screens: home, the options of a practice game, the table in the
-middle of a hand, the round end and the game end, at 1280×800 and at 360×640 (a phone).
+middle of a hand, the round end and the game end, the create form of an account, the
+rankings and a profile (these two once the server has their endpoints), at 1280×800 and at
+360×640 (a phone).
 
 Every rule axe runs by default is run; none is switched off. A failure lists each
 violation with its rule, impact and the elements it was found on, so it can be fixed
@@ -18,6 +20,7 @@ import pytest
 from tests.server.harness import LiveServer
 from tests.web.conftest import AXE_REPORTS, DESKTOP, PHONE, Size, axe_violations
 from tests.web.driver import play_moves, play_to_round_end, play_until, start_practice
+from tests.web.test_players_pages import needs
 
 BLOCKING = ("serious", "critical")
 
@@ -51,12 +54,44 @@ def reach_game_end(page: Any, base: str) -> None:
     page.wait_for_selector(".overlay.game-end:has-text('verificado')")  # the deals' check is shown
 
 
+def log_in_new(page: Any, base: str, name: str) -> None:
+    page.goto(base + "/#/entrar")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", "dominó-seguro-123")
+    page.click("button[name=register]")
+    page.wait_for_selector(f"#account:has-text('{name}')")
+
+
+def reach_create(page: Any, base: str) -> None:
+    log_in_new(page, base, "axe_crea")
+    page.click("#create-table")
+    page.wait_for_selector("#start:not([disabled])")
+    page.check("input[name=competitive][value=yes]")
+
+
+def reach_rankings(page: Any, base: str) -> None:
+    needs(base, "/api/rankings")
+    log_in_new(page, base, "axe_clasifica")
+    page.click("#nav-rankings")
+    page.wait_for_selector(".your-rank")
+
+
+def reach_profile(page: Any, base: str) -> None:
+    needs(base, "/api/players/axe")
+    log_in_new(page, base, "axe_perfil")
+    page.click("#nav-profile")
+    page.wait_for_selector(".avatar-choice")
+
+
 SCREENS: dict[str, Callable[[Any, str], None]] = {
     "home": reach_home,
     "options": reach_options,
     "table": reach_table,
     "round-end": reach_round_end,
     "game-end": reach_game_end,
+    "create": reach_create,
+    "rankings": reach_rankings,
+    "profile": reach_profile,
 }
 
 

@@ -82,6 +82,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(http_replay.router)
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+    # The players' drawings (web/avatars/<id>.svg, one per id of server/avatars.py).
+    app.mount("/avatars", StaticFiles(directory=WEB_DIR / "avatars"), name="avatars")
 
     @app.get("/", include_in_schema=False)
     @app.get("/mesa", include_in_schema=False)

@@ -1,8 +1,13 @@
 // Everything a player reads, in Spanish first and English second.
 
+<<<<<<< HEAD
 import { MESSAGES_REPLAY } from "./messages_replay.js";
+=======
+import { PLAYERS_MESSAGES } from "./messages_players.js";
+>>>>>>> v3-players-ui
 
 export const MESSAGES = {
+  ...PLAYERS_MESSAGES,
   brand: { es: "Tranque", en: "Tranque" },
   tagline: { es: "Dominó como se juega en Colombia y el Caribe", en: "Dominó the way Colombia and the Caribbean play" },
   play_now: { es: "Jugar ahora", en: "Play now" },

@@ -1,5 +1,6 @@
 // The app: one socket, hash routes (#/, #/practicar, #/crear, #/entrar, #/jugar-ahora,
-// #/mesa/ID, #/unirse/CODE, #/partida/GAME_ID), and the account of whoever is using the browser.
+// #/mesa/ID, #/unirse/CODE, #/partida/GAME_ID, #/clasificacion[/TAB[/PAGE]], #/jugador/NAME),
+// and the account of whoever is using the browser.
 
 import { t, setLang, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
@@ -9,6 +10,7 @@ import { TableView } from "./table.js";
 import { openReplay } from "./replay.js";
 import { homeScreen, optionsScreen, loginScreen, quickMatchScreen, noTableScreen } from "./screens.js";
 import { savedSeats, rememberSeat, seatPhase, forgetSeat, LIVE_PHASES } from "./seats.js";
+import { rankingScreen, profileScreen } from "./players.js";
 
 // Pages only an account may use, and the sentence a guest sent to log in reads there.
 const NEEDS_ACCOUNT = { "jugar-ahora": "scr_login_for_play_now", crear: "scr_login_for_create", unirse: "scr_login_for_join" };
@@ -98,6 +100,9 @@ class App {
   renderAccount() {
     const account = document.getElementById("account");
     account.replaceChildren();
+    const profile = document.getElementById("nav-profile");
+    profile.hidden = !this.user;
+    if (this.user) profile.href = `#/jugador/${encodeURIComponent(this.user.name)}`;
     if (this.user) {
       const who = document.createElement("span");
       who.className = "who";
@@ -141,6 +146,11 @@ class App {
     this.leaveTable();
     this.lobbyHandler = null;
     document.querySelectorAll("[data-i18n]").forEach((el) => (el.textContent = t(el.dataset.i18n)));
+    for (const link of document.querySelectorAll(".topnav .navlink")) {
+      const here = (location.hash || "#/").startsWith(link.getAttribute("href")) && link.getAttribute("href") !== "#/";
+      if (here) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    }
     this.status();
     const show = (element) => this.root.replaceChildren(element);
     if (NEEDS_ACCOUNT[page] && !this.user) return this.askLogin(location.hash, NEEDS_ACCOUNT[page]);
@@ -152,6 +162,8 @@ class App {
     else if (page === "unirse" && arg) this.sit({ invite: decodeURIComponent(arg) });
     else if (page === "mesa" && arg) this.openTable(decodeURIComponent(arg));
     else if (page === "partida" && arg) openReplay(this.root, decodeURIComponent(arg), { toast: (text) => this.toast(text) });
+    else if (page === "clasificacion") show(rankingScreen(this, location.hash.split("/").slice(2)));
+    else if (page === "jugador" && arg) show(profileScreen(this, decodeURIComponent(arg)));
     else show(homeScreen(this));
   }
 

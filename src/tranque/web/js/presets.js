@@ -45,3 +45,10 @@ export function presetSummary(preset, lang) {
 export function presetTitle(preset, lang) {
   return (lang === "en" && preset.title_en) || preset.title || preset.name;
 }
+
+// The body of POST /api/tables for the form's `chosen` rules: private or public, and
+// competitive (it counts for the rankings when everyone has an account) or casual, which is
+// what the form starts with.
+export function tableBody(chosen, { isPrivate = false, competitive = false } = {}) {
+  return { ...chosen, private: Boolean(isPrivate), competitive: competitive === true };
+}

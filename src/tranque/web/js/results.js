@@ -12,6 +12,7 @@ import { t } from "./i18n.js";
 import { tileSvg, svg } from "./tiles.js";
 import { roundSummary, gameSummary } from "./results_text.js";
 import { DealBook } from "./fairness.js";
+import { ratingChanges } from "./rating_view.js";
 
 let overlay = null;
 
@@ -169,6 +170,8 @@ function renderGameEnd(view, data) {
   const summary = gameSummary(data, context(view), { annulledByVote: Boolean(view.deals && view.deals.annulledByVote) });
   box.append(title(t("game_over")), element("p", "why", summary.headline));
   for (const text of summary.lines) box.append(element("p", "final", text));
+  const changes = ratingChanges(view, data.rating_changes);
+  if (changes) box.append(changes);
   if (data.reason !== "annulled" && view.state.results.length) {
     box.append(element("h3", "", t("score_chart")), chart(view, view.state.results));
   }

@@ -4,7 +4,7 @@
 import { t, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
 import { button, escapeHtml } from "./dom.js";
-import { formChoices, presetSummary, presetTitle } from "./presets.js";
+import { formChoices, presetSummary, presetTitle, tableBody } from "./presets.js";
 
 // An account name is 3 to 24 characters: the server's names.NAME_PATTERN (tests/web/
 // test_screens.py checks these against it). The field says so instead of cutting silently.
@@ -157,6 +157,7 @@ export function optionsScreen(app, { account }) {
     <label>${t("bot_level")} <select name="bot_level"></select></label>
     <label class="check capicua"><input type="checkbox" name="capicua"> <span></span></label>
     ${account ? `<label class="check"><input type="checkbox" name="private"> ${t("private_table")}</label>` : ""}
+    ${account ? kindChoice() : ""}
     <p class="form-error" role="alert"></p>
     <div class="actions"><button type="submit" class="primary big" id="start" disabled>${account ? t("create") : t("start")}</button>
     <a href="#/" class="button">${t("back")}</a></div>`;
@@ -185,6 +186,12 @@ export function optionsScreen(app, { account }) {
     form.querySelector(".capicua span").textContent = t("scr_capicua_bonus", { n: choices.capicuaBonus });
     if (!choices.capicua) field("capicua").checked = false;
   };
+  if (account) {
+    const hint = form.querySelector(".kind-hint");
+    const showHint = () => (hint.textContent = t(form.querySelector("input[name=competitive]:checked").value === "yes" ? "pl_competitive_hint" : "pl_casual_hint"));
+    form.querySelectorAll("input[name=competitive]").forEach((radio) => radio.addEventListener("change", showHint));
+    showHint();
+  }
   Promise.all([app.presets(), api("/api/bots")]).then(([presets, bots]) => {
     byName = Object.fromEntries(presets.map((p) => [p.name, p]));
     field("preset").innerHTML = presets.map((p) => `<option value="${escapeHtml(p.name)}">${escapeHtml(presetTitle(p, lang))}</option>`).join("");
@@ -211,10 +218,21 @@ export function optionsScreen(app, { account }) {
     if (choices.capicua) chosen.capicua_bonus = field("capicua").checked ? choices.capicuaBonus : 0;
     start.disabled = true;
     form.querySelector(".form-error").textContent = "";
-    const done = account ? await app.createTable({ ...chosen, private: field("private").checked }) : await app.practice(chosen);
+    const competitive = form.querySelector("input[name=competitive]:checked");
+    const body = () => tableBody(chosen, { isPrivate: field("private").checked, competitive: Boolean(competitive) && competitive.value === "yes" });
+    const done = account ? await app.createTable(body()) : await app.practice(chosen);
     if (!done) start.disabled = false;
   });
   return form;
+}
+
+// «Competitiva / Amistosa» (casual first: a table counts only when its host says so), with a
+// line saying what the choice means (POST /api/tables `competitive`).
+function kindChoice() {
+  return `<fieldset class="kind" aria-describedby="kind-hint"><legend>${t("pl_kind")}</legend>
+    <label class="check"><input type="radio" name="competitive" value="no" checked> ${t("pl_casual")}</label>
+    <label class="check"><input type="radio" name="competitive" value="yes"> ${t("pl_competitive")}</label>
+    <p class="kind-hint note" id="kind-hint"></p></fieldset>`;
 }
 
 // `reason`: why the guest was sent here (a sentence), shown above the form.

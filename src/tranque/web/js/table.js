@@ -13,6 +13,7 @@ import { headerHtml, Badge, Opponent, HandView, ToolsPanel, EndsBar, describeAct
 import { HostPanel } from "./host_panel.js";
 import { attachHandInput } from "./input.js";
 import { TurnClock } from "./clock.js";
+import { ratingLineText } from "./rating_view.js";
 
 const AIDS_KEY = "tranque.aids";
 export const PLACES = {
@@ -303,6 +304,7 @@ export class TableView {
     if (this.parts && this.parts.key === key) return this.parts;
     const parts = { key };
     parts.header = el("div", { class: "table-header" });
+    parts.rating = el("p", { class: "rating-line" });
     parts.host = new HostPanel({ onFill: () => this.send({ type: "fill_bots", level: "heuristic" }), toast: this.toast });
     parts.line = el("div", { class: "line", id: "line" });
     parts.ends = new EndsBar(this);
@@ -341,7 +343,7 @@ export class TableView {
       parts.me.append(parts.status, parts.hand.root, parts.tools.root);
     }
     parts.announcer = el("div", { class: "announcer visually-hidden", "aria-live": "polite", role: "status" });
-    parts.screen = el("div", { class: `table-screen players-${s.rules.players}` }, parts.header, parts.grid, parts.me, parts.announcer);
+    parts.screen = el("div", { class: `table-screen players-${s.rules.players}` }, parts.header, parts.rating, parts.grid, parts.me, parts.announcer);
     this.root.replaceChildren(parts.screen);
     if (this.resizing) this.resizing.disconnect();
     if (typeof ResizeObserver === "function") {
@@ -360,6 +362,10 @@ export class TableView {
     const hadFocus = parts.hand && parts.hand.root.contains(document.activeElement);
     const html = headerHtml(this, s);
     if (parts.header.innerHTML !== html) parts.header.innerHTML = html;
+    const rated = ratingLineText(this, s.rating);
+    setText(parts.rating, rated);
+    parts.rating.hidden = !rated;
+    parts.rating.classList.toggle("rated", Boolean(s.rating && s.rating.rated));
     const waiting = s.phase === "waiting";
     const host = s.host; // the server's host panel (sync.host): the same after a reload
     place(parts.screen, parts.host.root, waiting, parts.grid);

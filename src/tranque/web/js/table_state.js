@@ -71,6 +71,7 @@ export function initialState({ you = null } = {}) {
     gameEnd: null,
     game: 1,
     rematch: null,
+    rating: null, // sync.rating / a `rating` event: does the game count, and the chances
     votes: [],
     ready: [],
     annulled: null, // the seats that voted, once the game was annulled by vote
@@ -102,6 +103,7 @@ export function reduceSync(state, snapshot) {
     commitments: { ...state.commitments },
     game: snapshot.game || state.game || 1,
     rematch: snapshot.rematch || null,
+    rating: snapshot.rating || null,
     announcements: state.table === snapshot.table ? state.announcements : [],
   };
   if (snapshot.commitment && next.round !== null) next.commitments[next.round] = snapshot.commitment;
@@ -353,7 +355,16 @@ const HANDLERS = {
     s.rematch = { ...d };
     return s;
   },
+
+  rating(s, d) {
+    return reduceRating(s, d);
+  },
 };
+
+// The table's rating line changed (a player sat or left): the same data as sync's `rating`.
+export function reduceRating(state, data) {
+  return { ...state, rating: data ? { ...data } : null };
+}
 
 // ---------------------------------------------------------------------------------------
 // Questions the views ask of a state (answers read from the server's options, never a rule)

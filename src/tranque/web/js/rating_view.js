@@ -1,0 +1,42 @@
+// The table's line about the ranking (sync `rating`, docs/protocol.md): whether this game
+// counts, each side's chance of winning when it does, or why it does not; and, on the
+// game-end card, each rated seat's change of rating and the XP it earned (`rating_changes`).
+//
+// What these need of the table view (`view`): `state.rules` and `nameOf(seat)`.
+
+import { t } from "./i18n.js";
+import { el } from "./dom.js";
+import { ratingLine, signed } from "./players_format.js";
+
+export function ratingLineText(view, rating) {
+  const line = ratingLine(rating);
+  if (!line) return "";
+  const text = t(line.key);
+  if (!line.chances.length) return text;
+  const list = line.chances.map((n, side) => t("pl_chance", { name: shortSideName(view, side), n })).join(", ");
+  return `${text} · ${t("pl_chances", { list })}`;
+}
+
+// A side as the header marks it: the pair's letter in pairs (the header lists its members),
+// the player's name alone.
+function shortSideName(view, side) {
+  const rules = view.state && view.state.rules;
+  return rules && rules.mode === "pairs" ? `${t("team")} ${"ABC"[side]}` : view.nameOf(side);
+}
+
+// The rated game's changes, one line a seat; null when the game was not rated.
+export function ratingChanges(view, changes) {
+  if (!Array.isArray(changes) || !changes.length) return null;
+  const list = el("ul", { class: "rating-changes" });
+  for (const change of changes) {
+    const text = t("pl_change_line", {
+      name: view.nameOf(change.seat),
+      before: change.before,
+      after: change.after,
+      change: signed(change.after - change.before),
+      xp: change.xp,
+    });
+    list.append(el("li", { text }));
+  }
+  return el("section", { class: "res-rating" }, el("h3", { text: t("pl_changes_title") }), list);
+}
