@@ -1,10 +1,7 @@
 // Everything a player reads, in Spanish first and English second.
 
-<<<<<<< HEAD
 import { MESSAGES_REPLAY } from "./messages_replay.js";
-=======
 import { PLAYERS_MESSAGES } from "./messages_players.js";
->>>>>>> v3-players-ui
 
 export const MESSAGES = {
   ...PLAYERS_MESSAGES,
