@@ -281,7 +281,7 @@ def test_the_rankings_list_rated_players_with_your_rank(
         # The name leads to the profile, whose last game has its replay link.
         page.click(f".ranking-table:not(.mine-only) a.player-link:has-text('{winner}')")
         page.wait_for_selector(".game-item")
-        assert page.get_attribute(".game-item a.replay", "href") == "#/partida/T-seed.1"
+        assert page.get_attribute(".game-item a.replay-link", "href") == "#/partida/T-seed.1"
         assert "Ganada" in page.inner_text(".game-item")
         assert page.locator(".rating-pool[data-pool=duel] svg.rating-chart").count() == 1
         context.close()

@@ -265,7 +265,7 @@ function gameItem(game, owner, titleOf) {
   });
   const result = el("span", { class: `result ${resultKey(game).slice(10)}`, text: t(resultKey(game)) });
   const gains = [game.xp ? `+${game.xp} XP` : "", game.rating_change === null || game.rating_change === undefined ? "" : `${t("pl_rating")} ${signed(game.rating_change)}`].filter(Boolean).join(" · ");
-  const replay = el("a", { class: "replay", href: `#/partida/${encodeURIComponent(game.game_id)}`, "aria-label": t("pl_watch_replay_label", { date }), text: t("pl_watch_replay") });
+  const replay = el("a", { class: "replay-link", href: `#/partida/${encodeURIComponent(game.game_id)}`, "aria-label": t("pl_watch_replay_label", { date }), text: t("pl_watch_replay") });
   return el("li", { class: "game-item", "data-game": game.game_id },
     el("div", { class: "game-top" }, el("time", { datetime: new Date(game.finished_at * 1000).toISOString(), text: date }), result),
     el("div", { class: "game-kind", text: kind }),
