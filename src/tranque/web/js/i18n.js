@@ -1,5 +1,7 @@
 // Everything a player reads, in Spanish first and English second.
 
+import { FRIENDS_MESSAGES } from "./messages_friends.js";
+
 export const MESSAGES = {
   brand: { es: "Tranque", en: "Tranque" },
   tagline: { es: "Dominó como se juega en Colombia y el Caribe", en: "Dominó the way Colombia and the Caribbean play" },
@@ -234,6 +236,7 @@ export const MESSAGES = {
   table_line_tiles: { es: "La mesa: {n} fichas jugadas", en: "The table: {n} tiles played" },
   table_share: { es: "Compartir", en: "Share" },
   table_share_text: { es: "Ven a jugar dominó conmigo en Tranque:", en: "Come and play dominó with me on Tranque:" },
+  ...FRIENDS_MESSAGES,
 };
 
 const NUMBER_WORDS = {

@@ -1,5 +1,5 @@
 // The app: one socket, hash routes (#/, #/practicar, #/crear, #/entrar, #/jugar-ahora,
-// #/mesa/ID, #/unirse/CODE), and the account of whoever is using the browser.
+// #/mesa/ID, #/unirse/CODE, #/amigos), and the account of whoever is using the browser.
 
 import { t, setLang, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
@@ -8,6 +8,7 @@ import { applyLobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { homeScreen, optionsScreen, loginScreen, quickMatchScreen, noTableScreen } from "./screens.js";
 import { savedSeats, rememberSeat, seatPhase, forgetSeat, LIVE_PHASES } from "./seats.js";
+import { friendsScreen, friendsLink, FriendsUi } from "./friends.js";
 
 // Pages only an account may use, and the sentence a guest sent to log in reads there.
 const NEEDS_ACCOUNT = { "jugar-ahora": "scr_login_for_play_now", crear: "scr_login_for_create", unirse: "scr_login_for_join" };
@@ -34,6 +35,7 @@ class App {
     this.missingTable = null; // the table id a `hello` found not to exist
     this.linkQuiet = false;
     this.linkDown = false; // the socket was open and is not now (false before the first open)
+    this.friends = new FriendsUi(this); // notices, and the table's «Invitar a un amigo»
     this.socket = new Socket({
       onMessage: (m) => this.message(m),
       onStatus: (online) => {
@@ -115,6 +117,7 @@ class App {
         this.go("#/");
       });
       account.append(out);
+      account.prepend(friendsLink(), " · ");
     }
     // The button names the language it switches to, in that language (its accessible name is
     // that word, what a voice user says; the hint says what it does).
@@ -133,6 +136,7 @@ class App {
   leaveTable() {
     if (this.table) this.table.stop();
     this.table = null;
+    this.friends.tableChanged(null);
   }
 
   route() {
@@ -150,6 +154,7 @@ class App {
     else if (page === "jugar-ahora") show(quickMatchScreen(this));
     else if (page === "unirse" && arg) this.sit({ invite: decodeURIComponent(arg) });
     else if (page === "mesa" && arg) this.openTable(decodeURIComponent(arg));
+    else if (page === "amigos") this.user ? show(friendsScreen(this)) : this.askLogin(location.hash, "fr_login_reason");
     else show(homeScreen(this));
   }
 
@@ -304,8 +309,10 @@ class App {
       this.toast(serverMessage(message));
       return;
     }
+    if (message.type === "notice") return this.friends.notice(message);
     this.notePhase(message);
     if (this.table) this.table.handle(inReadersLanguage(message));
+    if (this.table) this.friends.tableChanged(this.table);
   }
 
   // Keep the saved seat's phase as the table reports it, for "Volver a tu partida".
