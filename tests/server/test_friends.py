@@ -247,6 +247,37 @@ def test_requests_acceptances_and_invites_reach_every_socket_of_the_account(
     asyncio.run(scenario())
 
 
+def test_invites_only_to_tables_a_friend_may_join(
+    memory_server: LiveServer, people: list[httpx.Client]
+) -> None:
+    ana, beto, carla = people
+    befriend(ana, beto, "beto", "ana")
+    practice = ana.post("/api/practice", json={"preset": "clasico", "bot_level": "random"}).json()["table"]
+
+    async def scenario() -> None:
+        async with (
+            Player(memory_server, headers=cookie(ana)) as ana_socket,
+            Player(memory_server, headers=cookie(carla)) as carla_socket,
+        ):
+            answer = await asyncio.to_thread(
+                ana.post, "/api/friends/beto/invite", json={"table_id": practice}
+            )
+            refused(answer, 409, "invite_closed")
+            await ana_socket.request({"type": "quick_match"})
+            await carla_socket.request({"type": "quick_match"})
+            await asyncio.to_thread(memory_server.advance, QUICK_WAIT + 1)
+            quick = await ana_socket.expect(lambda m: m["type"] == "matched")
+            answer = await asyncio.to_thread(
+                ana.post, "/api/friends/beto/invite", json={"table_id": quick["table"]}
+            )
+            refused(answer, 409, "invite_closed")
+            # A quick-match table is shown to friends (a practice one never).
+            seen = (await asyncio.to_thread(lists, beto))["friends"][0]
+            assert seen["table"] == {"table_id": quick["table"], "phase": "playing", "kind": "quick"}
+
+    asyncio.run(scenario())
+
+
 def test_friend_online_and_offline_and_a_reload_does_not_flap(
     memory_server: LiveServer, people: list[httpx.Client]
 ) -> None:
@@ -305,6 +336,16 @@ def test_a_blocked_players_phrases_never_reach_the_blocker(
         await late.request({"type": "hello", "table": table, "last_seq": 0})
         replayed = [f for f in late.frames if f.get("kind") == "phrase"]
         assert [f["data"]["phrase"] for f in replayed] == [None, "gracias"]
+        # A block or an unblock reaches the sockets already open.
+        await asyncio.to_thread(carla.post, "/api/blocks", json={"name": "ana"})
+        await asyncio.to_thread(beto.request, "DELETE", "/api/blocks/ana", json={})
+        await asyncio.to_thread(memory_server.advance, 3)  # one phrase every 2 s per seat
+        await ana_socket.request({"type": "phrase", "phrase": "suerte"})
+        for socket in (*sockets, late):
+            await socket.request({"type": "ping"})
+        last = [[f["data"]["phrase"] for f in s.frames if f.get("kind") == "phrase"][-1] for s in sockets]
+        assert last == ["suerte", "suerte", None]
+        assert [f["data"]["phrase"] for f in late.frames if f.get("kind") == "phrase"][-1] == "suerte"
         for socket in (*sockets, late):
             await socket.close()
 
@@ -385,6 +426,11 @@ def test_presence_shows_public_tables_and_hides_private_ones(
             await ana_socket.request({"type": "sit", "invite": private["invite"]})
             seen = (await asyncio.to_thread(lists, beto))["friends"][0]
             assert (seen["name"], seen["online"], seen["table"]) == ("ana", True, None)
+            await asyncio.to_thread(
+                ana.post, "/api/practice", json={"preset": "clasico", "bot_level": "random"}
+            )
+            seen = (await asyncio.to_thread(lists, beto))["friends"][0]
+            assert seen["table"] is None  # a practice game is not shown either
             await ana_socket.request({"type": "sit", "table": public})
             seen = (await asyncio.to_thread(lists, beto))["friends"][0]
             assert seen["table"] == {"table_id": public, "phase": "waiting", "kind": "public"}
