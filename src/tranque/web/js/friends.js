@@ -14,9 +14,8 @@ const NOTICE_TEXT = {
   friend_online: "fr_notice_online",
   friend_offline: "fr_notice_offline",
 };
-const NOTICE_SECONDS = { friend_online: 6, friend_offline: 6 }; // the others stay until closed
+const NOTICE_SECONDS = { friend_online: 6, friend_offline: 6, friend_accepted: 8 }; // those with a button stay until closed
 const INVITABLE = new Set(["public", "private"]);
-const OVER = new Set(["finished", "annulled"]);
 
 const person = (name) => encodeURIComponent(name);
 
@@ -167,19 +166,22 @@ export class FriendsUi {
   }
 
   // After every table message (and with null on leaving): the control shows only to a
-  // logged-in player seated at a public or private table that is not over.
+  // logged-in player seated at a public or private table waiting for players (once the game
+  // is on, nobody else may sit), inside the table's waiting card, so it covers nothing.
   tableChanged(table) {
     const state = table && table.state;
-    const show = Boolean(this.app.user && state && table.synced && table.seat !== null && table.seat !== undefined && INVITABLE.has(state.kind) && !OVER.has(state.phase));
-    if (!show) {
+    const seated = Boolean(this.app.user && state && table.synced && table.seat !== null && table.seat !== undefined);
+    const card = seated && INVITABLE.has(state.kind) && state.phase === "waiting" ? this.app.root.querySelector(".table-screen .host-panel") : null;
+    if (!card) {
       if (this.invite) this.invite.remove();
       this.invite = null;
       return;
     }
-    if (this.invite && this.invite.dataset.table === table.tableId) return;
-    if (this.invite) this.invite.remove();
-    this.invite = this.inviteControl(table.tableId);
-    document.body.append(this.invite);
+    if (!this.invite || this.invite.dataset.table !== table.tableId) {
+      if (this.invite) this.invite.remove();
+      this.invite = this.inviteControl(table.tableId);
+    }
+    if (this.invite.parentNode !== card) card.append(this.invite);
   }
 
   inviteControl(tableId) {
@@ -202,8 +204,7 @@ export class FriendsUi {
       }
     }, "invite-friend");
     toggle.setAttribute("aria-expanded", "false");
-    const control = el("aside", { class: "invite-friends", "data-table": tableId }, panel, toggle);
-    return control;
+    return el("div", { class: "invite-friends", "data-table": tableId }, toggle, panel);
   }
 
   inviteRow(name, tableId) {
