@@ -74,7 +74,8 @@ class Friends:
         return found
 
     async def link(self, me: UserRow, other: UserRow) -> FriendLink | None:
-        return next((link for link in await self.store.friend_links(me.user_id) if link.user == other), None)
+        links = await self.store.friend_links(me.user_id)
+        return next((link for link in links if link.user.user_id == other.user_id), None)
 
     async def listing(self, me: UserRow) -> dict[str, Any]:
         """The body of `GET /api/friends`."""
