@@ -69,10 +69,10 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     client = Client(websocket, user, TokenBucket(limits.burst, limits.per_second, state.settings.clock.now()))
     client.connection.start(limits.heartbeat_seconds)
     forget_socket = state.session_sockets.add(websocket.cookies.get(SESSION_COOKIE), websocket)
-    if user is not None:  # online for its friends, and deaf to whom it blocks (presence.py)
-        client.connection.muted = await state.friends.muted(user.user_id)
-        state.presence.add(user.user_id, client.connection)
     try:
+        if user is not None:  # online for its friends, and deaf to whom it blocks (presence.py)
+            client.connection.muted = await state.friends.muted(user.user_id)
+            state.presence.add(user.user_id, client.connection)
         while True:
             # A client that sends faster than it reads waits here, instead of being cut off.
             await client.connection.wait_for_room()
