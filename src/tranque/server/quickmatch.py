@@ -3,6 +3,10 @@
 Four waiting players make a table of 4 at once; otherwise two make a table of 2 once the
 first of them has waited `wait_seconds`. Nobody is seated with bots unless they asked to be:
 such a player, still alone after the wait, gets a table of 2 against a bot.
+
+Two players are never seated together when either blocks the other: a group is made of the
+earliest waiting players who may sit together, and a player who may sit with nobody waiting
+counts as alone.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ class QuickMatch:
         self.bot_level = bot_level
         self.limits = limits or Limits()
         self.waiting: list[Waiting] = []
+        self.apart: set[frozenset[int]] = set()  # pairs of accounts where one blocks the other
         self._timer: Timer | None = None
 
     async def join(self, user_id: int, name: str, notify: Notify, with_bots: bool) -> None:
@@ -52,8 +57,33 @@ class QuickMatch:
         if account_games(self.registry, self, user_id) >= self.limits.live_games_per_account:
             games = Counted(self.limits.live_games_per_account, "games")
             raise TableError("too_many_games.quick", games=games)
+        others = [waiting.user_id for waiting in self.waiting]
+        blocked = await self.registry.store.blocks_among([user_id, *others])
+        self.apart = {frozenset(pair) for pair in blocked}
+        self.cancel(user_id)  # joined twice meanwhile
         self.waiting.append(Waiting(user_id, name, notify, with_bots, self.clock.now()))
         await self.match()
+
+    def keep_apart(self, one: int, other: int) -> None:
+        """One of the two has just blocked the other."""
+        self.apart.add(frozenset((one, other)))
+
+    def _may_sit(self, one: Waiting, group: list[Waiting]) -> bool:
+        return all(frozenset((one.user_id, other.user_id)) not in self.apart for other in group)
+
+    def _group(self, size: int, first: Waiting | None = None) -> list[Waiting] | None:
+        """The earliest `size` waiting players who may all sit together (with `first` among them)."""
+        group = [first] if first is not None else []
+        for waiting in self.waiting:
+            if len(group) == size:
+                break
+            if waiting is not first and self._may_sit(waiting, group):
+                group.append(waiting)
+        return group if len(group) == size else None
+
+    def _take(self, group: list[Waiting]) -> list[Waiting]:
+        self.waiting = [waiting for waiting in self.waiting if waiting not in group]
+        return group
 
     def is_waiting(self, user_id: int) -> bool:
         return any(waiting.user_id == user_id for waiting in self.waiting)
@@ -68,19 +98,16 @@ class QuickMatch:
         now = self.clock.now()
         groups: list[tuple[list[Waiting], int]] = []
         # Groups leave the queue before any await: a concurrent match() never seats them twice.
-        while len(self.waiting) >= 4:
-            groups.append((self.waiting[:4], 0))
-            self.waiting = self.waiting[4:]
-        if len(self.waiting) >= 2 and now - self.waiting[0].since >= self.wait_seconds:
-            groups.append((self.waiting[:2], 0))
-            self.waiting = self.waiting[2:]
-        if (
-            len(self.waiting) == 1
-            and self.waiting[0].with_bots
-            and now - self.waiting[0].since >= self.wait_seconds
-        ):
-            groups.append((self.waiting[:1], 1))
-            self.waiting = []
+        while (four := self._group(4)) is not None:
+            groups.append((self._take(four), 0))
+        for waiting in list(self.waiting):
+            if waiting not in self.waiting or now - waiting.since < self.wait_seconds:
+                continue
+            pair = self._group(2, waiting)
+            if pair is not None:
+                groups.append((self._take(pair), 0))
+            elif waiting.with_bots:
+                groups.append((self._take([waiting]), 1))
         self._arm(now)
         for group, bots in groups:
             await self._seat(group, bots)
@@ -90,10 +117,11 @@ class QuickMatch:
             self._timer.cancel()
             self._timer = None
         # Only what a later time can change: a lone player without bots waits for a join.
-        if self.waiting and (len(self.waiting) >= 2 or self.waiting[0].with_bots):
-            when = self.waiting[0].since + self.wait_seconds
-            if when > now:
-                self._timer = self.clock.call_at(when, self._due)
+        if len(self.waiting) >= 2 or any(waiting.with_bots for waiting in self.waiting):
+            # The next wait to end (the first one's, unless blocks kept it from a partner).
+            due = [w.since + self.wait_seconds for w in self.waiting if w.since + self.wait_seconds > now]
+            if due:
+                self._timer = self.clock.call_at(min(due), self._due)
 
     def _due(self) -> None:
         import asyncio

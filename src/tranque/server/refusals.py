@@ -312,6 +312,50 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "Las cabeceras de la petición tardaron más de {seconds} s en llegar; vuelve a enviarla.",
         "en": "The request's headers took over {seconds} s to arrive; send it again.",
     },
+    # Friends and blocks (friends.py, http_friends.py) ------------------------------------
+    "unknown_player": {
+        "es": "No hay ningún jugador llamado «{name}».",
+        "en": "There is no player called «{name}».",
+    },
+    "friend_self": {
+        "es": "No puedes agregarte a ti mismo como amigo.",
+        "en": "You cannot add yourself as a friend.",
+    },
+    "friend_blocked": {
+        "es": "No puedes enviarle una solicitud de amistad a «{name}».",
+        "en": "You cannot send «{name}» a friend request.",
+    },
+    "friend_blocked.yours": {
+        "es": "Tienes bloqueado a «{name}»; desbloquéalo antes de agregarlo.",
+        "en": "You have blocked «{name}»; unblock them before adding them.",
+    },
+    "already_friends": {"es": "«{name}» ya es tu amigo.", "en": "«{name}» is already your friend."},
+    "already_friends.asked": {
+        "es": "Ya le enviaste una solicitud a «{name}»; espera su respuesta.",
+        "en": "You already sent «{name}» a request; wait for their answer.",
+    },
+    "no_friend_request": {
+        "es": "«{name}» no te ha enviado una solicitud de amistad.",
+        "en": "«{name}» has not sent you a friend request.",
+    },
+    "not_friends": {
+        "es": "«{name}» no está entre tus amigos ni tus solicitudes.",
+        "en": "«{name}» is not among your friends or requests.",
+    },
+    "not_friends.invite": {
+        "es": "Solo puedes invitar a tus amigos, y «{name}» no está entre ellos.",
+        "en": "You can only invite your friends, and «{name}» is not one of them.",
+    },
+    "block_self": {"es": "No puedes bloquearte a ti mismo.", "en": "You cannot block yourself."},
+    "not_blocked": {"es": "No tienes bloqueado a «{name}».", "en": "You have not blocked «{name}»."},
+    "invite_not_seated": {
+        "es": "Solo puedes invitar a una mesa en la que estás sentado y que no ha terminado.",
+        "en": "You can only invite to a table you sit at that is not over.",
+    },
+    "invite_closed": {
+        "es": "A esta mesa no puede entrar nadie más: es de práctica o de partida rápida.",
+        "en": "Nobody else can join this table: it is a practice or quick match table.",
+    },
 }
 
 # Nouns counted in refusals: (singular, plural) in each language.

@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from starlette.requests import HTTPConnection
 
 from tranque.server.bot_runner import BotRunner
+from tranque.server.friends import Friends
 from tranque.server.once import Once
+from tranque.server.presence import Presence
 from tranque.server.quickmatch import QuickMatch
 from tranque.server.registry import Registry
 from tranque.server.sessions import SessionSockets
@@ -30,6 +32,8 @@ class ServerState:
     login_limiter: LoginLimiter = field(init=False)
     registrations: SlidingWindow = field(init=False)
     once: Once = field(init=False)  # double clicks on «Empezar» and «Crear mesa» (once.py)
+    presence: Presence = field(init=False)  # each account's open sockets (presence.py)
+    friends: Friends = field(init=False)
 
     def __post_init__(self) -> None:
         now = self.settings.clock.now
@@ -38,6 +42,9 @@ class ServerState:
         )
         self.registrations = SlidingWindow(self.settings.registrations_per_address_per_hour, 3600, now)
         self.once = Once(self.settings.clock)
+        self.presence = Presence(self.settings.clock)
+        self.friends = Friends(self.store, self.registry, self.presence)
+        self.presence.on_change = self.friends.changed
 
 
 def server_state(connection: HTTPConnection) -> ServerState:

@@ -25,6 +25,7 @@ from tranque.server.clock import Clock, Timer
 from tranque.server.fairness import DealSecret
 from tranque.server.game_archive import finished_game
 from tranque.server.line_layout import laid_out, line_json, plays_of
+from tranque.server.muting import hides, hushed, speaker
 from tranque.server.seats import Seat, SeatKind, new_token, token_hash
 from tranque.server.store import Store
 from tranque.server.table_events import (
@@ -212,8 +213,12 @@ class Table:
         self._publish(Broadcast(seq, at, event))
 
     def _publish(self, broadcast: Broadcast) -> None:
+        said_by = speaker(broadcast.event, self.seats)
         for subscriber, viewer in list(self.subscribers.items()):
-            subscriber.send_text(broadcast.text_for(viewer))
+            if hides(subscriber, said_by):
+                subscriber.send(hushed(frame(broadcast.seq, broadcast.at, broadcast.event, viewer)))
+            else:
+                subscriber.send_text(broadcast.text_for(viewer))
         if isinstance(broadcast.event, TurnStarted):
             self.send_options(broadcast.event.seat)
 
@@ -256,7 +261,9 @@ class Table:
             subscriber.send(self.snapshot(viewer))
         else:
             for stored in await self.store.load_events(self.table_id, last_seq):
-                subscriber.send(frame(stored.seq, stored.at, from_stored(stored), viewer))
+                event = from_stored(stored)
+                sent = frame(stored.seq, stored.at, event, viewer)
+                subscriber.send(hushed(sent) if hides(subscriber, speaker(event, self.seats)) else sent)
         options = self.options_for(viewer)
         if options is not None:
             subscriber.send(options)

@@ -70,6 +70,9 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     client.connection.start(limits.heartbeat_seconds)
     forget_socket = state.session_sockets.add(websocket.cookies.get(SESSION_COOKIE), websocket)
     try:
+        if user is not None:  # online for its friends, and deaf to whom it blocks (presence.py)
+            client.connection.muted = await state.friends.muted(user.user_id)
+            state.presence.add(user.user_id, client.connection)
         while True:
             # A client that sends faster than it reads waits here, instead of being cut off.
             await client.connection.wait_for_room()
@@ -219,6 +222,7 @@ async def _leave(state: ServerState, client: Client) -> None:
         state.registry.unfollow_lobby(client)
     if client.user is not None:
         state.quick.cancel(client.user.user_id)
+        state.presence.remove(client.user.user_id, client.connection)
     if client.table is not None:
         try:
             await client.table.call(commands.Unsubscribe(client.connection))

@@ -123,6 +123,12 @@ for (const stream of streams) {
     assert.equal(skipped.gap, true);
     assert.equal(skipped.seq, last.seq);
     assert.equal(skipped.lastPhrase, last.lastPhrase);
+    // A phrase hidden from this viewer (it blocked the speaker): numbered, nothing shown.
+    const said = reduceEvent(last, { type: "event", seq: last.seq + 1, kind: "phrase", at: 0, data: { seat: 0, phrase: "uy" } });
+    const hidden = reduceEvent(said, { type: "event", seq: said.seq + 1, kind: "phrase", at: 0, data: { seat: 1, phrase: null } });
+    assert.equal(hidden.seq, said.seq + 1);
+    assert.equal(hidden.gap, false);
+    assert.deepEqual(hidden.lastPhrase, { seq: said.seq, seat: 0, phrase: "uy" });
   });
 
   test(`${stream.name}: the hand, options and scores a viewer is shown`, () => {

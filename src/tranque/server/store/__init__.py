@@ -2,6 +2,7 @@
 
 from tranque.server.store.base import (
     DuplicateEvent,
+    FriendLink,
     GamePlayerRow,
     GameRow,
     NameTaken,
@@ -15,6 +16,7 @@ from tranque.server.store.memory import MemoryStore
 
 __all__ = [
     "DuplicateEvent",
+    "FriendLink",
     "GamePlayerRow",
     "GameRow",
     "MemoryStore",

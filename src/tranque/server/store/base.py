@@ -94,6 +94,15 @@ class RatingRow:
     updated_at: float
 
 
+@dataclass(frozen=True)
+class FriendLink:
+    """One of an account's friendships or friend requests, as its lists show it."""
+
+    user: UserRow  # the other account
+    status: str  # friends | incoming (they asked) | outgoing (you asked)
+    at: float  # when the request was made (or accepted)
+
+
 class Store(Protocol):
     async def start(self) -> None:
         """Connect, and create or migrate the schema."""
@@ -161,3 +170,35 @@ class Store(Protocol):
     async def game_players(self, game_id: str) -> list[GamePlayerRow]: ...
 
     # Friends and blocks -------------------------------------------------------------------
+
+    async def request_friend(self, user_id: int, friend_id: int, at: float) -> None:
+        """Keep a request from `user_id` to `friend_id` (nothing if any row links them already)."""
+        ...
+
+    async def accept_friend(self, user_id: int, requester_id: int, at: float) -> bool:
+        """`user_id` accepts the request of `requester_id`; False if there is none."""
+        ...
+
+    async def remove_friend(self, user_id: int, other_id: int) -> bool:
+        """End a friendship, or decline or cancel a request, between the two; False if none."""
+        ...
+
+    async def friend_links(self, user_id: int) -> list[FriendLink]:
+        """The account's friends and requests both ways, by the other account's name."""
+        ...
+
+    async def block(self, user_id: int, blocked_id: int, at: float) -> None:
+        """`user_id` blocks `blocked_id`: also ends any friendship or request between them."""
+        ...
+
+    async def unblock(self, user_id: int, blocked_id: int) -> bool:
+        """False if `user_id` did not block `blocked_id`."""
+        ...
+
+    async def blocked_users(self, user_id: int) -> list[UserRow]:
+        """Whom the account blocks, by name."""
+        ...
+
+    async def blocks_among(self, user_ids: list[int]) -> set[tuple[int, int]]:
+        """Every (blocker, blocked) pair with both in `user_ids`."""
+        ...

@@ -13,6 +13,7 @@ from typing import Any
 from tranque.server.names import skeleton
 from tranque.server.store.base import (
     DuplicateEvent,
+    FriendLink,
     GamePlayerRow,
     GameRow,
     NameTaken,
@@ -34,6 +35,8 @@ class MemoryStore:
         self._game_players: dict[str, list[GamePlayerRow]] = {}
         self._ratings: dict[tuple[int, str], RatingRow] = {}
         self._xp: dict[tuple[str, int], int] = {}  # (period, user_id) → XP
+        self._friends: dict[tuple[int, int], tuple[str, float]] = {}  # (user, friend) → status, at
+        self._blocks: dict[tuple[int, int], float] = {}  # (user, blocked) → at
 
     async def start(self) -> None:
         return None
@@ -127,3 +130,44 @@ class MemoryStore:
         return list(self._game_players.get(game_id, []))
 
     # Friends and blocks -------------------------------------------------------------------
+
+    async def request_friend(self, user_id: int, friend_id: int, at: float) -> None:
+        if (user_id, friend_id) not in self._friends and (friend_id, user_id) not in self._friends:
+            self._friends[user_id, friend_id] = ("pending", at)
+
+    async def accept_friend(self, user_id: int, requester_id: int, at: float) -> bool:
+        if self._friends.get((requester_id, user_id), ("", 0.0))[0] != "pending":
+            return False
+        self._friends[requester_id, user_id] = ("accepted", at)
+        self._friends[user_id, requester_id] = ("accepted", at)
+        return True
+
+    async def remove_friend(self, user_id: int, other_id: int) -> bool:
+        found = [self._friends.pop(key, None) for key in ((user_id, other_id), (other_id, user_id))]
+        return any(row is not None for row in found)
+
+    async def friend_links(self, user_id: int) -> list[FriendLink]:
+        links = []
+        for (one, other), (status, at) in self._friends.items():
+            if one == user_id and status == "accepted":
+                links.append(FriendLink(self._users[other], "friends", at))
+            elif one == user_id:
+                links.append(FriendLink(self._users[other], "outgoing", at))
+            elif other == user_id and status == "pending":
+                links.append(FriendLink(self._users[one], "incoming", at))
+        return sorted(links, key=lambda link: link.user.name.casefold())
+
+    async def block(self, user_id: int, blocked_id: int, at: float) -> None:
+        await self.remove_friend(user_id, blocked_id)
+        self._blocks.setdefault((user_id, blocked_id), at)
+
+    async def unblock(self, user_id: int, blocked_id: int) -> bool:
+        return self._blocks.pop((user_id, blocked_id), None) is not None
+
+    async def blocked_users(self, user_id: int) -> list[UserRow]:
+        found = [self._users[blocked] for blocker, blocked in self._blocks if blocker == user_id]
+        return sorted(found, key=lambda user: user.name.casefold())
+
+    async def blocks_among(self, user_ids: list[int]) -> set[tuple[int, int]]:
+        among = set(user_ids)
+        return {(a, b) for a, b in self._blocks if a in among and b in among}

@@ -1,6 +1,6 @@
 // The app: one socket, hash routes (#/, #/practicar, #/crear, #/entrar, #/jugar-ahora,
-// #/mesa/ID, #/unirse/CODE, #/partida/GAME_ID, #/clasificacion[/TAB[/PAGE]], #/jugador/NAME),
-// and the account of whoever is using the browser.
+// #/mesa/ID, #/unirse/CODE, #/partida/GAME_ID, #/clasificacion[/TAB[/PAGE]], #/jugador/NAME,
+// #/amigos), and the account of whoever is using the browser.
 
 import { t, setLang, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
@@ -11,6 +11,7 @@ import { openReplay } from "./replay.js";
 import { homeScreen, optionsScreen, loginScreen, quickMatchScreen, noTableScreen } from "./screens.js";
 import { savedSeats, rememberSeat, seatPhase, forgetSeat, LIVE_PHASES } from "./seats.js";
 import { rankingScreen, profileScreen } from "./players.js";
+import { friendsScreen, FriendsUi } from "./friends.js";
 
 // Pages only an account may use, and the sentence a guest sent to log in reads there.
 const NEEDS_ACCOUNT = { "jugar-ahora": "scr_login_for_play_now", crear: "scr_login_for_create", unirse: "scr_login_for_join" };
@@ -37,6 +38,7 @@ class App {
     this.missingTable = null; // the table id a `hello` found not to exist
     this.linkQuiet = false;
     this.linkDown = false; // the socket was open and is not now (false before the first open)
+    this.friends = new FriendsUi(this); // notices, and the table's «Invitar a un amigo»
     this.socket = new Socket({
       onMessage: (m) => this.message(m),
       onStatus: (online) => {
@@ -103,6 +105,7 @@ class App {
     const profile = document.getElementById("nav-profile");
     profile.hidden = !this.user;
     if (this.user) profile.href = `#/jugador/${encodeURIComponent(this.user.name)}`;
+    document.getElementById("nav-friends").hidden = !this.user;
     if (this.user) {
       const who = document.createElement("span");
       who.className = "who";
@@ -139,6 +142,7 @@ class App {
   leaveTable() {
     if (this.table) this.table.stop();
     this.table = null;
+    this.friends.tableChanged(null);
   }
 
   route() {
@@ -164,6 +168,7 @@ class App {
     else if (page === "partida" && arg) openReplay(this.root, decodeURIComponent(arg), { toast: (text) => this.toast(text) });
     else if (page === "clasificacion") show(rankingScreen(this, location.hash.split("/").slice(2)));
     else if (page === "jugador" && arg) show(profileScreen(this, decodeURIComponent(arg)));
+    else if (page === "amigos") this.user ? show(friendsScreen(this)) : this.askLogin(location.hash, "fr_login_reason");
     else show(homeScreen(this));
   }
 
@@ -318,8 +323,10 @@ class App {
       this.toast(serverMessage(message));
       return;
     }
+    if (message.type === "notice") return this.friends.notice(message);
     this.notePhase(message);
     if (this.table) this.table.handle(inReadersLanguage(message));
+    if (this.table) this.friends.tableChanged(this.table);
   }
 
   // Keep the saved seat's phase as the table reports it, for "Volver a tu partida".

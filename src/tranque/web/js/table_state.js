@@ -337,7 +337,8 @@ const HANDLERS = {
   },
 
   phrase(s, d, message) {
-    s.lastPhrase = { seq: message.seq, seat: d.seat, phrase: d.phrase };
+    // null: a player you blocked spoke (docs/protocol.md, «Friends and blocks»): nothing to show.
+    if (d.phrase !== null) s.lastPhrase = { seq: message.seq, seat: d.seat, phrase: d.phrase };
     return s;
   },
 
