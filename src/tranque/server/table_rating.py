@@ -69,7 +69,7 @@ def rating_json(
     chances = None
     if reason is None and all(seat.is_human for seat in seats):
         sides = [
-            [ratings.of_row(known.get(seats[index].user_id or 0)) for index in rules.seats_of(side)]
+            [_skill(seats[index], known) for index in rules.seats_of(side)]
             for side in range(rules.side_count)
         ]
         chances = [round(chance, 4) for chance in ratings.win_chances(sides)]
@@ -80,3 +80,7 @@ def rating_json(
         "chances": chances,
         "seats": shown,
     }
+
+
+def _skill(seat: Seat, known: Mapping[int, RatingRow | None]) -> ratings.Rating:
+    return ratings.of_row(None if seat.user_id is None else known.get(seat.user_id))
