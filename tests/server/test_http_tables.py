@@ -53,6 +53,7 @@ class TestCreate:
             "table": table,
             "kind": "public",
             "phase": "waiting",
+            "competitive": False,
             "preset": "clasico",
             "players": 4,
             "mode": "pairs",

@@ -10,6 +10,8 @@ choose its address by sending the header itself.
 
 from __future__ import annotations
 
+import hashlib
+
 from starlette.requests import HTTPConnection
 
 UNKNOWN = "unknown"  # no address (a test transport, a Unix socket): all such clients share one
@@ -24,3 +26,12 @@ def client_address(connection: HTTPConnection) -> str:
 def is_https(connection: HTTPConnection) -> bool:
     """Whether the client reached us over TLS (directly, or through a trusted proxy that says so)."""
     return connection.url.scheme in ("https", "wss")
+
+
+def seat_address_key(table_id: str, address: str | None) -> str | None:
+    """What a seat keeps of its person's address: a digest of it with the table's id, the same
+    for two people at one address and table (so such a game is not rated), and kept in the
+    table's log across restarts without the address itself; None for no known address."""
+    if address is None or address == UNKNOWN:
+        return None
+    return hashlib.sha256(f"tranque-seat:{table_id}:{address}".encode()).hexdigest()

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from tranque.bots import bot_names
 from tranque.engine import Action, Draw, IllegalAction, Pass, action_from_json
 from tranque.engine.rules import FirstLead
+from tranque.server.addresses import seat_address_key
 from tranque.server.seats import Seat, SeatKind, SeatState, new_token, token_hash
 from tranque.server.table_events import (
     PHRASES,
@@ -403,6 +404,7 @@ class Sit:
     user_id: int
     name: str
     seat: int | None = None  # None: the first empty seat
+    address: str | None = None  # the client's (addresses.client_address), kept only as a key
 
     async def run(self, table: Table) -> dict[str, Any]:
         state = table.state
@@ -412,7 +414,8 @@ class Sit:
             raise TableError("already_seated")
         chosen = self._chosen(state)
         token = new_token()
-        seated = chosen.seat_human(self.name, self.user_id, token_hash(token))
+        key = seat_address_key(table.table_id, self.address)
+        seated = chosen.seat_human(self.name, self.user_id, token_hash(token), key)
         events: list[TableEvent] = [SeatChanged(seated)]
         if all(seat.kind is not SeatKind.EMPTY for seat in state.seats if seat.index != chosen.index):
             events.append(game_started(state))

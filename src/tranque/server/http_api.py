@@ -99,7 +99,7 @@ async def practice(body: PracticeRequest, request: Request) -> Seated:
         # Nothing is awaited between counting the quotas and the registry's claiming them.
         claims = practice_claims(state, address, user_id)
         name = body.name.strip() or "Invitado"
-        table, token = await state.registry.practice(rules, name, body.bot_level, claims, user_id)
+        table, token = await state.registry.practice(rules, name, body.bot_level, claims, user_id, address)
         return Seated(table=table.table_id, seat=0, token=token)
 
     who = address_key(address) if user_id is None else account_key(user_id)

@@ -32,6 +32,9 @@ class CreateTable(TableRequest):
     """The table options of docs/rules.md; `bot_level` is the level of the bots the host may seat."""
 
     private: bool = Field(False, description="Solo se entra con la invitación; no sale en el vestíbulo.")
+    competitive: bool = Field(
+        False, description="Competitiva: la partida cuenta para la clasificación y da XP; si no, amistosa."
+    )
 
 
 class Created(BaseModel):
@@ -51,6 +54,7 @@ class TableSummary(BaseModel):
     table: str
     kind: str
     phase: str
+    competitive: bool
     preset: str
     players: int
     mode: str
@@ -70,6 +74,7 @@ def summary(table: Table) -> TableSummary:
         table=table.table_id,
         kind=table.options.kind,
         phase=table.state.phase.value,
+        competitive=table.options.competitive,
         preset=rules.preset_name,
         players=rules.players,
         mode=rules.mode.value,
@@ -107,7 +112,9 @@ async def create_table(
         kind = "private" if body.private else "public"
         table = await registry.create(
             rules,
-            registry.options(kind=kind, bot_level=body.bot_level, host_user_id=user.user_id),
+            registry.options(
+                kind=kind, bot_level=body.bot_level, host_user_id=user.user_id, competitive=body.competitive
+            ),
             [host_key(user.user_id)],
         )
         code = table.options.invite_code

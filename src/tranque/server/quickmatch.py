@@ -32,6 +32,7 @@ class Waiting:
     notify: Notify
     with_bots: bool
     since: float
+    address: str | None = None  # the client's, kept at the table only as a key (seats.py)
 
 
 class QuickMatch:
@@ -52,7 +53,9 @@ class QuickMatch:
         self.apart: set[frozenset[int]] = set()  # pairs of accounts where one blocks the other
         self._timer: Timer | None = None
 
-    async def join(self, user_id: int, name: str, notify: Notify, with_bots: bool) -> None:
+    async def join(
+        self, user_id: int, name: str, notify: Notify, with_bots: bool, address: str | None = None
+    ) -> None:
         self.cancel(user_id)
         if account_games(self.registry, self, user_id) >= self.limits.live_games_per_account:
             games = Counted(self.limits.live_games_per_account, "games")
@@ -61,7 +64,7 @@ class QuickMatch:
         blocked = await self.registry.store.blocks_among([user_id, *others])
         self.apart = {frozenset(pair) for pair in blocked}
         self.cancel(user_id)  # joined twice meanwhile
-        self.waiting.append(Waiting(user_id, name, notify, with_bots, self.clock.now()))
+        self.waiting.append(Waiting(user_id, name, notify, with_bots, self.clock.now(), address))
         await self.match()
 
     def keep_apart(self, one: int, other: int) -> None:
@@ -130,10 +133,10 @@ class QuickMatch:
 
     async def _seat(self, group: list[Waiting], bots: int) -> None:
         rules = Rules.preset("clasico", players=len(group) + bots, mode="individual", target=100)
-        options = self.registry.options(kind="quick", bot_level=self.bot_level)
+        options = self.registry.options(kind="quick", bot_level=self.bot_level, competitive=True)
         table = await self.registry.create(rules, options, [account_key(w.user_id) for w in group])
         tokens = [
-            await table.take_seat(seat, w.name, w.user_id)
+            await table.take_seat(seat, w.name, w.user_id, w.address)
             for w, seat in zip(group, table.seats, strict=False)
         ]
         for seat in table.seats[len(group) :]:

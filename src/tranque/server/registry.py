@@ -87,11 +87,12 @@ class Registry:
         bot_level: str,
         claims: Iterable[str] = (),
         user_id: int | None = None,
+        address: str | None = None,
     ) -> tuple[Table, str]:
         """A table against the machine: seat 0 is the guest (an account's, when logged in: it
         is then among its live seats), bots everywhere else."""
         table = await self.create(rules, self.options(kind="practice", bot_level=bot_level), claims)
-        token = await table.take_seat(table.seats[0], name, user_id)
+        token = await table.take_seat(table.seats[0], name, user_id, address)
         for seat in table.seats[1:]:
             await table.give_to_bot(seat, bot_level)
         await table.start_game()
@@ -229,6 +230,7 @@ def lobby_entry(table: Table) -> dict[str, Any]:
         "turn_seconds": rules.turn_seconds,
         "seats": names,
         "phase": "waiting" if state.phase is Phase.WAITING else "playing",
+        "competitive": table.options.competitive,
         "names": names,
         "scores": list(game.scores) if game is not None else [0] * rules.side_count,
     }

@@ -75,6 +75,9 @@ class Seat:
     bot_level: str | None = None
     state: SeatState = SeatState.AWAY  # an empty seat says "away" on the wire, as it always has
     timeouts: int = 0  # consecutive clock expiries (R16, C10)
+    # A person's address as a key of this table (addresses.seat_address_key), never the
+    # address itself: whether two people play from one (an unrated game). Never public.
+    address_key: str | None = None
 
     @property
     def played_by_bot(self) -> bool:
@@ -86,9 +89,13 @@ class Seat:
 
     # The lifecycle ---------------------------------------------------------------------
 
-    def seat_human(self, name: str, user_id: int | None, hashed_token: str) -> Seat:
+    def seat_human(
+        self, name: str, user_id: int | None, hashed_token: str, address_key: str | None = None
+    ) -> Seat:
         self._require(self.kind is SeatKind.EMPTY, "seat a person in")
-        return Seat(self.index, SeatKind.HUMAN, name, user_id, hashed_token, None, SeatState.AWAY)
+        return Seat(
+            self.index, SeatKind.HUMAN, name, user_id, hashed_token, None, SeatState.AWAY, 0, address_key
+        )
 
     def seat_bot(self, level: str) -> Seat:
         self._require(self.kind is SeatKind.EMPTY, "seat a bot in")
@@ -156,8 +163,9 @@ class Seat:
     # JSON --------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The referee's record of this seat (account id and token hash included)."""
-        return {
+        """The referee's record of this seat (account id, token hash and address key included;
+        records from before address keys have none, and a seat without one writes none)."""
+        data: dict[str, Any] = {
             "seat": self.index,
             "name": self.name,
             "kind": self.kind.value,
@@ -167,6 +175,9 @@ class Seat:
             "token_hash": self.token_hash,
             "timeouts": self.timeouts,
         }
+        if self.address_key is not None:
+            data["address_key"] = self.address_key
+        return data
 
     def public_json(self) -> dict[str, Any]:
         """What anybody at the table may know of this seat (R17: no account, no token)."""
@@ -193,4 +204,5 @@ class Seat:
             bot_level=data.get("bot_level"),
             state=SeatState(data["state"]),
             timeouts=int(data.get("timeouts", 0)),
+            address_key=data.get("address_key"),
         )

@@ -14,29 +14,34 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Protocol
 from urllib.parse import quote
 
 from tranque.engine import Game, PlayerView, Rules
 from tranque.engine.record import to_record
 from tranque.server import commands
+from tranque.server.addresses import seat_address_key
 from tranque.server.bot_runner import Bots
 from tranque.server.clock import Clock, Timer
 from tranque.server.fairness import DealSecret
-from tranque.server.game_archive import finished_game
+from tranque.server.game_archive import finished_game, game_format
 from tranque.server.line_layout import laid_out, line_json, plays_of
 from tranque.server.muting import hides, hushed, speaker
 from tranque.server.seats import Seat, SeatKind, new_token, token_hash
-from tranque.server.store import Store
+from tranque.server.store import RatingRow, Store
 from tranque.server.table_events import (
     EndReason,
     GameEnded,
+    GameStarted,
+    RatingShown,
     SeatChanged,
     TableCreated,
     TableEvent,
     TurnStarted,
 )
 from tranque.server.table_log import Broadcast, frame, from_stored, to_stored
+from tranque.server.table_rating import rating_json
 from tranque.server.table_state import Phase, TableError, TableOptions, TableState, Viewer
 
 log = logging.getLogger(__name__)
@@ -99,6 +104,11 @@ class Table:
         # GET /api/me/seats can give it back. The actor's memory, not state: after a restart
         # the account is given a new one (commands.AccountSeat).
         self.account_tokens: dict[int, str] = {}
+        # user id → the account's rating in this table's pool as last read from the store
+        # (None: it has none yet), for what a competitive table shows (table_rating.py).
+        self.pool = game_format(rules)
+        self.known_ratings: dict[int, RatingRow | None] = {}
+        self._rating_stale = True  # seats or ratings changed since the last `rating` shown
 
     @property
     def seats(self) -> list[Seat]:
@@ -178,6 +188,7 @@ class Table:
             await self._commit(event)
         while (consequence := commands.follow_up(self)) is not None:
             await self._commit(consequence)
+        await self._show_rating()
         self._arm()
         if self.on_change is not None:
             self.on_change(self)
@@ -195,22 +206,65 @@ class Table:
         self._recording = True
         try:
             seq, at, status = self.seq + 1, self.clock.now(), self.state.phase.status
+            ended = isinstance(event, GameEnded) and self.state.game is not None
+            record = self.game_record() if ended else {}
+            kept = None
+            if isinstance(event, GameEnded) and ended and event.reason is EndReason.TARGET:
+                # An annulled game counts for nothing; a game won is kept with what it changed.
+                known = await self._current_ratings()
+                kept = finished_game(self.table_id, self.state, self.options, record, at, known)
+                event = replace(event, rating_changes=tuple(kept.rating_changes))
             await self.store.append_event(self.table_id, to_stored(event, seq, at))
             self.state.apply(event, seq)
             if self.state.phase.status is not status:
                 await self.store.set_table_status(self.table_id, self.state.phase.status)
-            if isinstance(event, GameEnded) and self.state.game is not None:
-                record = self.game_record()
+            if ended:
                 await self.store.save_record(self.table_id, record)
-                if event.reason is EndReason.TARGET:  # an annulled game counts for nothing
-                    kept = finished_game(self.table_id, self.state, self.options, record, at)
-                    await self.store.save_game(kept.game, kept.players, kept.ratings, kept.xp)
+            if kept is not None:
+                await self.store.save_game(kept.game, kept.players, kept.ratings, kept.xp)
+                self.known_ratings.update({row.user_id: row for row in kept.ratings})
         finally:
             self._recording = False
+        if isinstance(event, SeatChanged | GameStarted | GameEnded):
+            self._rating_stale = True
         if isinstance(event, SeatChanged) and event.seat.kind is SeatKind.EMPTY:
             self.account_tokens.pop(event.seat.index, None)
             self._demote(event.seat.index)
         self._publish(Broadcast(seq, at, event))
+
+    # Ratings ---------------------------------------------------------------------------
+
+    def _accounts(self) -> list[int]:
+        return sorted({seat.user_id for seat in self.seats if seat.is_human and seat.user_id is not None})
+
+    async def _current_ratings(self) -> dict[int, RatingRow]:
+        """The accounts' ratings in the table's pool, read now (another table may have
+        changed them since they sat down)."""
+        accounts = self._accounts()
+        found = await self.store.ratings_of(accounts, self.pool)
+        self.known_ratings.update({user_id: found.get(user_id) for user_id in accounts})
+        return found
+
+    def rating_json(self) -> dict[str, Any]:
+        """The table's `rating` as last shown (a competitive table), or as it is (any other)."""
+        shown = self.state.rating
+        if shown is not None:
+            return shown
+        return rating_json(self.rules, self.options.competitive, self.seats, self.known_ratings)
+
+    async def _show_rating(self) -> None:
+        """A `rating` event when what a competitive table shows of its ratings has changed
+        (never after `game_ended`: a rematch shows the new ratings)."""
+        if not (self._rating_stale and self.options.competitive) or self.state.phase.is_over:
+            return
+        self._rating_stale = False
+        unknown = [user_id for user_id in self._accounts() if user_id not in self.known_ratings]
+        if unknown:
+            found = await self.store.ratings_of(unknown, self.pool)
+            self.known_ratings.update({user_id: found.get(user_id) for user_id in unknown})
+        shown = rating_json(self.rules, True, self.seats, self.known_ratings)
+        if shown != self.state.rating:
+            await self._commit(RatingShown.from_data(shown))
 
     def _publish(self, broadcast: Broadcast) -> None:
         said_by = speaker(broadcast.event, self.seats)
@@ -230,9 +284,11 @@ class Table:
 
     # Seats, for whoever sets up a table nobody knows yet ----------------------------------
 
-    async def take_seat(self, seat: Seat, name: str, user_id: int | None) -> str:
+    async def take_seat(self, seat: Seat, name: str, user_id: int | None, address: str | None = None) -> str:
         token = new_token()
-        await self.record(SeatChanged(self.seats[seat.index].seat_human(name, user_id, token_hash(token))))
+        key = seat_address_key(self.table_id, address)
+        seated = self.seats[seat.index].seat_human(name, user_id, token_hash(token), key)
+        await self.record(SeatChanged(seated))
         if user_id is not None:
             self.account_tokens[seat.index] = token
         return token
@@ -327,6 +383,7 @@ class Table:
             "goals": list(game.goals) if game else [0] * self.rules.side_count,
             "rematch": self.rematch_json(),
             "host": self.host_json(viewer),
+            "rating": self.rating_json(),
         }
 
     def rematch_json(self) -> dict[str, list[int]] | None:

@@ -34,6 +34,7 @@ __all__ = [
     "GameStarted",
     "Mover",
     "PhraseSaid",
+    "RatingShown",
     "ReadyGiven",
     "RematchVoted",
     "RoundEnded",
@@ -175,25 +176,38 @@ class ReadyGiven(FieldsEvent):
 
 @dataclass(frozen=True)
 class GameEnded(TableEvent):
+    """The game is over. `rating_changes` are what a rated game changed, one per seat
+    (`{"seat", "before", "after", "xp"}`, shown ratings; the table fills them in as it
+    stores the event, `game_archive.FinishedGame.rating_changes`); any other game's data has
+    none (nor have logs from before ratings)."""
+
     kind: ClassVar[str] = "game_ended"
-    visible_keys: ClassVar[tuple[str, ...]] = ("scores", "goals", "winners", "reason")
+    visible_keys: ClassVar[tuple[str, ...]] = ("scores", "goals", "winners", "reason", "rating_changes")
     scores: tuple[int, ...]
     goals: tuple[int, ...]
     winners: tuple[int, ...]
     reason: EndReason
+    rating_changes: tuple[dict[str, int], ...] = ()
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "scores": list(self.scores),
             "goals": list(self.goals),
             "winners": list(self.winners),
             "reason": self.reason.value,
         }
+        if self.rating_changes:
+            data["rating_changes"] = [dict(change) for change in self.rating_changes]
+        return data
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Self:
         return cls(
-            tuple(data["scores"]), tuple(data["goals"]), tuple(data["winners"]), EndReason(data["reason"])
+            tuple(data["scores"]),
+            tuple(data["goals"]),
+            tuple(data["winners"]),
+            EndReason(data["reason"]),
+            tuple(data.get("rating_changes", ())),
         )
 
     @classmethod
@@ -209,6 +223,23 @@ class GameEnded(TableEvent):
             raise TransitionError("a game ended by its target before anybody reached it")
         state.enter(Phase.FINISHED if self.reason is EndReason.TARGET else Phase.ANNULLED)
         state.turn = None
+
+
+@dataclass(frozen=True)
+class RatingShown(FieldsEvent):
+    """What the players see of a competitive table's ratings changed (a seat taken or left,
+    a rated game's new ratings before a rematch): the `rating` of `sync` (table_rating.py)."""
+
+    kind: ClassVar[str] = "rating"
+    visible_keys: ClassVar[tuple[str, ...]] = ("competitive", "rated", "reason", "chances", "seats")
+    competitive: bool
+    rated: bool
+    reason: str | None
+    chances: tuple[float, ...] | None
+    seats: tuple[dict[str, Any] | None, ...]
+
+    def apply(self, state: TableState) -> None:
+        state.rating = self.to_data()
 
 
 @dataclass(frozen=True)
@@ -265,6 +296,7 @@ EVENT_TYPES: dict[str, type[TableEvent]] = {
         Voted,
         Annulled,
         RematchVoted,
+        RatingShown,
     )
 }
 

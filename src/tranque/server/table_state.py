@@ -109,6 +109,8 @@ class TableOptions:
 
     def __post_init__(self) -> None:
         self.kind = TableKind(self.kind)
+        if self.kind is TableKind.PRACTICE:
+            self.competitive = False  # a game against the machine is never rated
 
     def to_json(self) -> dict[str, Any]:
         data = {item.name: getattr(self, item.name) for item in fields(self)}
@@ -141,6 +143,7 @@ class TableState:
         self.votes: set[int] = set()
         self.game_number = 0  # 1-based: the game being played or last played at this table
         self.rematch: set[int] = set()  # the seats that agreed to play another game
+        self.rating: dict[str, Any] | None = None  # the last `rating` event's data
 
     def apply(self, event: TableEvent, seq: int) -> None:
         """Fold one event in: the only way a table's state changes."""
@@ -242,6 +245,7 @@ class TableState:
             "votes": sorted(self.votes),
             "game_number": self.game_number,
             "rematch": sorted(self.rematch),
+            "rating": self.rating,
             "game": None if game is None else _game_facts(game),
         }
 

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tranque.server import commands, protocol
+from tranque.server.addresses import client_address
 from tranque.server.connection import Connection
 from tranque.server.refusals import Refusal
 from tranque.server.registry import Registry
@@ -52,6 +53,7 @@ class Client:
         self.table: Table | None = None
         self.seat: int | None = None
         self.follows_lobby = False  # the registry sends it the lobby's updates
+        self.address = client_address(websocket)
 
 
 @router.websocket("/ws")
@@ -184,7 +186,8 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
                 table = registry.get(message.table)
                 if table.options.kind != "public":
                     raise TableError("bad_invite.needed")
-            seated: Answer = await table.call(commands.Sit(user.user_id, user.name, message.seat))
+            sit = commands.Sit(user.user_id, user.name, message.seat, client.address)
+            seated: Answer = await table.call(sit)
             return {"table": table.table_id, **seated}
         case protocol.Stand():
             await _table(client).call(commands.Stand(_account(client).user_id))
@@ -194,7 +197,8 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
             _follow_lobby(registry, client)
         case protocol.QuickMatch():
             user = _account(client)
-            await state.quick.join(user.user_id, user.name, client.connection.send, message.with_bots)
+            notify = client.connection.send
+            await state.quick.join(user.user_id, user.name, notify, message.with_bots, client.address)
         case protocol.CancelQuickMatch():
             return {"cancelled": state.quick.cancel(_account(client).user_id)}
         case protocol.Ping():

@@ -244,3 +244,27 @@ test("a sync's boxes, line ends and host panel are kept as the server sent them"
   const spectator = streams.find((stream) => stream.name === "public-spectator-4");
   assert.equal(reduceSync(initialState(), spectator.checks[0]).host, null);
 });
+
+test("a rating event (a competitive table) moves the numbering on and changes nothing shown", () => {
+  const stream = streams.find((s) => s.name === "public-host-4") || streams[0];
+  const states = fold(stream);
+  const last = states[states.length - 1].state;
+  const data = {
+    competitive: true, rated: false, reason: "same_address", chances: null,
+    seats: [{ seat: 0, rating: 450, provisional: true }, null, null, null],
+  };
+  const next = reduceEvent(last, { type: "event", seq: last.seq + 1, kind: "rating", at: 0, data });
+  assert.equal(next.seq, last.seq + 1);
+  assert.equal(next.gap, false);
+  assert.deepEqual({ ...next, seq: last.seq }, { ...last, seq: last.seq });
+});
+
+test("a rated game's game_ended keeps its rating changes with the rest of the end", () => {
+  const states = fold(streams.find((s) => s.name === "public-host-4") || streams[0]);
+  const last = states[states.length - 1].state;
+  const changes = [{ seat: 0, before: 450, after: 656, xp: 20 }, { seat: 1, before: 450, after: 340, xp: 5 }];
+  const data = { scores: [104, 58], goals: [0, 0], winners: [0], reason: "target", rating_changes: changes };
+  const ended = reduceEvent(last, { type: "event", seq: last.seq + 1, kind: "game_ended", at: 0, data });
+  assert.equal(ended.phase, "finished");
+  assert.deepEqual(ended.gameEnd.rating_changes, changes);
+});

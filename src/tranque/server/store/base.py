@@ -169,6 +169,14 @@ class Store(Protocol):
 
     async def game_players(self, game_id: str) -> list[GamePlayerRow]: ...
 
+    async def ratings_of(self, user_ids: list[int], pool: str) -> dict[int, RatingRow]:
+        """The current ratings in `pool` of those of `user_ids` who have one (by user id)."""
+        ...
+
+    async def xp_of(self, user_id: int) -> dict[str, int]:
+        """An account's XP in every period it has gained some in (period → total)."""
+        ...
+
     # Friends and blocks -------------------------------------------------------------------
 
     async def request_friend(self, user_id: int, friend_id: int, at: float) -> None:

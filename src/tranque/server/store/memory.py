@@ -129,6 +129,13 @@ class MemoryStore:
     async def game_players(self, game_id: str) -> list[GamePlayerRow]:
         return list(self._game_players.get(game_id, []))
 
+    async def ratings_of(self, user_ids: list[int], pool: str) -> dict[int, RatingRow]:
+        found = (self._ratings.get((user_id, pool)) for user_id in user_ids)
+        return {rating.user_id: rating for rating in found if rating is not None}
+
+    async def xp_of(self, user_id: int) -> dict[str, int]:
+        return {period: total for (period, user), total in self._xp.items() if user == user_id}
+
     # Friends and blocks -------------------------------------------------------------------
 
     async def request_friend(self, user_id: int, friend_id: int, at: float) -> None:

@@ -439,6 +439,20 @@ class SqlStore:
             rows = (await connection.execute(query)).all()
         return [GamePlayerRow(**row._mapping) for row in rows]
 
+    async def ratings_of(self, user_ids: list[int], pool: str) -> dict[int, RatingRow]:
+        if not user_ids:
+            return {}
+        query = sa.select(ratings).where(ratings.c.pool == pool, ratings.c.user_id.in_(user_ids))
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return {row.user_id: RatingRow(**row._mapping) for row in rows}
+
+    async def xp_of(self, user_id: int) -> dict[str, int]:
+        query = sa.select(xp.c.period, xp.c.xp).where(xp.c.user_id == user_id)
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return {row.period: row.xp for row in rows}
+
     # Friends and blocks -------------------------------------------------------------------
 
     async def request_friend(self, user_id: int, friend_id: int, at: float) -> None:
