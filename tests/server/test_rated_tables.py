@@ -140,6 +140,29 @@ def test_two_players_from_one_address_are_told_before_the_game_and_change_nothin
         assert [xp_of(server, user) for user in users] == [{}, {}, {}]
 
 
+def test_at_a_two_seat_table_the_last_seat_taken_shows_the_same_address_before_the_game() -> None:
+    """The second sitter starts the game: the table's `rating` (not rated, same address) is
+    sent before `game_started`, so the players read it before the first tile."""
+    with LiveServer(game_settings()) as server:
+        (_, ana), (_, beto) = make_account(server, "ana"), make_account(server, "beto")
+        table = create_table(server, ana, preset="clasico", players=2, competitive=True)
+
+        async def scenario() -> list[dict[str, Any]]:
+            _, token = await sit(server, ana, "198.51.100.9", table)
+            async with Player(server) as follower:
+                await follower.request({"type": "hello", "table": table, "token": token})
+                await sit(server, beto, "198.51.100.9", table)
+                await follower.expect(lambda m: m.get("kind") == "game_started")
+                return [frame for frame in follower.frames if frame.get("type") == "event"]
+
+        events = asyncio.run(scenario())
+        kinds = [event["kind"] for event in events]
+        shown = [event["data"] for event in events if event["kind"] == "rating"]
+        assert shown and (shown[-1]["rated"], shown[-1]["reason"]) == (False, "same_address")
+        last_rating = max(i for i, kind in enumerate(kinds) if kind == "rating")
+        assert last_rating < kinds.index("game_started"), kinds
+
+
 def test_a_casual_table_is_not_rated() -> None:
     with LiveServer(game_settings()) as server:
         (ana, ana_headers), (beto, beto_headers) = make_account(server, "ana"), make_account(server, "beto")

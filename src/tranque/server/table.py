@@ -185,9 +185,9 @@ class Table:
     async def record(self, *events: TableEvent) -> None:
         """Store, apply and send `events`, then what they make happen by themselves."""
         for event in events:
-            await self._commit(event)
+            await self._commit_after_rating(event)
         while (consequence := commands.follow_up(self)) is not None:
-            await self._commit(consequence)
+            await self._commit_after_rating(consequence)
         await self._show_rating()
         self._arm()
         if self.on_change is not None:
@@ -198,6 +198,14 @@ class Table:
         options = self.options
         created = TableCreated(self.rules.to_json(), options.kind, options.bot_level)
         await self.record(created, *[SeatChanged(seat) for seat in self.seats])
+
+    async def _commit_after_rating(self, event: TableEvent) -> None:
+        """Commit `event`; a game's start on a competitive table comes after what the table
+        shows of its ratings, so the players read the chances (or why the game will not
+        count) before the first tile, even when the last seat taken starts the game."""
+        if isinstance(event, GameStarted):
+            await self._show_rating()
+        await self._commit(event)
 
     async def _commit(self, event: TableEvent) -> None:
         # Only the table's actor (or whoever sets up a table nobody knows yet) may change it;
