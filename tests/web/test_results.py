@@ -1,6 +1,6 @@
 """The end of a hand and of a game, in the browser: the last hand is shown before the
 game-end card, every round of the game reads as checked by this browser, and «Revancha»
-asks the server for a new game at the same table (CONTRACT.md item 2)."""
+asks the server for a new game at the same table (docs/protocol.md, «rematch»)."""
 
 from __future__ import annotations
 

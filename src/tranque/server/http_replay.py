@@ -13,9 +13,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from openskill.models import PlackettLuce
 
 from tranque.engine import Rules
+from tranque.server import ratings
 from tranque.server.accounts import current_user
 from tranque.server.game_access import can_see
 from tranque.server.http_errors import ApiError, SpanishErrors
@@ -24,8 +24,6 @@ from tranque.server.state import server_state
 from tranque.server.store import GamePlayerRow, GameRow
 
 router = APIRouter(prefix="/api", tags=["partidas"], route_class=SpanishErrors)
-
-_MODEL = PlackettLuce()
 
 
 async def _visible_game(game_id: str, request: Request) -> tuple[GameRow, list[GamePlayerRow]]:
@@ -38,10 +36,10 @@ async def _visible_game(game_id: str, request: Request) -> tuple[GameRow, list[G
 
 
 def shown_rating(mu: float | None, sigma: float | None) -> int | None:
-    """The rating a player is shown (CONTRACT.md: the library's ordinal, scaled)."""
+    """The rating a player is shown (`ratings.shown`), rounded; None for a game unrated."""
     if mu is None or sigma is None:
         return None
-    return round(_MODEL.rating(mu=mu, sigma=sigma).ordinal(z=3, alpha=60, target=450))
+    return round(ratings.shown(ratings.rating(mu, sigma)))
 
 
 def game_json(game: GameRow, players: list[GamePlayerRow]) -> dict[str, Any]:

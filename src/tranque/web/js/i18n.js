@@ -210,7 +210,7 @@ export const MESSAGES = {
   scr_language_label: { es: "Cambiar el idioma a inglés", en: "Switch the language to Spanish" },
   scr_turn_seconds_n: { es: "{n} s", en: "{n} s" },
   scr_capicua_bonus: { es: "Premio de capicúa (+{n})", en: "Capicúa bonus (+{n})" },
-  // The table (branch `table`)
+  // The table
   table_numbers: { es: "blanco uno dos tres cuatro cinco seis siete ocho nueve", en: "blank one two three four five six seven eight nine" },
   table_played: { es: "{name} jugó {tile} {where}", en: "{name} played {tile} {where}" },
   table_you_played: { es: "Jugaste {tile} {where}", en: "You played {tile} {where}" },

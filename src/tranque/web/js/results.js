@@ -4,7 +4,7 @@
 //
 // What these cards need of the table view (`view`): `seat` (null for a spectator), `state`
 // (`rules`, `phase`, `scores`, `results`), `nameOf(seat)`, `sideName(side)`, `send(message)`
-// (a request through the socket, CONTRACT.md item 2), `onLeave()`, `tableId`, and `deals`: the
+// (a request through the socket), `onLeave()`, `tableId`, and `deals`: the
 // view's `DealBook` (fairness.js), fed every `sync` and `event`. `rematchVote` (the last
 // `rematch_vote` data) is read if present.
 

@@ -56,7 +56,7 @@ export function initialState({ you = null } = {}) {
     hand: [],
     handCounts: [],
     boneyard: 0,
-    line: [], // the server's placed boxes (CONTRACT §10), when it sends them
+    line: [], // the server's placed boxes (docs/protocol.md, «The line on the table»)
     lineEnds: null, // {left: E, right: E} where the next tile would touch, when sent
     layout: [], // [[a, b], …]: each placed tile's halves as they lie, left to right
     ends: null, // [left, right]: the two open numbers
