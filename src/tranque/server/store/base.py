@@ -94,6 +94,66 @@ class RatingRow:
     updated_at: float
 
 
+@dataclass(frozen=True)
+class Ranked:
+    """A player on a leaderboard, with the value they are ranked by."""
+
+    user_id: int
+    name: str
+    avatar: str | None
+    value: float  # the period's XP, or the shown rating
+    sigma: float | None = None  # a rating's σ (whether it is provisional); None for XP
+    games: int = 0  # a rating's rated games in its pool; 0 for XP
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """One page of a leaderboard, and how many players the whole of it ranks."""
+
+    rows: list[Ranked]
+    total: int
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's place on a leaderboard: 1 + how many have strictly more."""
+
+    rank: int
+    row: Ranked
+
+
+@dataclass(frozen=True)
+class PlayerStat:
+    """A player's games of one preset in one format (abandoned ones are played and lost)."""
+
+    preset: str
+    format: str
+    played: int
+    won: int
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's rating in a pool (the game's format) right after a rated game."""
+
+    pool: str
+    at: float
+    mu: float
+    sigma: float
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One of a player's games as their history lists it: their part in it, and the game
+    without its record."""
+
+    player: GamePlayerRow
+    players: int
+    competitive: bool
+    rated: bool
+    summary: dict[str, Any]
+
+
 class Store(Protocol):
     async def start(self) -> None:
         """Connect, and create or migrate the schema."""
@@ -160,4 +220,49 @@ class Store(Protocol):
 
     async def game_players(self, game_id: str) -> list[GamePlayerRow]: ...
 
+    async def xp_leaderboard(self, period: str, offset: int, limit: int) -> Leaderboard:
+        """The period's players by XP, most first, then by name (casefolded)."""
+        ...
+
+    async def xp_standing(self, period: str, user_id: int) -> Standing | None:
+        """The player's place in the period's XP leaderboard; None if they have no XP in it."""
+        ...
+
+    async def rating_leaderboard(self, pool: str, offset: int, limit: int) -> Leaderboard:
+        """The pool's rated players by shown rating, highest first, then by name (casefolded)."""
+        ...
+
+    async def rating_standing(self, pool: str, user_id: int) -> Standing | None: ...
+
+    async def xp_totals(self, user_id: int, periods: list[str]) -> dict[str, int]:
+        """The player's XP in each of `periods` that they have any in."""
+        ...
+
+    async def player_stats(self, user_id: int) -> list[PlayerStat]:
+        """Games played and won per preset and format, by preset then format."""
+        ...
+
+    async def player_ratings(self, user_id: int) -> list[RatingRow]:
+        """The player's current rating in each pool they are rated in, by pool."""
+        ...
+
+    async def rating_history(self, user_id: int) -> list[RatingPoint]:
+        """The player's rating after each of their rated games, oldest first."""
+        ...
+
+    async def player_games(
+        self, user_id: int, viewer_id: int | None, before: float | None, limit: int
+    ) -> list[PlayedGame]:
+        """The player's games, newest first, finished before `before` (if given), as
+        `viewer_id` may see them: a private game only if the viewer played it too (None:
+        a guest, who sees public games only)."""
+        ...
+
+    async def set_avatar(self, user_id: int, avatar: str | None) -> None: ...
+
     # Friends and blocks -------------------------------------------------------------------
+
+    async def relation(self, user_id: int, other_id: int) -> tuple[str, bool]:
+        """How `user_id` stands with `other_id`: "none", "outgoing" (a request sent),
+        "incoming" (a request received) or "friends"; and whether user_id blocks other_id."""
+        ...

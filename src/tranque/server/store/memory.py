@@ -7,6 +7,7 @@ on the rare way out: a restore, a resume), so what comes back is what a database
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from typing import Any
 
@@ -15,12 +16,19 @@ from tranque.server.store.base import (
     DuplicateEvent,
     GamePlayerRow,
     GameRow,
+    Leaderboard,
     NameTaken,
+    PlayedGame,
+    PlayerStat,
+    Ranked,
+    RatingPoint,
     RatingRow,
+    Standing,
     StoredEvent,
     TableRow,
     UserRow,
 )
+from tranque.server.store.friendship import friendship
 
 
 class MemoryStore:
@@ -34,6 +42,8 @@ class MemoryStore:
         self._game_players: dict[str, list[GamePlayerRow]] = {}
         self._ratings: dict[tuple[int, str], RatingRow] = {}
         self._xp: dict[tuple[str, int], int] = {}  # (period, user_id) → XP
+        self._friends: dict[tuple[int, int], str] = {}  # (user_id, friend_id) → status
+        self._blocks: set[tuple[int, int]] = set()  # (user_id, blocked_id)
 
     async def start(self) -> None:
         return None
@@ -126,4 +136,110 @@ class MemoryStore:
     async def game_players(self, game_id: str) -> list[GamePlayerRow]:
         return list(self._game_players.get(game_id, []))
 
+    def _board(self, entries: list[Ranked]) -> list[Ranked]:
+        return sorted(entries, key=lambda entry: (-entry.value, entry.name.casefold()))
+
+    def _xp_entries(self, period: str) -> list[Ranked]:
+        return [
+            Ranked(user_id, self._users[user_id].name, self._users[user_id].avatar, gained)
+            for (of, user_id), gained in self._xp.items()
+            if of == period
+        ]
+
+    def _rating_entries(self, pool: str) -> list[Ranked]:
+        return [
+            Ranked(
+                row.user_id,
+                self._users[row.user_id].name,
+                self._users[row.user_id].avatar,
+                row.shown,
+                row.sigma,
+                row.games,
+            )
+            for row in self._ratings.values()
+            if row.pool == pool
+        ]
+
+    @staticmethod
+    def _standing(entries: list[Ranked], user_id: int) -> Standing | None:
+        mine = next((entry for entry in entries if entry.user_id == user_id), None)
+        if mine is None:
+            return None
+        return Standing(1 + sum(entry.value > mine.value for entry in entries), mine)
+
+    async def xp_leaderboard(self, period: str, offset: int, limit: int) -> Leaderboard:
+        entries = self._board(self._xp_entries(period))
+        return Leaderboard(entries[offset : offset + limit], len(entries))
+
+    async def xp_standing(self, period: str, user_id: int) -> Standing | None:
+        return self._standing(self._xp_entries(period), user_id)
+
+    async def rating_leaderboard(self, pool: str, offset: int, limit: int) -> Leaderboard:
+        entries = self._board(self._rating_entries(pool))
+        return Leaderboard(entries[offset : offset + limit], len(entries))
+
+    async def rating_standing(self, pool: str, user_id: int) -> Standing | None:
+        return self._standing(self._rating_entries(pool), user_id)
+
+    async def xp_totals(self, user_id: int, periods: list[str]) -> dict[str, int]:
+        return {period: self._xp[period, user_id] for period in periods if (period, user_id) in self._xp}
+
+    def _played(self, user_id: int) -> list[GamePlayerRow]:
+        return [
+            player
+            for players in self._game_players.values()
+            for player in players
+            if player.user_id == user_id
+        ]
+
+    async def player_stats(self, user_id: int) -> list[PlayerStat]:
+        tally: dict[tuple[str, str], tuple[int, int]] = {}
+        for player in self._played(user_id):
+            played, won = tally.get((player.preset, player.format), (0, 0))
+            tally[player.preset, player.format] = (played + 1, won + player.won)
+        return [
+            PlayerStat(preset, fmt, played, won) for (preset, fmt), (played, won) in sorted(tally.items())
+        ]
+
+    async def player_ratings(self, user_id: int) -> list[RatingRow]:
+        return sorted(
+            (row for row in self._ratings.values() if row.user_id == user_id), key=lambda row: row.pool
+        )
+
+    async def rating_history(self, user_id: int) -> list[RatingPoint]:
+        return [
+            RatingPoint(player.format, player.finished_at, player.mu_after, player.sigma_after)
+            for player in sorted(self._played(user_id), key=lambda player: player.finished_at)
+            if player.mu_after is not None and player.sigma_after is not None
+        ]
+
+    async def player_games(
+        self, user_id: int, viewer_id: int | None, before: float | None, limit: int
+    ) -> list[PlayedGame]:
+        def visible(player: GamePlayerRow) -> bool:
+            if not player.private or viewer_id == user_id:
+                return True
+            return any(other.user_id == viewer_id for other in self._game_players[player.game_id])
+
+        found = [
+            player
+            for player in self._played(user_id)
+            if (before is None or player.finished_at < before) and visible(player)
+        ]
+        found.sort(key=lambda player: player.finished_at, reverse=True)
+        return [self._played_game(player) for player in found[:limit]]
+
+    def _played_game(self, player: GamePlayerRow) -> PlayedGame:
+        game = self._games[player.game_id]
+        return PlayedGame(player, game.players, game.competitive, game.rated, copy.deepcopy(game.summary))
+
+    async def set_avatar(self, user_id: int, avatar: str | None) -> None:
+        self._users[user_id] = dataclasses.replace(self._users[user_id], avatar=avatar)
+
     # Friends and blocks -------------------------------------------------------------------
+
+    async def relation(self, user_id: int, other_id: int) -> tuple[str, bool]:
+        rows = {(True, self._friends[user_id, other_id])} if (user_id, other_id) in self._friends else set()
+        if (other_id, user_id) in self._friends:
+            rows.add((False, self._friends[other_id, user_id]))
+        return friendship(rows), (user_id, other_id) in self._blocks

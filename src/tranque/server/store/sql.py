@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +34,22 @@ from tranque.server.store.base import (
     DuplicateEvent,
     GamePlayerRow,
     GameRow,
+    Leaderboard,
     NameTaken,
+    PlayedGame,
+    PlayerStat,
+    Ranked,
+    RatingPoint,
     RatingRow,
+    Standing,
     StoredEvent,
     TableRow,
     UserRow,
 )
+from tranque.server.store.friendship import friendship
 from tranque.server.store.schema import (
+    blocks,
+    friends,
     game_players,
     games,
     ratings,
@@ -178,6 +188,33 @@ def user_row(row: Any) -> UserRow:
 
 def _row_values(row: Any) -> dict[str, Any]:
     return {name: getattr(row, name) for name in row.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class _Board:
+    """A leaderboard as a query: its table, the value it ranks by, the rows it ranks, and the
+    columns a rating row adds (a NULL σ and 0 games for XP)."""
+
+    table: sa.Table
+    value: sa.ColumnElement[Any]
+    where: sa.ColumnElement[bool]
+    sigma: sa.ColumnElement[Any]
+    games: sa.ColumnElement[Any]
+
+
+def _xp_board(period: str) -> _Board:
+    return _Board(xp, xp.c.xp, xp.c.period == period, sa.null(), sa.literal(0))
+
+
+def _rating_board(pool: str) -> _Board:
+    return _Board(ratings, ratings.c.shown, ratings.c.pool == pool, ratings.c.sigma, ratings.c.games)
+
+
+def _ranked(row: Any) -> Ranked:
+    return Ranked(row.user_id, row.name, row.avatar, row.value, row.sigma, row.games)
+
+
+PLAYED_COLUMNS = (*game_players.c, games.c.players, games.c.competitive, games.c.rated, games.c.summary)
 
 
 class SqlStore:
@@ -436,4 +473,157 @@ class SqlStore:
             rows = (await connection.execute(query)).all()
         return [GamePlayerRow(**row._mapping) for row in rows]
 
+    def _name_order(self) -> sa.ColumnElement[Any]:
+        """Names in code-point order, as Python sorts them (PostgreSQL's collation may not)."""
+        if self.engine.dialect.name == "postgresql":
+            return users.c.name_key.collate("C")
+        return users.c.name_key
+
+    def _board_rows(self, board: _Board) -> sa.Select[Any]:
+        return (
+            sa.select(
+                board.table.c.user_id,
+                users.c.name,
+                users.c.avatar,
+                board.value.label("value"),
+                board.sigma.label("sigma"),
+                board.games.label("games"),
+            )
+            .join(users, users.c.id == board.table.c.user_id)
+            .where(board.where)
+        )
+
+    async def _leaderboard(self, board: _Board, offset: int, limit: int) -> Leaderboard:
+        page = (
+            self._board_rows(board)
+            .order_by(board.value.desc(), self._name_order())
+            .offset(offset)
+            .limit(limit)
+        )
+        total = sa.select(sa.func.count()).select_from(board.table).where(board.where)
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(page)).all()
+            count = await connection.scalar(total)
+        return Leaderboard([_ranked(row) for row in rows], int(count or 0))
+
+    async def _standing(self, board: _Board, user_id: int) -> Standing | None:
+        mine = self._board_rows(board).where(board.table.c.user_id == user_id)
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(mine)).first()
+            if row is None:
+                return None
+            above = await connection.scalar(
+                sa.select(sa.func.count())
+                .select_from(board.table)
+                .where(board.where, board.value > row.value)
+            )
+        return Standing(1 + int(above or 0), _ranked(row))
+
+    async def xp_leaderboard(self, period: str, offset: int, limit: int) -> Leaderboard:
+        return await self._leaderboard(_xp_board(period), offset, limit)
+
+    async def xp_standing(self, period: str, user_id: int) -> Standing | None:
+        return await self._standing(_xp_board(period), user_id)
+
+    async def rating_leaderboard(self, pool: str, offset: int, limit: int) -> Leaderboard:
+        return await self._leaderboard(_rating_board(pool), offset, limit)
+
+    async def rating_standing(self, pool: str, user_id: int) -> Standing | None:
+        return await self._standing(_rating_board(pool), user_id)
+
+    async def xp_totals(self, user_id: int, periods: list[str]) -> dict[str, int]:
+        query = sa.select(xp.c.period, xp.c.xp).where(xp.c.user_id == user_id, xp.c.period.in_(periods))
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return {row.period: row.xp for row in rows}
+
+    async def player_stats(self, user_id: int) -> list[PlayerStat]:
+        query = (
+            sa.select(
+                game_players.c.preset,
+                game_players.c.format,
+                sa.func.count().label("played"),
+                sa.func.sum(sa.cast(game_players.c.won, sa.Integer)).label("won"),
+            )
+            .where(game_players.c.user_id == user_id)
+            .group_by(game_players.c.preset, game_players.c.format)
+            .order_by(game_players.c.preset, game_players.c.format)
+        )
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [PlayerStat(row.preset, row.format, int(row.played), int(row.won)) for row in rows]
+
+    async def player_ratings(self, user_id: int) -> list[RatingRow]:
+        query = sa.select(ratings).where(ratings.c.user_id == user_id).order_by(ratings.c.pool)
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [RatingRow(**row._mapping) for row in rows]
+
+    async def rating_history(self, user_id: int) -> list[RatingPoint]:
+        played = game_players.c
+        query = (
+            sa.select(played.format, played.finished_at, played.mu_after, played.sigma_after)
+            .where(played.user_id == user_id, played.mu_after.is_not(None), played.sigma_after.is_not(None))
+            .order_by(played.finished_at)
+        )
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [RatingPoint(row.format, row.finished_at, row.mu_after, row.sigma_after) for row in rows]
+
+    async def player_games(
+        self, user_id: int, viewer_id: int | None, before: float | None, limit: int
+    ) -> list[PlayedGame]:
+        played = game_players.c
+        query = (
+            sa.select(*PLAYED_COLUMNS)
+            .join(games, games.c.game_id == played.game_id)
+            .where(played.user_id == user_id)
+            .order_by(played.finished_at.desc())
+            .limit(limit)
+        )
+        if before is not None:
+            query = query.where(played.finished_at < before)
+        if viewer_id is None:
+            query = query.where(sa.not_(played.private))
+        elif viewer_id != user_id:
+            fellow = game_players.alias("fellow")
+            together = (
+                sa.select(fellow.c.game_id)
+                .where(fellow.c.game_id == played.game_id, fellow.c.user_id == viewer_id)
+                .exists()
+            )
+            query = query.where(sa.or_(sa.not_(played.private), together))
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        fields = GamePlayerRow.__dataclass_fields__
+        return [
+            PlayedGame(
+                GamePlayerRow(**{name: row._mapping[name] for name in fields}),
+                row.players,
+                row.competitive,
+                row.rated,
+                row.summary,
+            )
+            for row in rows
+        ]
+
+    async def set_avatar(self, user_id: int, avatar: str | None) -> None:
+        async with self.engine.begin() as connection:
+            await connection.execute(users.update().where(users.c.id == user_id).values(avatar=avatar))
+
     # Friends and blocks -------------------------------------------------------------------
+
+    async def relation(self, user_id: int, other_id: int) -> tuple[str, bool]:
+        pair = sa.or_(
+            sa.and_(friends.c.user_id == user_id, friends.c.friend_id == other_id),
+            sa.and_(friends.c.user_id == other_id, friends.c.friend_id == user_id),
+        )
+        blocking = sa.select(blocks.c.user_id).where(
+            blocks.c.user_id == user_id, blocks.c.blocked_id == other_id
+        )
+        async with self.engine.connect() as connection:
+            rows = (
+                await connection.execute(sa.select(friends.c.user_id, friends.c.status).where(pair))
+            ).all()
+            blocked = await connection.scalar(blocking.exists().select())
+        return friendship({(row.user_id == user_id, row.status) for row in rows}), bool(blocked)

@@ -1,0 +1,220 @@
+"""Reading players back: rankings, profiles, a player's games, a finished game and its
+record, and avatars (OpenAPI at /docs).
+
+A private game is only its players' (game_access.py): it is left out of everybody else's
+lists, and asking for it answers exactly as for a game that does not exist. Bodies are built
+by player_views.py; refusals are flat JSON bodies in Spanish and English (http_errors.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from tranque.engine.messages import OneOf
+from tranque.server.accounts import NAME_MAX, current_user, require_user, same_origin_json
+from tranque.server.avatars import AVATAR_LABELS, avatar_of
+from tranque.server.game_access import can_see
+from tranque.server.http_errors import ApiError, SpanishErrors
+from tranque.server.names import normal_form
+from tranque.server.periods import PERIODS, period_keys
+from tranque.server.player_views import (
+    PER_PAGE,
+    game_item,
+    game_page,
+    page_ranks,
+    rating_row,
+    shown_rating,
+    xp_row,
+)
+from tranque.server.rating_scale import provisional
+from tranque.server.state import server_state
+from tranque.server.store import GamePlayerRow, GameRow, Leaderboard, Standing, Store, UserRow
+
+router = APIRouter(prefix="/api", tags=["jugadores"], route_class=SpanishErrors)
+
+BOARDS = ("xp", "rating")
+POOLS = ("duel", "individual", "pairs")
+RECENT_GAMES = 10
+MAX_PAGE = 10_000  # 500,000 players: deeper pages are not worth their offset
+
+
+@router.get("/rankings", summary="Clasificación por XP de un periodo o por rating de una modalidad")
+async def rankings(
+    request: Request,
+    by: str = "xp",
+    period: str = "week",
+    pool: str = "duel",
+    page: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 1,
+) -> dict[str, Any]:
+    if by not in BOARDS:
+        raise ApiError(422, "bad_ranking.by", parameter="by", by=by, choices=OneOf(BOARDS))
+    state = server_state(request)
+    store, viewer = state.store, await current_user(request)
+    offset = (page - 1) * PER_PAGE
+    if by == "xp":
+        if period not in PERIODS:
+            raise ApiError(
+                422, "bad_ranking.period", parameter="period", period=period, choices=OneOf(PERIODS)
+            )
+        key = period_keys(state.settings.clock.now())[period]
+        board = await store.xp_leaderboard(key, offset, PER_PAGE)
+        first = await _first_rank(board, offset, lambda user_id: store.xp_standing(key, user_id))
+        mine = None if viewer is None else await store.xp_standing(key, viewer.user_id)
+        shape = xp_row
+    else:
+        if pool not in POOLS:
+            raise ApiError(422, "bad_ranking.pool", parameter="pool", pool=pool, choices=OneOf(POOLS))
+        board = await store.rating_leaderboard(pool, offset, PER_PAGE)
+        first = await _first_rank(board, offset, lambda user_id: store.rating_standing(pool, user_id))
+        mine = None if viewer is None else await store.rating_standing(pool, viewer.user_id)
+        shape = rating_row
+    ranks = page_ranks(board.rows, first, offset)
+    return {
+        "by": by,
+        "period": period if by == "xp" else None,
+        "pool": pool if by == "rating" else None,
+        "page": page,
+        "pages": max(1, math.ceil(board.total / PER_PAGE)),
+        "per_page": PER_PAGE,
+        "total": board.total,
+        "rows": [shape(rank, entry) for rank, entry in zip(ranks, board.rows, strict=True)],
+        "me": None if mine is None else shape(mine.rank, mine.row),
+    }
+
+
+async def _first_rank(
+    board: Leaderboard, offset: int, standing: Callable[[int], Awaitable[Standing | None]]
+) -> int:
+    """The rank of the page's first row: 1 on the first page, else counted (it may tie rows
+    on the page before)."""
+    if offset == 0 or not board.rows:
+        return 1
+    found = await standing(board.rows[0].user_id)
+    return found.rank if found is not None else offset + 1
+
+
+async def _player(store: Store, name: str) -> UserRow:
+    user = await store.find_user(normal_form(name[:NAME_MAX]))
+    if user is None:
+        raise ApiError(404, "no_such_player")
+    return user
+
+
+async def profile(request: Request, user: UserRow, viewer: UserRow | None) -> dict[str, Any]:
+    state = server_state(request)
+    store = state.store
+    keys = period_keys(state.settings.clock.now())
+    totals = await store.xp_totals(user.user_id, list(keys.values()))
+    stats = await store.player_stats(user.user_id)
+    history = await store.rating_history(user.user_id)
+    viewer_id = None if viewer is None else viewer.user_id
+    recent = await store.player_games(user.user_id, viewer_id, None, RECENT_GAMES)
+    is_me = viewer_id == user.user_id
+    friend, blocked = None, False
+    if viewer_id is not None and not is_me:
+        friend, blocked = await store.relation(viewer_id, user.user_id)
+    return {
+        "name": user.name,
+        "avatar": avatar_of(user.user_id, user.avatar),
+        "member_since": int(user.created_at),
+        "is_me": is_me,
+        "xp": {period: totals.get(key, 0) for period, key in keys.items()},
+        "totals": {"played": sum(stat.played for stat in stats), "won": sum(stat.won for stat in stats)},
+        "stats": [
+            {"preset": stat.preset, "format": stat.format, "played": stat.played, "won": stat.won}
+            for stat in stats
+        ],
+        "ratings": [
+            {
+                "pool": rating.pool,
+                "rating": round(rating.shown),
+                "provisional": provisional(rating.sigma),
+                "games": rating.games,
+                "history": [
+                    {"at": point.at, "rating": shown_rating(point.mu, point.sigma)}
+                    for point in history
+                    if point.pool == rating.pool
+                ],
+            }
+            for rating in await store.player_ratings(user.user_id)
+        ],
+        "recent": [game_item(played) for played in recent],
+        "friend": friend,
+        "blocked": blocked,
+    }
+
+
+@router.get("/players/{name}", summary="El perfil de un jugador")
+async def player(name: str, request: Request) -> dict[str, Any]:
+    user = await _player(server_state(request).store, name)
+    return await profile(request, user, await current_user(request))
+
+
+@router.get("/players/{name}/games", summary="Las partidas de un jugador, de la más reciente")
+async def player_games(
+    name: str,
+    request: Request,
+    before: Annotated[float | None, Query(description="Only games finished before this moment.")] = None,
+    limit: Annotated[int, Query(ge=1, le=50)] = 20,
+) -> dict[str, Any]:
+    store = server_state(request).store
+    user = await _player(store, name)
+    viewer = await current_user(request)
+    found = await store.player_games(
+        user.user_id, None if viewer is None else viewer.user_id, before, limit + 1
+    )
+    return {"games": [game_item(played) for played in found[:limit]], "more": len(found) > limit}
+
+
+async def _visible_game(request: Request, game_id: str) -> tuple[GameRow, list[GamePlayerRow]]:
+    store = server_state(request).store
+    game = await store.load_game(game_id)
+    if game is None:
+        raise ApiError(404, "no_such_game")
+    players = await store.game_players(game_id)
+    if not can_see(game, players, await current_user(request)):
+        raise ApiError(404, "no_such_game")  # a private game: as if there were none
+    return game, players
+
+
+@router.get("/games/{game_id}", summary="Una partida terminada: mesa, reglas, resultado y jugadores")
+async def game(game_id: str, request: Request) -> dict[str, Any]:
+    return game_page(*await _visible_game(request, game_id))
+
+
+@router.get("/games/{game_id}/record", summary="El registro de una partida terminada, para descargar")
+async def game_record(game_id: str, request: Request) -> JSONResponse:
+    found, _ = await _visible_game(request, game_id)
+    disposition = f'attachment; filename="tranque-{game_id}.json"'
+    return JSONResponse(found.record, headers={"Content-Disposition": disposition})
+
+
+@router.get("/avatars", summary="Los avatares que un jugador puede escoger")
+async def avatars() -> list[dict[str, str]]:
+    return [
+        {"id": avatar, "label": label, "label_en": label_en}
+        for avatar, (label, label_en) in AVATAR_LABELS.items()
+    ]
+
+
+class AvatarChoice(BaseModel):
+    avatar: str = Field(examples=["loro"], max_length=32)
+
+
+@router.put("/me/avatar", dependencies=[Depends(same_origin_json)], summary="Escoger tu avatar")
+async def set_avatar(
+    body: AvatarChoice, request: Request, user: Annotated[UserRow, Depends(require_user)]
+) -> dict[str, Any]:
+    if body.avatar not in AVATAR_LABELS:
+        raise ApiError(422, "bad_avatar", parameter="avatar", avatar=body.avatar)
+    store = server_state(request).store
+    await store.set_avatar(user.user_id, body.avatar)
+    changed = await store.user_by_id(user.user_id)
+    assert changed is not None
+    return await profile(request, changed, changed)
