@@ -34,13 +34,14 @@ from tranque.server.player_views import (
 )
 from tranque.server.rating_scale import provisional
 from tranque.server.state import server_state
-from tranque.server.store import GamePlayerRow, GameRow, Leaderboard, Standing, Store, UserRow
+from tranque.server.store import GamePlayerRow, GameRow, Leaderboard, RatingRow, Standing, Store, UserRow
 
 router = APIRouter(prefix="/api", tags=["jugadores"], route_class=SpanishErrors)
 
 BOARDS = ("xp", "rating")
 POOLS = ("duel", "individual", "pairs")
 RECENT_GAMES = 10
+HISTORY_POINTS = 100  # a rating's chart: its last games
 MAX_PAGE = 10_000  # 500,000 players: deeper pages are not worth their offset
 
 
@@ -112,7 +113,6 @@ async def profile(request: Request, user: UserRow, viewer: UserRow | None) -> di
     keys = period_keys(state.settings.clock.now())
     totals = await store.xp_totals(user.user_id, list(keys.values()))
     stats = await store.player_stats(user.user_id)
-    history = await store.rating_history(user.user_id)
     viewer_id = None if viewer is None else viewer.user_id
     recent = await store.player_games(user.user_id, viewer_id, None, RECENT_GAMES)
     is_me = viewer_id == user.user_id
@@ -130,23 +130,21 @@ async def profile(request: Request, user: UserRow, viewer: UserRow | None) -> di
             {"preset": stat.preset, "format": stat.format, "played": stat.played, "won": stat.won}
             for stat in stats
         ],
-        "ratings": [
-            {
-                "pool": rating.pool,
-                "rating": round(rating.shown),
-                "provisional": provisional(rating.sigma),
-                "games": rating.games,
-                "history": [
-                    {"at": point.at, "rating": shown_rating(point.mu, point.sigma)}
-                    for point in history
-                    if point.pool == rating.pool
-                ],
-            }
-            for rating in await store.player_ratings(user.user_id)
-        ],
+        "ratings": [await _rating(store, rating) for rating in await store.player_ratings(user.user_id)],
         "recent": [game_item(played) for played in recent],
         "friend": friend,
         "blocked": blocked,
+    }
+
+
+async def _rating(store: Store, rating: RatingRow) -> dict[str, Any]:
+    history = await store.rating_history(rating.user_id, rating.pool, HISTORY_POINTS)
+    return {
+        "pool": rating.pool,
+        "rating": round(rating.shown),
+        "provisional": provisional(rating.sigma),
+        "games": rating.games,
+        "history": [{"at": point.at, "rating": shown_rating(point.mu, point.sigma)} for point in history],
     }
 
 

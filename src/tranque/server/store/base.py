@@ -246,8 +246,9 @@ class Store(Protocol):
         """The player's current rating in each pool they are rated in, by pool."""
         ...
 
-    async def rating_history(self, user_id: int) -> list[RatingPoint]:
-        """The player's rating after each of their rated games, oldest first."""
+    async def rating_history(self, user_id: int, pool: str, limit: int) -> list[RatingPoint]:
+        """The player's rating in `pool` after each of their last `limit` rated games in it,
+        oldest first."""
         ...
 
     async def player_games(

@@ -206,12 +206,13 @@ class MemoryStore:
             (row for row in self._ratings.values() if row.user_id == user_id), key=lambda row: row.pool
         )
 
-    async def rating_history(self, user_id: int) -> list[RatingPoint]:
-        return [
+    async def rating_history(self, user_id: int, pool: str, limit: int) -> list[RatingPoint]:
+        points = [
             RatingPoint(player.format, player.finished_at, player.mu_after, player.sigma_after)
             for player in sorted(self._played(user_id), key=lambda player: player.finished_at)
-            if player.mu_after is not None and player.sigma_after is not None
+            if player.format == pool and player.mu_after is not None and player.sigma_after is not None
         ]
+        return points[-limit:]
 
     async def player_games(
         self, user_id: int, viewer_id: int | None, before: float | None, limit: int

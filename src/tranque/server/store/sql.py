@@ -559,16 +559,24 @@ class SqlStore:
             rows = (await connection.execute(query)).all()
         return [RatingRow(**row._mapping) for row in rows]
 
-    async def rating_history(self, user_id: int) -> list[RatingPoint]:
+    async def rating_history(self, user_id: int, pool: str, limit: int) -> list[RatingPoint]:
         played = game_players.c
         query = (
             sa.select(played.format, played.finished_at, played.mu_after, played.sigma_after)
-            .where(played.user_id == user_id, played.mu_after.is_not(None), played.sigma_after.is_not(None))
-            .order_by(played.finished_at)
+            .where(
+                played.user_id == user_id,
+                played.format == pool,
+                played.mu_after.is_not(None),
+                played.sigma_after.is_not(None),
+            )
+            .order_by(played.finished_at.desc())
+            .limit(limit)
         )
         async with self.engine.connect() as connection:
             rows = (await connection.execute(query)).all()
-        return [RatingPoint(row.format, row.finished_at, row.mu_after, row.sigma_after) for row in rows]
+        return [
+            RatingPoint(row.format, row.finished_at, row.mu_after, row.sigma_after) for row in reversed(rows)
+        ]
 
     async def player_games(
         self, user_id: int, viewer_id: int | None, before: float | None, limit: int
