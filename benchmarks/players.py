@@ -1,11 +1,12 @@
 """Reading players back at scale: rankings, profiles and game lists over a filled database.
 
     python benchmarks/players.py [--db sqlite|postgresql] [--players 100000] [--games 1000000]
-                                 [--requests 200] [--explain] [--seed 1]
+                                 [--requests 200] [--explain] [--seed 1] [--database URL]
 
 It fills a fresh database (a SQLite file in a scratch directory, or a new PostgreSQL database
 on TRANQUE_BENCH_POSTGRES_URL, default postgresql://postgres@127.0.0.1:5432/postgres, dropped
-at the end) to the schema's head, then inserts straight through SQLAlchemy Core, in batches:
+at the end; or the database at `--database URL`, kept, and filled only when it has no games)
+to the schema's head, then inserts straight through SQLAlchemy Core, in batches:
 
 * the players (some with an avatar chosen);
 * the games, over the last 180 days: a duel (2 players), an individual game (3) or pairs (4),
@@ -378,7 +379,7 @@ async def explain_queries(client: httpx.AsyncClient, store: Any, filler: Filler)
 
     engine = store.engine
     heavy = player_name(1)
-    samples = [
+    samples: list[tuple[str, dict[str, str | float]]] = [
         ("/api/rankings", {"by": "xp", "period": "all", "page": 3}),
         ("/api/rankings", {"by": "rating", "pool": "pairs", "page": 3}),
         (f"/api/players/{heavy}", {}),
@@ -431,18 +432,43 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=200, help="requests of each kind")
     parser.add_argument("--explain", action="store_true", help="print the plan of every query")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="fill this database if it is empty and keep it (to time again without refilling)",
+    )
     args = parser.parse_args()
     if args.players < 4 or args.games < 1:
         parser.error("--players must be at least 4 and --games at least 1")
     rng = random.Random(args.seed)
     filler = Filler(args.players, args.games, rng, end=time.time())
-    with scratch_database(args.db) as url:
-        started = time.perf_counter()
-        asyncio.run(fill(url, filler))
-        console.print(f"filled in {time.perf_counter() - started:.0f} s")
+    kept = contextlib.nullcontext(args.database) if args.database else scratch_database(args.db)
+    with kept as url:
+        filled_until = asyncio.run(last_game(url))
+        if filled_until is None:
+            started = time.perf_counter()
+            asyncio.run(fill(url, filler))
+            console.print(f"filled in {time.perf_counter() - started:.0f} s")
+        else:
+            filler.end = filled_until
+            console.print(
+                f"{url}: filled already (as --players {args.players} --games {args.games}, I trust)"
+            )
         times = asyncio.run(measure(url, filler, args.requests, args.explain, rng))
     report(times, args)
     return 0
+
+
+async def last_game(url: str) -> float | None:
+    """When the database's last game finished; None for an empty (or new) database."""
+    store = SqlStore(url)
+    await store.start()
+    try:
+        async with store.engine.connect() as connection:
+            last: float | None = await connection.scalar(sa.select(sa.func.max(games.c.finished_at)))
+    finally:
+        await store.close()
+    return last
 
 
 if __name__ == "__main__":

@@ -117,7 +117,7 @@ def save_game(
 
 def rating_row(server: LiveServer, user_id: int, pool: str, mu: float, sigma: float, at: float) -> RatingRow:
     async def count() -> int:
-        rated = await server.state.store.player_ratings(user_id)
-        return next((row.games for row in rated if row.pool == pool), 0)
+        page = await server.state.store.player_page(user_id, None, [], 0, 0)
+        return next((rated.rating.games for rated in page.ratings if rated.rating.pool == pool), 0)
 
     return RatingRow(user_id, pool, mu, sigma, shown(mu, sigma), server.on_server(count) + 1, at)

@@ -9,7 +9,6 @@ by player_views.py; refusals are flat JSON bodies in Spanish and English (http_e
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -28,13 +27,12 @@ from tranque.server.player_views import (
     game_item,
     game_page,
     page_ranks,
+    pool_rating,
     rating_row,
-    shown_rating,
     xp_row,
 )
-from tranque.server.rating_scale import provisional
 from tranque.server.state import server_state
-from tranque.server.store import GamePlayerRow, GameRow, Leaderboard, RatingRow, Standing, Store, UserRow
+from tranque.server.store import GamePlayerRow, GameRow, Store, UserRow
 
 router = APIRouter(prefix="/api", tags=["jugadores"], route_class=SpanishErrors)
 
@@ -65,17 +63,15 @@ async def rankings(
             )
         key = period_keys(state.settings.clock.now())[period]
         board = await store.xp_leaderboard(key, offset, PER_PAGE)
-        first = await _first_rank(board, offset, lambda user_id: store.xp_standing(key, user_id))
         mine = None if viewer is None else await store.xp_standing(key, viewer.user_id)
         shape = xp_row
     else:
         if pool not in POOLS:
             raise ApiError(422, "bad_ranking.pool", parameter="pool", pool=pool, choices=OneOf(POOLS))
         board = await store.rating_leaderboard(pool, offset, PER_PAGE)
-        first = await _first_rank(board, offset, lambda user_id: store.rating_standing(pool, user_id))
         mine = None if viewer is None else await store.rating_standing(pool, viewer.user_id)
         shape = rating_row
-    ranks = page_ranks(board.rows, first, offset)
+    ranks = page_ranks(board.rows, board.first_rank, offset)
     return {
         "by": by,
         "period": period if by == "xp" else None,
@@ -89,17 +85,6 @@ async def rankings(
     }
 
 
-async def _first_rank(
-    board: Leaderboard, offset: int, standing: Callable[[int], Awaitable[Standing | None]]
-) -> int:
-    """The rank of the page's first row: 1 on the first page, else counted (it may tie rows
-    on the page before)."""
-    if offset == 0 or not board.rows:
-        return 1
-    found = await standing(board.rows[0].user_id)
-    return found.rank if found is not None else offset + 1
-
-
 async def _player(store: Store, name: str) -> UserRow:
     user = await store.find_user(normal_form(name[:NAME_MAX]))
     if user is None:
@@ -109,42 +94,30 @@ async def _player(store: Store, name: str) -> UserRow:
 
 async def profile(request: Request, user: UserRow, viewer: UserRow | None) -> dict[str, Any]:
     state = server_state(request)
-    store = state.store
     keys = period_keys(state.settings.clock.now())
-    totals = await store.xp_totals(user.user_id, list(keys.values()))
-    stats = await store.player_stats(user.user_id)
     viewer_id = None if viewer is None else viewer.user_id
-    recent = await store.player_games(user.user_id, viewer_id, None, RECENT_GAMES)
-    is_me = viewer_id == user.user_id
-    friend, blocked = None, False
-    if viewer_id is not None and not is_me:
-        friend, blocked = await store.relation(viewer_id, user.user_id)
+    page = await state.store.player_page(
+        user.user_id, viewer_id, list(keys.values()), HISTORY_POINTS, RECENT_GAMES
+    )
+    friend, blocked = page.relation or (None, False)
     return {
         "name": user.name,
         "avatar": avatar_of(user.user_id, user.avatar),
         "member_since": int(user.created_at),
-        "is_me": is_me,
-        "xp": {period: totals.get(key, 0) for period, key in keys.items()},
-        "totals": {"played": sum(stat.played for stat in stats), "won": sum(stat.won for stat in stats)},
+        "is_me": viewer_id == user.user_id,
+        "xp": {period: page.xp.get(key, 0) for period, key in keys.items()},
+        "totals": {
+            "played": sum(stat.played for stat in page.stats),
+            "won": sum(stat.won for stat in page.stats),
+        },
         "stats": [
             {"preset": stat.preset, "format": stat.format, "played": stat.played, "won": stat.won}
-            for stat in stats
+            for stat in page.stats
         ],
-        "ratings": [await _rating(store, rating) for rating in await store.player_ratings(user.user_id)],
-        "recent": [game_item(played) for played in recent],
+        "ratings": [pool_rating(pool) for pool in page.ratings],
+        "recent": [game_item(played) for played in page.recent],
         "friend": friend,
         "blocked": blocked,
-    }
-
-
-async def _rating(store: Store, rating: RatingRow) -> dict[str, Any]:
-    history = await store.rating_history(rating.user_id, rating.pool, HISTORY_POINTS)
-    return {
-        "pool": rating.pool,
-        "rating": round(rating.shown),
-        "provisional": provisional(rating.sigma),
-        "games": rating.games,
-        "history": [{"at": point.at, "rating": shown_rating(point.mu, point.sigma)} for point in history],
     }
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from tranque.server.avatars import avatar_of
 from tranque.server.rating_scale import provisional, shown
-from tranque.server.store import GamePlayerRow, GameRow, PlayedGame, Ranked
+from tranque.server.store import GamePlayerRow, GameRow, PlayedGame, PoolRating, Ranked
 
 PER_PAGE = 50
 
@@ -56,6 +56,20 @@ def page_ranks(entries: list[Ranked], first_rank: int, offset: int) -> list[int]
         else:
             ranks.append(offset + index + 1)
     return ranks
+
+
+def pool_rating(pool: PoolRating) -> dict[str, Any]:
+    """A profile's rating in one pool, with its last values for a chart."""
+    rating = pool.rating
+    return {
+        "pool": rating.pool,
+        "rating": round(rating.shown),
+        "provisional": provisional(rating.sigma),
+        "games": rating.games,
+        "history": [
+            {"at": point.at, "rating": shown_rating(point.mu, point.sigma)} for point in pool.history
+        ],
+    }
 
 
 def rating_change(player: GamePlayerRow) -> int | None:

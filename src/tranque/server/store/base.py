@@ -108,10 +108,12 @@ class Ranked:
 
 @dataclass(frozen=True)
 class Leaderboard:
-    """One page of a leaderboard, and how many players the whole of it ranks."""
+    """One page of a leaderboard, how many players the whole of it ranks, and the rank of
+    the page's first row (1 + how many have strictly more: it may tie the page before)."""
 
     rows: list[Ranked]
     total: int
+    first_rank: int
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,14 @@ class RatingPoint:
 
 
 @dataclass(frozen=True)
+class PoolRating:
+    """A player's current rating in a pool, and its last values after a game, oldest first."""
+
+    rating: RatingRow
+    history: list[RatingPoint]
+
+
+@dataclass(frozen=True)
 class PlayedGame:
     """One of a player's games as their history lists it: their part in it, and the game
     without its record."""
@@ -152,6 +162,17 @@ class PlayedGame:
     competitive: bool
     rated: bool
     summary: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    """What a player's profile shows of them, read in one go."""
+
+    xp: dict[str, int]  # period → XP, for the periods asked for that have any
+    stats: list[PlayerStat]  # by preset, then format
+    ratings: list[PoolRating]  # by pool
+    recent: list[PlayedGame]  # newest first, as the viewer may see them
+    relation: tuple[str, bool] | None  # the viewer's `relation` to them; None: a guest, or themselves
 
 
 class Store(Protocol):
@@ -234,29 +255,19 @@ class Store(Protocol):
 
     async def rating_standing(self, pool: str, user_id: int) -> Standing | None: ...
 
-    async def xp_totals(self, user_id: int, periods: list[str]) -> dict[str, int]:
-        """The player's XP in each of `periods` that they have any in."""
-        ...
-
-    async def player_stats(self, user_id: int) -> list[PlayerStat]:
-        """Games played and won per preset and format, by preset then format."""
-        ...
-
-    async def player_ratings(self, user_id: int) -> list[RatingRow]:
-        """The player's current rating in each pool they are rated in, by pool."""
-        ...
-
-    async def rating_history(self, user_id: int, pool: str, limit: int) -> list[RatingPoint]:
-        """The player's rating in `pool` after each of their last `limit` rated games in it,
-        oldest first."""
-        ...
-
     async def player_games(
         self, user_id: int, viewer_id: int | None, before: float | None, limit: int
     ) -> list[PlayedGame]:
         """The player's games, newest first, finished before `before` (if given), as
         `viewer_id` may see them: a private game only if the viewer played it too (None:
         a guest, who sees public games only)."""
+        ...
+
+    async def player_page(
+        self, user_id: int, viewer_id: int | None, periods: list[str], history: int, recent: int
+    ) -> PlayerPage:
+        """The player's XP in `periods`, games per preset and format, ratings with their last
+        `history` values, and `recent` last games as `player_games` lists them to the viewer."""
         ...
 
     async def set_avatar(self, user_id: int, avatar: str | None) -> None: ...

@@ -19,7 +19,9 @@ from tranque.server.store.base import (
     Leaderboard,
     NameTaken,
     PlayedGame,
+    PlayerPage,
     PlayerStat,
+    PoolRating,
     Ranked,
     RatingPoint,
     RatingRow,
@@ -167,22 +169,23 @@ class MemoryStore:
             return None
         return Standing(1 + sum(entry.value > mine.value for entry in entries), mine)
 
+    @staticmethod
+    def _page(entries: list[Ranked], offset: int, limit: int) -> Leaderboard:
+        page = entries[offset : offset + limit]
+        first = 1 + sum(entry.value > page[0].value for entry in entries) if page else offset + 1
+        return Leaderboard(page, len(entries), first)
+
     async def xp_leaderboard(self, period: str, offset: int, limit: int) -> Leaderboard:
-        entries = self._board(self._xp_entries(period))
-        return Leaderboard(entries[offset : offset + limit], len(entries))
+        return self._page(self._board(self._xp_entries(period)), offset, limit)
 
     async def xp_standing(self, period: str, user_id: int) -> Standing | None:
         return self._standing(self._xp_entries(period), user_id)
 
     async def rating_leaderboard(self, pool: str, offset: int, limit: int) -> Leaderboard:
-        entries = self._board(self._rating_entries(pool))
-        return Leaderboard(entries[offset : offset + limit], len(entries))
+        return self._page(self._board(self._rating_entries(pool)), offset, limit)
 
     async def rating_standing(self, pool: str, user_id: int) -> Standing | None:
         return self._standing(self._rating_entries(pool), user_id)
-
-    async def xp_totals(self, user_id: int, periods: list[str]) -> dict[str, int]:
-        return {period: self._xp[period, user_id] for period in periods if (period, user_id) in self._xp}
 
     def _played(self, user_id: int) -> list[GamePlayerRow]:
         return [
@@ -192,7 +195,7 @@ class MemoryStore:
             if player.user_id == user_id
         ]
 
-    async def player_stats(self, user_id: int) -> list[PlayerStat]:
+    def _stats(self, user_id: int) -> list[PlayerStat]:
         tally: dict[tuple[str, str], tuple[int, int]] = {}
         for player in self._played(user_id):
             played, won = tally.get((player.preset, player.format), (0, 0))
@@ -201,18 +204,13 @@ class MemoryStore:
             PlayerStat(preset, fmt, played, won) for (preset, fmt), (played, won) in sorted(tally.items())
         ]
 
-    async def player_ratings(self, user_id: int) -> list[RatingRow]:
-        return sorted(
-            (row for row in self._ratings.values() if row.user_id == user_id), key=lambda row: row.pool
-        )
-
-    async def rating_history(self, user_id: int, pool: str, limit: int) -> list[RatingPoint]:
+    def _pool_rating(self, rating: RatingRow, history: int) -> PoolRating:
         points = [
             RatingPoint(player.format, player.finished_at, player.mu_after, player.sigma_after)
-            for player in sorted(self._played(user_id), key=lambda player: player.finished_at)
-            if player.format == pool and player.mu_after is not None and player.sigma_after is not None
+            for player in sorted(self._played(rating.user_id), key=lambda player: player.finished_at)
+            if player.format == rating.pool and player.mu_after is not None and player.sigma_after is not None
         ]
-        return points[-limit:]
+        return PoolRating(rating, points[max(0, len(points) - history) :])
 
     async def player_games(
         self, user_id: int, viewer_id: int | None, before: float | None, limit: int
@@ -233,6 +231,20 @@ class MemoryStore:
     def _played_game(self, player: GamePlayerRow) -> PlayedGame:
         game = self._games[player.game_id]
         return PlayedGame(player, game.players, game.competitive, game.rated, copy.deepcopy(game.summary))
+
+    async def player_page(
+        self, user_id: int, viewer_id: int | None, periods: list[str], history: int, recent: int
+    ) -> PlayerPage:
+        totals = {period: self._xp[period, user_id] for period in periods if (period, user_id) in self._xp}
+        rated = sorted(
+            (row for row in self._ratings.values() if row.user_id == user_id), key=lambda row: row.pool
+        )
+        games = await self.player_games(user_id, viewer_id, None, recent)
+        relation = None
+        if viewer_id is not None and viewer_id != user_id:
+            relation = await self.relation(viewer_id, user_id)
+        pools = [self._pool_rating(rating, history) for rating in rated]
+        return PlayerPage(totals, self._stats(user_id), pools, games, relation)
 
     async def set_avatar(self, user_id: int, avatar: str | None) -> None:
         self._users[user_id] = dataclasses.replace(self._users[user_id], avatar=avatar)
