@@ -55,6 +55,7 @@ async def rankings(
         raise ApiError(422, "bad_ranking.by", parameter="by", by=by, choices=OneOf(BOARDS))
     state = server_state(request)
     store, viewer = state.store, await current_user(request)
+    me = None if viewer is None else viewer.user_id
     offset = (page - 1) * PER_PAGE
     if by == "xp":
         if period not in PERIODS:
@@ -62,14 +63,12 @@ async def rankings(
                 422, "bad_ranking.period", parameter="period", period=period, choices=OneOf(PERIODS)
             )
         key = period_keys(state.settings.clock.now())[period]
-        board = await store.xp_leaderboard(key, offset, PER_PAGE)
-        mine = None if viewer is None else await store.xp_standing(key, viewer.user_id)
+        board = await store.xp_leaderboard(key, offset, PER_PAGE, me)
         shape = xp_row
     else:
         if pool not in POOLS:
             raise ApiError(422, "bad_ranking.pool", parameter="pool", pool=pool, choices=OneOf(POOLS))
-        board = await store.rating_leaderboard(pool, offset, PER_PAGE)
-        mine = None if viewer is None else await store.rating_standing(pool, viewer.user_id)
+        board = await store.rating_leaderboard(pool, offset, PER_PAGE, me)
         shape = rating_row
     ranks = page_ranks(board.rows, board.first_rank, offset)
     return {
@@ -81,7 +80,7 @@ async def rankings(
         "per_page": PER_PAGE,
         "total": board.total,
         "rows": [shape(rank, entry) for rank, entry in zip(ranks, board.rows, strict=True)],
-        "me": None if mine is None else shape(mine.rank, mine.row),
+        "me": None if board.me is None else shape(board.me.rank, board.me.row),
     }
 
 

@@ -107,6 +107,14 @@ class Ranked:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """A player's place on a leaderboard: 1 + how many have strictly more."""
+
+    rank: int
+    row: Ranked
+
+
+@dataclass(frozen=True)
 class Leaderboard:
     """One page of a leaderboard, how many players the whole of it ranks, and the rank of
     the page's first row (1 + how many have strictly more: it may tie the page before)."""
@@ -114,14 +122,7 @@ class Leaderboard:
     rows: list[Ranked]
     total: int
     first_rank: int
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A player's place on a leaderboard: 1 + how many have strictly more."""
-
-    rank: int
-    row: Ranked
+    me: Standing | None = None  # the player asked about; None if not ranked (or none asked about)
 
 
 @dataclass(frozen=True)
@@ -241,19 +242,19 @@ class Store(Protocol):
 
     async def game_players(self, game_id: str) -> list[GamePlayerRow]: ...
 
-    async def xp_leaderboard(self, period: str, offset: int, limit: int) -> Leaderboard:
-        """The period's players by XP, most first, then by name (casefolded)."""
+    async def xp_leaderboard(
+        self, period: str, offset: int, limit: int, me: int | None = None
+    ) -> Leaderboard:
+        """The period's players by XP, most first, then by name (casefolded); and where
+        player `me` stands in it."""
         ...
 
-    async def xp_standing(self, period: str, user_id: int) -> Standing | None:
-        """The player's place in the period's XP leaderboard; None if they have no XP in it."""
+    async def rating_leaderboard(
+        self, pool: str, offset: int, limit: int, me: int | None = None
+    ) -> Leaderboard:
+        """The pool's rated players by shown rating, highest first, then by name (casefolded);
+        and where player `me` stands in it."""
         ...
-
-    async def rating_leaderboard(self, pool: str, offset: int, limit: int) -> Leaderboard:
-        """The pool's rated players by shown rating, highest first, then by name (casefolded)."""
-        ...
-
-    async def rating_standing(self, pool: str, user_id: int) -> Standing | None: ...
 
     async def player_games(
         self, user_id: int, viewer_id: int | None, before: float | None, limit: int

@@ -138,9 +138,6 @@ class MemoryStore:
     async def game_players(self, game_id: str) -> list[GamePlayerRow]:
         return list(self._game_players.get(game_id, []))
 
-    def _board(self, entries: list[Ranked]) -> list[Ranked]:
-        return sorted(entries, key=lambda entry: (-entry.value, entry.name.casefold()))
-
     def _xp_entries(self, period: str) -> list[Ranked]:
         return [
             Ranked(user_id, self._users[user_id].name, self._users[user_id].avatar, gained)
@@ -163,29 +160,25 @@ class MemoryStore:
         ]
 
     @staticmethod
-    def _standing(entries: list[Ranked], user_id: int) -> Standing | None:
-        mine = next((entry for entry in entries if entry.user_id == user_id), None)
-        if mine is None:
-            return None
-        return Standing(1 + sum(entry.value > mine.value for entry in entries), mine)
-
-    @staticmethod
-    def _page(entries: list[Ranked], offset: int, limit: int) -> Leaderboard:
-        page = entries[offset : offset + limit]
+    def _page(entries: list[Ranked], offset: int, limit: int, me: int | None) -> Leaderboard:
+        ordered = sorted(entries, key=lambda entry: (-entry.value, entry.name.casefold()))
+        page = ordered[offset : offset + limit]
         first = 1 + sum(entry.value > page[0].value for entry in entries) if page else offset + 1
-        return Leaderboard(page, len(entries), first)
+        mine = next((entry for entry in entries if entry.user_id == me), None)
+        standing = (
+            None if mine is None else Standing(1 + sum(entry.value > mine.value for entry in entries), mine)
+        )
+        return Leaderboard(page, len(entries), first, standing)
 
-    async def xp_leaderboard(self, period: str, offset: int, limit: int) -> Leaderboard:
-        return self._page(self._board(self._xp_entries(period)), offset, limit)
+    async def xp_leaderboard(
+        self, period: str, offset: int, limit: int, me: int | None = None
+    ) -> Leaderboard:
+        return self._page(self._xp_entries(period), offset, limit, me)
 
-    async def xp_standing(self, period: str, user_id: int) -> Standing | None:
-        return self._standing(self._xp_entries(period), user_id)
-
-    async def rating_leaderboard(self, pool: str, offset: int, limit: int) -> Leaderboard:
-        return self._page(self._board(self._rating_entries(pool)), offset, limit)
-
-    async def rating_standing(self, pool: str, user_id: int) -> Standing | None:
-        return self._standing(self._rating_entries(pool), user_id)
+    async def rating_leaderboard(
+        self, pool: str, offset: int, limit: int, me: int | None = None
+    ) -> Leaderboard:
+        return self._page(self._rating_entries(pool), offset, limit, me)
 
     def _played(self, user_id: int) -> list[GamePlayerRow]:
         return [

@@ -577,7 +577,7 @@ class SqlStore:
             .where(board.where)
         )
 
-    async def _leaderboard(self, board: _Board, offset: int, limit: int) -> Leaderboard:
+    async def _leaderboard(self, board: _Board, offset: int, limit: int, me: int | None) -> Leaderboard:
         """The page starting at `offset`. A deep page is found in the value's index alone: the
         value at `offset` first, then only the players from its ties on are joined to their
         names (ties are ordered by name), never every player above the page."""
@@ -585,46 +585,40 @@ class SqlStore:
         at_offset = (
             sa.select(board.value).where(board.where).order_by(board.value.desc()).offset(offset).limit(1)
         )
+        rows: list[Any] = []
         async with self.engine.connect() as connection:
             count = int(await connection.scalar(total) or 0)
             value = await connection.scalar(at_offset)
-            if value is None:
-                return Leaderboard([], count, offset + 1)
-            above = int(await connection.scalar(total.where(board.value > value)) or 0)
-            page = (
-                self._board_rows(board)
-                .where(board.value <= value)
-                .order_by(board.value.desc(), self._name_order())
-                .offset(offset - above)
-                .limit(limit)
-            )
-            rows = (await connection.execute(page)).all()
-        return Leaderboard([_ranked(row) for row in rows], count, 1 + above)
+            above = offset
+            if value is not None:
+                above = int(await connection.scalar(total.where(board.value > value)) or 0)
+                page = (
+                    self._board_rows(board)
+                    .where(board.value <= value)
+                    .order_by(board.value.desc(), self._name_order())
+                    .offset(offset - above)
+                    .limit(limit)
+                )
+                rows = list((await connection.execute(page)).all())
+            mine = None
+            if me is not None:
+                row = (
+                    await connection.execute(self._board_rows(board).where(board.table.c.user_id == me))
+                ).first()
+                if row is not None:
+                    ahead = int(await connection.scalar(total.where(board.value > row.value)) or 0)
+                    mine = Standing(1 + ahead, _ranked(row))
+        return Leaderboard([_ranked(row) for row in rows], count, 1 + above, mine)
 
-    async def _standing(self, board: _Board, user_id: int) -> Standing | None:
-        mine = self._board_rows(board).where(board.table.c.user_id == user_id)
-        async with self.engine.connect() as connection:
-            row = (await connection.execute(mine)).first()
-            if row is None:
-                return None
-            above = await connection.scalar(
-                sa.select(sa.func.count())
-                .select_from(board.table)
-                .where(board.where, board.value > row.value)
-            )
-        return Standing(1 + int(above or 0), _ranked(row))
+    async def xp_leaderboard(
+        self, period: str, offset: int, limit: int, me: int | None = None
+    ) -> Leaderboard:
+        return await self._leaderboard(_xp_board(period), offset, limit, me)
 
-    async def xp_leaderboard(self, period: str, offset: int, limit: int) -> Leaderboard:
-        return await self._leaderboard(_xp_board(period), offset, limit)
-
-    async def xp_standing(self, period: str, user_id: int) -> Standing | None:
-        return await self._standing(_xp_board(period), user_id)
-
-    async def rating_leaderboard(self, pool: str, offset: int, limit: int) -> Leaderboard:
-        return await self._leaderboard(_rating_board(pool), offset, limit)
-
-    async def rating_standing(self, pool: str, user_id: int) -> Standing | None:
-        return await self._standing(_rating_board(pool), user_id)
+    async def rating_leaderboard(
+        self, pool: str, offset: int, limit: int, me: int | None = None
+    ) -> Leaderboard:
+        return await self._leaderboard(_rating_board(pool), offset, limit, me)
 
     async def player_games(
         self, user_id: int, viewer_id: int | None, before: float | None, limit: int
