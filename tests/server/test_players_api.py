@@ -206,6 +206,7 @@ class TestBadParameters:
             ({"page": "0"}, "bad_request", "page"),
             ({"page": "dos"}, "bad_request", "page"),
             ({"page": "100001"}, "bad_request", "page"),
+            ({"by": "x" * 17}, "bad_request", "by"),
         ],
     )
     def test_rankings_refuse_with_a_code(
@@ -223,6 +224,7 @@ class TestBadParameters:
             ({"limit": "0"}, "limit"),
             ({"limit": "51"}, "limit"),
             ({"before": "ayer"}, "before"),
+            ({"before": "nan"}, "before"),
         ):
             response = get(server, "/api/players/ana/games", **params)
             assert response.status_code == 422

@@ -46,9 +46,9 @@ MAX_PAGE = 10_000  # 500,000 players: deeper pages are not worth their offset
 @router.get("/rankings", summary="Clasificación por XP de un periodo o por rating de una modalidad")
 async def rankings(
     request: Request,
-    by: str = "xp",
-    period: str = "week",
-    pool: str = "duel",
+    by: Annotated[str, Query(max_length=16, description="xp | rating")] = "xp",
+    period: Annotated[str, Query(max_length=16, description="week | month | all (by=xp)")] = "week",
+    pool: Annotated[str, Query(max_length=16, description="duel | individual | pairs (by=rating)")] = "duel",
     page: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 1,
 ) -> dict[str, Any]:
     if by not in BOARDS:
@@ -130,7 +130,9 @@ async def player(name: str, request: Request) -> dict[str, Any]:
 async def player_games(
     name: str,
     request: Request,
-    before: Annotated[float | None, Query(description="Only games finished before this moment.")] = None,
+    before: Annotated[
+        float | None, Query(allow_inf_nan=False, description="Only games finished before this moment.")
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=50)] = 20,
 ) -> dict[str, Any]:
     store = server_state(request).store
