@@ -8,6 +8,7 @@ by player_views.py; refusals are flat JSON bodies in Spanish and English (http_e
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Annotated, Any
 
@@ -163,7 +164,7 @@ async def game(game_id: str, request: Request) -> dict[str, Any]:
 @router.get("/games/{game_id}/record", summary="El registro de una partida terminada, para descargar")
 async def game_record(game_id: str, request: Request) -> JSONResponse:
     found, _ = await _visible_game(request, game_id)
-    disposition = f'attachment; filename="tranque-{game_id}.json"'
+    disposition = f'attachment; filename="tranque-{found.game_id}.json"'
     return JSONResponse(found.record, headers={"Content-Disposition": disposition})
 
 
@@ -185,8 +186,6 @@ async def set_avatar(
 ) -> dict[str, Any]:
     if body.avatar not in AVATAR_LABELS:
         raise ApiError(422, "bad_avatar", parameter="avatar", avatar=body.avatar)
-    store = server_state(request).store
-    await store.set_avatar(user.user_id, body.avatar)
-    changed = await store.user_by_id(user.user_id)
-    assert changed is not None
+    await server_state(request).store.set_avatar(user.user_id, body.avatar)
+    changed = dataclasses.replace(user, avatar=body.avatar)
     return await profile(request, changed, changed)
