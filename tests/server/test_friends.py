@@ -157,7 +157,7 @@ def test_request_accept_decline_cancel_remove(server: LiveServer) -> None:
 def test_bad_requests_are_refused_with_a_code_and_change_nothing(server: LiveServer) -> None:
     with accounts(server, "ana", "beto") as (ana, beto):
         refused(ana.post("/api/friends", json={"name": "ana"}), 422, "friend_self")
-        refused(ana.post("/api/friends", json={"name": "nadie"}), 404, "unknown_player")
+        refused(ana.post("/api/friends", json={"name": "nadie"}), 404, "no_such_player")
         refused(ana.post("/api/friends", json={}), 422, "bad_request")
         refused(ana.post("/api/friends", json={"name": 7}), 422, "bad_request")
         refused(ana.post("/api/blocks", json={"name": "ana"}), 422, "block_self")

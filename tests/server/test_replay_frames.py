@@ -25,7 +25,6 @@ from tests.server.scripted import ScriptedClient, game_settings
 from tranque.bots import make_bot
 from tranque.engine import Drawing, Game, Rules
 from tranque.engine.record import RecordError, replay, to_record
-from tranque.server.http_replay import shown_rating
 from tranque.server.line_layout import lay_out, line_json
 from tranque.server.replay_frames import replay_frames
 
@@ -242,9 +241,3 @@ class TestEndpoint:
         response = get(server, f"/api/games/{seated['table']}.1/replay")
         assert response.status_code == 404
         assert response.json()["code"] == "no_such_game"
-
-
-def test_a_rating_is_shown_as_the_contract_scales_it() -> None:
-    assert shown_rating(25.0, 2.5) == 1500  # σ down to 2.5 at μ0: 1500
-    assert shown_rating(27.0, 2.5) == 1620  # 60 a point of μ
-    assert shown_rating(None, None) is None

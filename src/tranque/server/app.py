@@ -15,7 +15,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from tranque.server import accounts, http_api, http_friends, http_replay, http_tables, ws
+from tranque.server import accounts, http_api, http_friends, http_players, http_replay, http_tables, ws
 from tranque.server.body_limit import BodyLimit
 from tranque.server.bot_runner import BotRunner
 from tranque.server.http_errors import table_error
@@ -80,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws.router)
     app.include_router(accounts.router)
     app.include_router(http_tables.router)
+    app.include_router(http_players.router)
     app.include_router(http_replay.router)
     app.include_router(http_friends.router)
 

@@ -70,7 +70,7 @@ class Friends:
     async def player(self, name: str) -> UserRow:
         found = await self.store.find_user(name)
         if found is None:
-            raise ApiError(404, "unknown_player", name=name)
+            raise ApiError(404, "no_such_player", name=name)
         return found
 
     async def link(self, me: UserRow, other: UserRow) -> FriendLink | None:

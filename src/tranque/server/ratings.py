@@ -10,7 +10,8 @@ rating people see, scaled so that a player whose σ has come down to 2.5 at μ0 
 >>> round(shown(rating(25.0, 2.5)))
 1500
 
-A rating is provisional while its σ is above 2.5 (few games: the model is still unsure).
+A rating is provisional while its σ is above 2.5 (few games: the model is still unsure). The
+scale itself is `rating_scale`'s, which the pages that list ratings read too.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from typing import Literal
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from tranque.server import rating_scale
+from tranque.server.rating_scale import provisional as provisional  # ratings.provisional(σ)
 from tranque.server.store import RatingRow
 
 Pool = Literal["duel", "individual", "pairs"]
 POOLS: tuple[Pool, ...] = ("duel", "individual", "pairs")
-PROVISIONAL_SIGMA = 2.5
 
 MODEL = PlackettLuce()
 Rating = PlackettLuceRating
@@ -42,11 +44,7 @@ def of_row(row: RatingRow | None) -> Rating:
 
 def shown(skill: Rating) -> float:
     """The rating people see: the library's ordinal, 1500 + 60·(μ − 3σ − 17.5)."""
-    return skill.ordinal(z=3, alpha=60, target=450)
-
-
-def provisional(sigma: float) -> bool:
-    return sigma > PROVISIONAL_SIGMA
+    return rating_scale.shown(skill.mu, skill.sigma)
 
 
 def rate(sides: Sequence[Sequence[Rating]], ranks: Sequence[int]) -> list[list[Rating]]:

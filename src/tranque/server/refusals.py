@@ -296,6 +296,26 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "en": "You already have {tables} waiting for players; fill them with bots "
         "or wait for them to fill before creating another.",
     },
+    "bad_ranking.by": {
+        "es": "La clasificación es por {choices}, no por «{by}».",
+        "en": "Rankings are by {choices}, not by «{by}».",
+    },
+    "bad_ranking.period": {
+        "es": "El periodo de la clasificación es {choices}, no «{period}».",
+        "en": "The ranking's period is {choices}, not «{period}».",
+    },
+    "bad_ranking.pool": {
+        "es": "La clasificación por rating es de {choices}, no de «{pool}».",
+        "en": "The rating ranking is of {choices}, not of «{pool}».",
+    },
+    "no_such_player": {
+        "es": "No hay ningún jugador llamado «{name}».",
+        "en": "There is no player called «{name}».",
+    },
+    "bad_avatar": {
+        "es": "No hay un avatar «{avatar}»; escoge uno de la lista.",
+        "en": "There is no avatar «{avatar}»; choose one from the list.",
+    },
     "body_too_big": {
         "es": "La petición pasa de {size}, lo más que se admite aquí; envía menos datos.",
         "en": "The request is over {size}, the most accepted here; send less data.",
@@ -313,10 +333,6 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "en": "The request's headers took over {seconds} s to arrive; send it again.",
     },
     # Friends and blocks (friends.py, http_friends.py) ------------------------------------
-    "unknown_player": {
-        "es": "No hay ningún jugador llamado «{name}».",
-        "en": "There is no player called «{name}».",
-    },
     "friend_self": {
         "es": "No puedes agregarte a ti mismo como amigo.",
         "en": "You cannot add yourself as a friend.",

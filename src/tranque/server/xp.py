@@ -14,11 +14,10 @@ A game counts in the all-time total, its ISO week and its month, in UTC:
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from tranque.server.periods import period_keys
 
 XP_PER_PLAYER = 10
 LOSER_XP = 5
-ALL_TIME = "all"
 
 
 def winner_xp(players: int, partners: int) -> int:
@@ -32,17 +31,7 @@ def game_xp(players: int, partners: int, won: bool, abandoned: bool) -> int:
     return winner_xp(players, partners) if won else LOSER_XP
 
 
-def week(at: float) -> str:
-    """The ISO week of a moment, `wYYYY-WW` (its ISO year: 2027-01-01 is in w2026-53)."""
-    year, number, _ = datetime.fromtimestamp(at, UTC).isocalendar()
-    return f"w{year:04d}-{number:02d}"
-
-
-def month(at: float) -> str:
-    moment = datetime.fromtimestamp(at, UTC)
-    return f"m{moment.year:04d}-{moment.month:02d}"
-
-
 def periods(at: float) -> list[str]:
-    """The periods a game finished at `at` (seconds since the epoch) counts in."""
-    return [ALL_TIME, week(at), month(at)]
+    """The periods a game finished at `at` (seconds since the epoch) counts in (`periods.py`)."""
+    keys = period_keys(at)
+    return [keys["all"], keys["week"], keys["month"]]

@@ -103,6 +103,88 @@ class FriendLink:
     at: float  # when the request was made (or accepted)
 
 
+@dataclass(frozen=True)
+class Ranked:
+    """A player on a leaderboard, with the value they are ranked by."""
+
+    user_id: int
+    name: str
+    avatar: str | None
+    value: float  # the period's XP, or the shown rating
+    sigma: float | None = None  # a rating's σ (whether it is provisional); None for XP
+    games: int = 0  # a rating's rated games in its pool; 0 for XP
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's place on a leaderboard: 1 + how many have strictly more."""
+
+    rank: int
+    row: Ranked
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """One page of a leaderboard, how many players the whole of it ranks, and the rank of
+    the page's first row (1 + how many have strictly more: it may tie the page before)."""
+
+    rows: list[Ranked]
+    total: int
+    first_rank: int
+    me: Standing | None = None  # the player asked about; None if not ranked (or none asked about)
+
+
+@dataclass(frozen=True)
+class PlayerStat:
+    """A player's games of one preset in one format (abandoned ones are played and lost)."""
+
+    preset: str
+    format: str
+    played: int
+    won: int
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's rating in a pool (the game's format) right after a rated game."""
+
+    pool: str
+    at: float
+    mu: float
+    sigma: float
+
+
+@dataclass(frozen=True)
+class PoolRating:
+    """A player's current rating in a pool, and its last values after a game, oldest first."""
+
+    rating: RatingRow
+    history: list[RatingPoint]
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One of a player's games as their history lists it: their part in it, and the game
+    without its record."""
+
+    player: GamePlayerRow
+    players: int
+    competitive: bool
+    rated: bool
+    summary: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    """What a player's profile shows of them, read in one go."""
+
+    xp: dict[str, int]  # period → XP, for the periods asked for that have any
+    stats: list[PlayerStat]  # by preset, then format
+    ratings: list[PoolRating]  # by pool
+    recent: list[PlayedGame]  # newest first, as the viewer may see them
+    relation: tuple[str, bool] | None  # the viewer's `relation` to them; None: a guest, or themselves
+
+
 class Store(Protocol):
     async def start(self) -> None:
         """Connect, and create or migrate the schema."""
@@ -177,7 +259,43 @@ class Store(Protocol):
         """An account's XP in every period it has gained some in (period → total)."""
         ...
 
+    async def xp_leaderboard(
+        self, period: str, offset: int, limit: int, me: int | None = None
+    ) -> Leaderboard:
+        """The period's players by XP, most first, then by name (casefolded); and where
+        player `me` stands in it."""
+        ...
+
+    async def rating_leaderboard(
+        self, pool: str, offset: int, limit: int, me: int | None = None
+    ) -> Leaderboard:
+        """The pool's rated players by shown rating, highest first, then by name (casefolded);
+        and where player `me` stands in it."""
+        ...
+
+    async def player_games(
+        self, user_id: int, viewer_id: int | None, before: float | None, limit: int
+    ) -> list[PlayedGame]:
+        """The player's games, newest first, finished before `before` (if given), as
+        `viewer_id` may see them: a private game only if the viewer played it too (None:
+        a guest, who sees public games only)."""
+        ...
+
+    async def player_page(
+        self, user_id: int, viewer_id: int | None, periods: list[str], history: int, recent: int
+    ) -> PlayerPage:
+        """The player's XP in `periods`, games per preset and format, ratings with their last
+        `history` values, and `recent` last games as `player_games` lists them to the viewer."""
+        ...
+
+    async def set_avatar(self, user_id: int, avatar: str | None) -> None: ...
+
     # Friends and blocks -------------------------------------------------------------------
+
+    async def relation(self, user_id: int, other_id: int) -> tuple[str, bool]:
+        """How `user_id` stands with `other_id`: "none", "outgoing" (a request sent),
+        "incoming" (a request received) or "friends"; and whether user_id blocks other_id."""
+        ...
 
     async def request_friend(self, user_id: int, friend_id: int, at: float) -> None:
         """Keep a request from `user_id` to `friend_id` (nothing if any row links them already)."""

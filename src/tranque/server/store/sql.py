@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from tranque.server import migrations
 from tranque.server.names import skeleton
@@ -34,12 +35,21 @@ from tranque.server.store.base import (
     FriendLink,
     GamePlayerRow,
     GameRow,
+    Leaderboard,
     NameTaken,
+    PlayedGame,
+    PlayerPage,
+    PlayerStat,
+    PoolRating,
+    Ranked,
+    RatingPoint,
     RatingRow,
+    Standing,
     StoredEvent,
     TableRow,
     UserRow,
 )
+from tranque.server.store.friendship import friendship
 from tranque.server.store.schema import (
     blocks,
     friends,
@@ -181,6 +191,115 @@ def user_row(row: Any) -> UserRow:
 
 def _row_values(row: Any) -> dict[str, Any]:
     return {name: getattr(row, name) for name in row.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class _Board:
+    """A leaderboard as a query: its table, the value it ranks by, the rows it ranks, and the
+    columns a rating row adds (a NULL σ and 0 games for XP)."""
+
+    table: sa.Table
+    value: sa.ColumnElement[Any]
+    where: sa.ColumnElement[bool]
+    sigma: sa.ColumnElement[Any]
+    games: sa.ColumnElement[Any]
+
+
+def _xp_board(period: str) -> _Board:
+    return _Board(xp, xp.c.xp, xp.c.period == period, sa.null(), sa.literal(0))
+
+
+def _rating_board(pool: str) -> _Board:
+    return _Board(ratings, ratings.c.shown, ratings.c.pool == pool, ratings.c.sigma, ratings.c.games)
+
+
+def _ranked(row: Any) -> Ranked:
+    return Ranked(row.user_id, row.name, row.avatar, row.value, row.sigma, row.games)
+
+
+PLAYED_COLUMNS = (*game_players.c, games.c.players, games.c.competitive, games.c.rated, games.c.summary)
+
+
+# The players' queries (`player_page`, `player_games`) ------------------------------------------
+
+
+def _xp_query(user_id: int, periods: list[str]) -> sa.Select[Any]:
+    return sa.select(xp.c.period, xp.c.xp).where(xp.c.user_id == user_id, xp.c.period.in_(periods))
+
+
+def _stats_query(user_id: int) -> sa.Select[Any]:
+    played = game_players.c
+    return (
+        sa.select(
+            played.preset,
+            played.format,
+            sa.func.count().label("played"),
+            sa.func.sum(sa.cast(played.won, sa.Integer)).label("won"),
+        )
+        .where(played.user_id == user_id)
+        .group_by(played.preset, played.format)
+        .order_by(played.preset, played.format)
+    )
+
+
+def _ratings_query(user_id: int) -> sa.Select[Any]:
+    return sa.select(ratings).where(ratings.c.user_id == user_id).order_by(ratings.c.pool)
+
+
+def _history_query(user_id: int, pool: str, limit: int) -> sa.Select[Any]:
+    """The pool's last `limit` ratings after a game, newest first."""
+    played = game_players.c
+    return (
+        sa.select(played.format, played.finished_at, played.mu_after, played.sigma_after)
+        .where(
+            played.user_id == user_id,
+            played.format == pool,
+            played.mu_after.is_not(None),
+            played.sigma_after.is_not(None),
+        )
+        .order_by(played.finished_at.desc())
+        .limit(limit)
+    )
+
+
+def _games_query(user_id: int, viewer_id: int | None, before: float | None, limit: int) -> sa.Select[Any]:
+    played = game_players.c
+    query = (
+        sa.select(*PLAYED_COLUMNS)
+        .join(games, games.c.game_id == played.game_id)
+        .where(played.user_id == user_id)
+        .order_by(played.finished_at.desc())
+        .limit(limit)
+    )
+    if before is not None:
+        query = query.where(played.finished_at < before)
+    if viewer_id is None:
+        return query.where(sa.not_(played.private))
+    if viewer_id == user_id:
+        return query
+    fellow = game_players.alias("fellow")
+    together = (
+        sa.select(fellow.c.game_id)
+        .where(fellow.c.game_id == played.game_id, fellow.c.user_id == viewer_id)
+        .exists()
+    )
+    return query.where(sa.or_(sa.not_(played.private), together))
+
+
+def _played_game(row: Any) -> PlayedGame:
+    player = GamePlayerRow(**{name: row._mapping[name] for name in GamePlayerRow.__dataclass_fields__})
+    return PlayedGame(player, row.players, row.competitive, row.rated, row.summary)
+
+
+async def _relation(connection: AsyncConnection, user_id: int, other_id: int) -> tuple[str, bool]:
+    pair = sa.or_(
+        sa.and_(friends.c.user_id == user_id, friends.c.friend_id == other_id),
+        sa.and_(friends.c.user_id == other_id, friends.c.friend_id == user_id),
+    )
+    blocking = sa.select(blocks.c.user_id).where(blocks.c.user_id == user_id, blocks.c.blocked_id == other_id)
+    rows = (await connection.execute(sa.select(friends.c.user_id, friends.c.status).where(pair))).all()
+    blocked = await connection.scalar(blocking.exists().select())
+    return friendship({(row.user_id == user_id, row.status) for row in rows}), bool(blocked)
 
 
 class SqlStore:
@@ -453,7 +572,115 @@ class SqlStore:
             rows = (await connection.execute(query)).all()
         return {row.period: row.xp for row in rows}
 
+    def _name_order(self) -> sa.ColumnElement[Any]:
+        """Names in code-point order, as Python sorts them (PostgreSQL's collation may not)."""
+        if self.engine.dialect.name == "postgresql":
+            return users.c.name_key.collate("C")
+        return users.c.name_key
+
+    def _board_rows(self, board: _Board) -> sa.Select[Any]:
+        return (
+            sa.select(
+                board.table.c.user_id,
+                users.c.name,
+                users.c.avatar,
+                board.value.label("value"),
+                board.sigma.label("sigma"),
+                board.games.label("games"),
+            )
+            .join(users, users.c.id == board.table.c.user_id)
+            .where(board.where)
+        )
+
+    async def _leaderboard(self, board: _Board, offset: int, limit: int, me: int | None) -> Leaderboard:
+        """The page starting at `offset`. A deep page is found in the value's index alone: the
+        value at `offset` first, then only the players from its ties on are joined to their
+        names (ties are ordered by name), never every player above the page."""
+        total = sa.select(sa.func.count()).select_from(board.table).where(board.where)
+        at_offset = (
+            sa.select(board.value).where(board.where).order_by(board.value.desc()).offset(offset).limit(1)
+        )
+        rows: list[Any] = []
+        async with self.engine.connect() as connection:
+            count = int(await connection.scalar(total) or 0)
+            value = await connection.scalar(at_offset)
+            above = offset
+            if value is not None:
+                above = int(await connection.scalar(total.where(board.value > value)) or 0)
+                page = (
+                    self._board_rows(board)
+                    .where(board.value <= value)
+                    .order_by(board.value.desc(), self._name_order())
+                    .offset(offset - above)
+                    .limit(limit)
+                )
+                rows = list((await connection.execute(page)).all())
+            mine = None
+            if me is not None:
+                row = (
+                    await connection.execute(self._board_rows(board).where(board.table.c.user_id == me))
+                ).first()
+                if row is not None:
+                    ahead = int(await connection.scalar(total.where(board.value > row.value)) or 0)
+                    mine = Standing(1 + ahead, _ranked(row))
+        return Leaderboard([_ranked(row) for row in rows], count, 1 + above, mine)
+
+    async def xp_leaderboard(
+        self, period: str, offset: int, limit: int, me: int | None = None
+    ) -> Leaderboard:
+        return await self._leaderboard(_xp_board(period), offset, limit, me)
+
+    async def rating_leaderboard(
+        self, pool: str, offset: int, limit: int, me: int | None = None
+    ) -> Leaderboard:
+        return await self._leaderboard(_rating_board(pool), offset, limit, me)
+
+    async def player_games(
+        self, user_id: int, viewer_id: int | None, before: float | None, limit: int
+    ) -> list[PlayedGame]:
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(_games_query(user_id, viewer_id, before, limit))).all()
+        return [_played_game(row) for row in rows]
+
+    async def player_page(
+        self, user_id: int, viewer_id: int | None, periods: list[str], history: int, recent: int
+    ) -> PlayerPage:
+        # One connection for the page's dozen small queries: a checkout and a release each
+        # would cost more than the queries (with aiosqlite every step is a thread hand-off).
+        async with self.engine.connect() as connection:
+            totals = {row.period: row.xp for row in await connection.execute(_xp_query(user_id, periods))}
+            stats = [
+                PlayerStat(row.preset, row.format, int(row.played), int(row.won))
+                for row in await connection.execute(_stats_query(user_id))
+            ]
+            pools = []
+            for row in (await connection.execute(_ratings_query(user_id))).all():
+                rating = RatingRow(**row._mapping)
+                points = (await connection.execute(_history_query(user_id, rating.pool, history))).all()
+                pools.append(
+                    PoolRating(
+                        rating,
+                        [
+                            RatingPoint(p.format, p.finished_at, p.mu_after, p.sigma_after)
+                            for p in reversed(points)
+                        ],
+                    )
+                )
+            games_rows = (await connection.execute(_games_query(user_id, viewer_id, None, recent))).all()
+            relation = None
+            if viewer_id is not None and viewer_id != user_id:
+                relation = await _relation(connection, viewer_id, user_id)
+        return PlayerPage(totals, stats, pools, [_played_game(row) for row in games_rows], relation)
+
+    async def set_avatar(self, user_id: int, avatar: str | None) -> None:
+        async with self.engine.begin() as connection:
+            await connection.execute(users.update().where(users.c.id == user_id).values(avatar=avatar))
+
     # Friends and blocks -------------------------------------------------------------------
+
+    async def relation(self, user_id: int, other_id: int) -> tuple[str, bool]:
+        async with self.engine.connect() as connection:
+            return await _relation(connection, user_id, other_id)
 
     async def request_friend(self, user_id: int, friend_id: int, at: float) -> None:
         linked = sa.select(friends.c.user_id).where(_between(user_id, friend_id)).exists()
