@@ -218,8 +218,8 @@ def seed_rated_duel(live: LiveServer, winner: str, loser: str) -> None:
             {"seat": 1, "name": loser, "kind": "human", "user_id": lost.user_id, "bot_level": None},
         ]
         game = GameRow(
-            game_id="T-seed.1",
-            table_id="T-seed",
+            game_id=f"T-{winner}.1",
+            table_id=f"T-{winner}",
             number=1,
             finished_at=at,
             preset="clasico",
@@ -236,8 +236,9 @@ def seed_rated_duel(live: LiveServer, winner: str, loser: str) -> None:
 
         def row(user_id: int, seat: int, victory: bool, xp: int, mu_after: float) -> GamePlayerRow:
             return GamePlayerRow(
-                "T-seed.1", user_id, seat, at, "clasico", "duel", private=False, won=victory, abandoned=False,
-                xp=xp, mu_before=25.0, sigma_before=25 / 3, mu_after=mu_after, sigma_after=7.2,
+                f"T-{winner}.1", user_id, seat, at, "clasico", "duel", private=False, won=victory,
+                abandoned=False, xp=xp, mu_before=25.0, sigma_before=25 / 3, mu_after=mu_after,
+                sigma_after=7.2,
             )  # fmt: skip
 
         players = [row(won.user_id, 0, True, 20, 27.6), row(lost.user_id, 1, False, 5, 22.4)]
@@ -281,7 +282,7 @@ def test_the_rankings_list_rated_players_with_your_rank(
         # The name leads to the profile, whose last game has its replay link.
         page.click(f".ranking-table:not(.mine-only) a.player-link:has-text('{winner}')")
         page.wait_for_selector(".game-item")
-        assert page.get_attribute(".game-item a.replay-link", "href") == "#/partida/T-seed.1"
+        assert page.get_attribute(".game-item a.replay-link", "href") == f"#/partida/T-{winner}.1"
         assert "Ganada" in page.inner_text(".game-item")
         assert page.locator(".rating-pool[data-pool=duel] svg.rating-chart").count() == 1
         context.close()

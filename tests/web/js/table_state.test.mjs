@@ -245,7 +245,7 @@ test("a sync's boxes, line ends and host panel are kept as the server sent them"
   assert.equal(reduceSync(initialState(), spectator.checks[0]).host, null);
 });
 
-test("a rating event (a competitive table) moves the numbering on and changes nothing shown", () => {
+test("a rating event (a competitive table) moves the numbering on and changes the rating only", () => {
   const stream = streams.find((s) => s.name === "public-host-4") || streams[0];
   const states = fold(stream);
   const last = states[states.length - 1].state;
@@ -256,7 +256,8 @@ test("a rating event (a competitive table) moves the numbering on and changes no
   const next = reduceEvent(last, { type: "event", seq: last.seq + 1, kind: "rating", at: 0, data });
   assert.equal(next.seq, last.seq + 1);
   assert.equal(next.gap, false);
-  assert.deepEqual({ ...next, seq: last.seq }, { ...last, seq: last.seq });
+  assert.deepEqual(next.rating, data);
+  assert.deepEqual({ ...next, seq: last.seq, rating: last.rating }, { ...last, seq: last.seq });
 });
 
 test("a rated game's game_ended keeps its rating changes with the rest of the end", () => {

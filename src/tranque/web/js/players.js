@@ -307,7 +307,7 @@ function friendBox(app, profile, reload) {
   const actions = el("div", { class: "actions" });
   for (const action of friendActions(profile.friend, profile.blocked)) {
     const path = action.method === "DELETE" ? `/api/${action.path}/${encodeURIComponent(profile.name)}` : `/api/${action.path}`;
-    const body = action.method === "DELETE" ? undefined : { name: profile.name };
+    const body = action.method === "DELETE" ? {} : { name: profile.name }; // a change is always JSON (docs/protocol.md)
     const go = button(t(action.key), async () => {
       go.disabled = true;
       try {
