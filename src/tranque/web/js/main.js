@@ -111,7 +111,10 @@ class App {
       who.className = "who";
       who.textContent = t("logged_as", { name: this.user.name });
       who.title = this.user.name;
-      account.append(who, " · ");
+      const sep = document.createElement("span");
+      sep.className = "sep";
+      sep.textContent = " · ";
+      account.append(who, sep);
       const out = document.createElement("button");
       out.type = "button";
       out.className = "link";
