@@ -17,7 +17,8 @@ spectator, and writes what each received to tests/web/js/streams/<name>.json:
 
 The games cover every table event kind of docs/protocol.md: plays, draws, passes (ponce's
 passes that score palitos), rounds ended by dominó and by tranque, a game ended at its
-target and one annulled by vote, seats, `ready`, phrases and votes.
+target and one annulled by vote, seats, `ready`, phrases and votes, and a competitive duel
+(`rating`, a rated `game_ended`).
 tests/web/test_streams.py fails when a documented event kind has no recorded stream.
 """
 
@@ -269,6 +270,38 @@ async def record_public(server: LiveServer, chooser: random.Random) -> None:
     spectator.save("public-spectator-4", viewer="spectator", you=None)
 
 
+async def record_competitive(server: LiveServer, chooser: random.Random) -> None:
+    """A competitive duel between two accounts from two addresses (each socket says its own
+    X-Forwarded-For, as behind a proxy): `rating` events before the game, then a rated end."""
+    cookies = []
+    for name in ("rival-uno", "rival-dos"):  # each from a browser of its own
+        answer = httpx.post(
+            f"{server.http}/api/register", json={"name": name, "password": "una clave muy larga"}, timeout=20
+        )
+        answer.raise_for_status()
+        cookies.append(f"tranque_session={answer.cookies['tranque_session']}")
+    http = httpx.Client(base_url=server.http, timeout=20)
+    headers = [
+        {"Cookie": cookie, "X-Forwarded-For": f"198.51.100.{n + 1}"} for n, cookie in enumerate(cookies)
+    ]
+    body = {"preset": "clasico", "players": 2, "competitive": True}
+    created = http.post("/api/tables", json=body, headers={"Cookie": cookies[0]})
+    assert created.status_code == 201, created.text
+    created = created.json()
+    table = created["table"]
+    async with Viewer(server, headers[0]) as host, Viewer(server, headers[1]) as guest:
+        seated = await host.request({"type": "sit", "table": table, "seat": 0})
+        await host.request({"type": "hello", "table": table, "token": seated["token"], "last_seq": 0})
+        joined = await guest.request({"type": "sit", "table": table, "seat": 1})
+        await asyncio.gather(
+            play(host, table, seated["token"], chooser, hello=False, phrase_at=None),
+            play(guest, table, joined["token"], random.Random(12), phrase_at=None),
+        )
+        await host.checkpoint(table, seated["token"])
+    assert host.events("rating") and "rating_changes" in host.events("game_ended")[-1]["data"]
+    host.save("competitive-host-2", viewer="seat", you=seated["seat"])
+
+
 async def record_all(server: LiveServer) -> None:
     chooser = random.Random(11)
     await record_practice(server, "practice-clasico-2", chooser, preset="clasico", players=2)
@@ -280,6 +313,7 @@ async def record_all(server: LiveServer) -> None:
     await record_annulled(server, chooser)
     await record_rematch(server, chooser)
     await record_public(server, chooser)
+    await record_competitive(server, chooser)
 
 
 def main() -> None:

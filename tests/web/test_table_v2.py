@@ -239,6 +239,9 @@ def test_the_hand_is_reordered_by_dragging_and_a_tap_below_a_tile_flips_it(
     )
     page = console_errors.watch(context.new_page())
     start_practice(page, live)
+    # On this player's turn with a tile to play the hand holds still (no draw is made for
+    # them meanwhile): a drag aimed at one tile lands on it however slow the machine is.
+    page.wait_for_selector(".hand-tile.playable")
     order = page.locator(".hand-tile").evaluate_all("tiles => tiles.map(t => t.dataset.tile)")
     first, last = order[0], order[-1]
     x, y = center(page, f'.hand-tile[data-tile="{last}"]')
@@ -250,7 +253,7 @@ def test_the_hand_is_reordered_by_dragging_and_a_tap_below_a_tile_flips_it(
         page.mouse.down()
         page.mouse.move(to_x, to_y, steps=10)
         page.mouse.up()
-    # Moved before the tile it was dropped on (the first, unless a draw shifted the hand).
+    # Moved before the tile it was dropped on: the first.
     page.wait_for_function(
         f"""() => {{
             const order = [...document.querySelectorAll('.hand .hand-tile')].map((t) => t.dataset.tile);
