@@ -17,6 +17,7 @@ import statistics
 import time
 
 from tranque.bots import make_bot
+from tranque.bots.arena import play_out
 from tranque.engine import Game, Rules
 from tranque.engine.record import to_record
 from tranque.server.replay_frames import replay_frames
@@ -27,14 +28,7 @@ KINDS = [("clasico", 2), ("clasico", 4), ("clasico", 6), ("ponce", 4), ("interna
 def bots_game(preset: str, players: int, seed: int) -> Game:
     rules = Rules.from_options(preset, players=players)
     game = Game(rules, seed=seed)
-    bots = [make_bot("greedy", seed=seat) for seat in range(rules.players)]
-    while not game.is_over:
-        if game.round.is_over:
-            game.start_next_round()
-            continue
-        seat = game.round.turn
-        game.apply(bots[seat].choose(game.view(seat)))
-    return game
+    return play_out(game, [make_bot("greedy", seed=seat) for seat in range(rules.players)])
 
 
 def main() -> None:

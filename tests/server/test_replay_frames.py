@@ -22,7 +22,7 @@ import pytest
 from tests.server.harness import LiveServer
 from tests.server.scenario_helpers import make_account
 from tests.server.scripted import ScriptedClient, game_settings
-from tranque.bots import make_bot
+from tranque.bots import arena, make_bot
 from tranque.engine import Drawing, Game, Rules
 from tranque.engine.record import RecordError, replay, to_record
 from tranque.server.line_layout import lay_out, line_json
@@ -35,14 +35,7 @@ def bots_game(preset: str, players: int, seed: int) -> Game:
     """A whole game of greedy bots, dealt from `seed`."""
     rules = Rules.from_options(preset, players=players)
     game = Game(rules, seed=seed)
-    bots = [make_bot("greedy", seed=seat) for seat in range(rules.players)]
-    while not game.is_over:
-        if game.round.is_over:
-            game.start_next_round()
-            continue
-        seat = game.round.turn
-        game.apply(bots[seat].choose(game.view(seat)))
-    return game
+    return arena.play_out(game, [make_bot("greedy", seed=seat) for seat in range(rules.players)])
 
 
 @pytest.fixture(scope="module", params=GAMES, ids=[f"{p}-{n}" for p, n, _ in GAMES])

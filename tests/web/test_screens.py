@@ -81,17 +81,6 @@ def test_the_form_creates_and_practises_every_table_the_server_lists(
     assert table_id(page) != created
 
 
-def test_a_double_click_on_start_makes_one_game(
-    browser: Any, live: LiveServer, console_errors: ConsoleErrors
-) -> None:
-    page = console_errors.watch(browser.new_page(viewport={"width": 1280, "height": 800}))
-    page.goto(live.http + "/#/practicar")
-    choose(page, "clasico", "2", "individual", "100")
-    page.dblclick("#start")
-    page.wait_for_selector(".hand-tile")
-    assert len(live.state.registry.tables) == 1
-
-
 def test_the_form_offers_the_servers_choices_and_nothing_else(
     browser: Any, live: LiveServer, console_errors: ConsoleErrors
 ) -> None:

@@ -24,6 +24,17 @@ from tranque.engine import Game, Rules
 MAX_ROUNDS = 500  # a game that long is a bug, not a game
 
 
+def play_out(game: Game, bots: Sequence[Bot]) -> Game:
+    """`game` played to its end by `bots` (one a seat), starting each next round; returns it."""
+    while not game.is_over:
+        if game.round.is_over:
+            game.start_next_round()
+            continue
+        seat = game.round.turn
+        game.apply(bots[seat].choose(game.view(seat)))
+    return game
+
+
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval of a proportion (95% by default).
 

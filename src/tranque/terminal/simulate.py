@@ -19,7 +19,8 @@ from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from tranque.bots import Bot, make_bot
+from tranque.bots import make_bot
+from tranque.bots.arena import play_out
 from tranque.engine import Game, RoundEnd, Rules
 from tranque.terminal.catalogue import t
 from tranque.terminal.command import Command, Context
@@ -46,14 +47,6 @@ def seat_bots(kind: str, players: int) -> list[str]:
     if kind == "mixed":
         return ["greedy" if seat % 2 == 0 else "random" for seat in range(players)]
     return [kind] * players
-
-
-def play_out(game: Game, bots: list[Bot]) -> None:
-    while not game.is_over:
-        if game.round.is_over:
-            game.start_next_round()
-        seat = game.round.turn
-        game.apply(bots[seat].choose(game.view(seat)))
 
 
 @dataclass
