@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import replace
 
 import pytest
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 from tranque.engine import Rules
-from tranque.server import ratings
+from tranque.server import rating_scale, ratings
 from tranque.server.game_rating import finish_ranks, rate_game, standings
 from tranque.server.seats import Seat, SeatKind, SeatState
 from tranque.server.store import RatingRow
@@ -172,3 +173,11 @@ class TestAbandoning:
         seats = [accounts(2)[0], Seat(1).seat_bot("greedy")]
         assert seats[1].kind is SeatKind.BOT
         assert [s.abandoned for s in standings(rules, seats, [1], [10, 100])] == [False, False]
+
+
+def test_the_shown_rating_is_openskills_ordinal_to_the_last_bit() -> None:
+    generator = random.Random(3)
+    for _ in range(2000):
+        mu, sigma = generator.uniform(-30.0, 80.0), generator.uniform(0.0, 12.0)
+        expected = PlackettLuceRating(mu, sigma).ordinal(z=3, alpha=60, target=450)
+        assert rating_scale.shown(mu, sigma) == expected

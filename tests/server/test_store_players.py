@@ -167,3 +167,32 @@ async def test_a_leaderboard_page_knows_its_first_rank_and_the_viewers(store: St
     assert past.me is not None and past.me.rank == 4
     nobody = await store.rating_leaderboard("pairs", 0, 2, me=ids[0])
     assert (nobody.rows, nobody.total, nobody.me) == ([], 0, None)
+
+
+@pytest.mark.anyio
+async def test_every_page_and_standing_of_a_board_with_ties_is_exact(store: Store) -> None:
+    """Pages found from the top and from the bottom of the board, ties across page breaks,
+    and a viewer above, on and below the page all rank as a count of who has more would."""
+    names = [f"p{index:02d}" for index in range(23)]
+    ids = [(await store.create_user(name, "hash", 1.0)).user_id for name in names]
+    mus = {user_id: 20.0 + index % 4 + (0.5 if index % 7 == 0 else 0.0) for index, user_id in enumerate(ids)}
+    for number, user_id in enumerate(ids, start=1):
+        for game in range(1 + number % 3):  # 10, 20 or 30 XP: large ties
+            game_id = f"t{number}-{game}.1"
+            await store.save_game(*kept_game(game_id, 100.0 + number, user_id, mu=mus[user_id]))
+    xps = {user_id: 10 * (1 + number % 3) for number, user_id in enumerate(ids, start=1)}
+    by_name = dict(zip(ids, names, strict=True))
+    for values, read in (
+        ({user_id: shown(mu, 7.0) for user_id, mu in mus.items()}, store.rating_leaderboard),
+        ({user_id: float(gained) for user_id, gained in xps.items()}, store.xp_leaderboard),
+    ):
+        order = sorted(ids, key=lambda user_id: (-values[user_id], by_name[user_id]))
+        for offset in range(len(ids) + 2):
+            me = ids[(offset * 5) % len(ids)]
+            board = await read("duel" if read == store.rating_leaderboard else "all", offset, 4, me)
+            assert [row.user_id for row in board.rows] == order[offset : offset + 4]
+            assert board.total == len(ids)
+            if offset < len(ids):
+                assert board.first_rank == 1 + sum(value > values[order[offset]] for value in values.values())
+            assert board.me is not None
+            assert board.me.rank == 1 + sum(value > values[me] for value in values.values())

@@ -113,6 +113,17 @@ game_players = sa.Table(
     sa.Column("mu_after", sa.Double, nullable=True),
     sa.Column("sigma_after", sa.Double, nullable=True),
     sa.Index("ix_game_players_user_id_finished_at", "user_id", "finished_at"),
+    # A profile's rating chart (revision 0004): a pool's last ratings, from the index alone.
+    sa.Index(
+        "ix_game_players_user_id_format_finished_at",
+        "user_id",
+        "format",
+        "finished_at",
+        "mu_after",
+        "sigma_after",
+    ),
+    # A profile's games and wins per preset and format, from the index alone (revision 0004).
+    sa.Index("ix_game_players_user_id_preset_format_won", "user_id", "preset", "format", "won"),
 )
 
 # Each account's current rating in each pool (duel | individual | pairs).
@@ -126,7 +137,8 @@ ratings = sa.Table(
     sa.Column("shown", sa.Double, nullable=False),  # the conservative rating on the 1500 scale
     sa.Column("games", sa.Integer, nullable=False),
     sa.Column("updated_at", sa.Double, nullable=False),
-    sa.Index("ix_ratings_pool_shown", "pool", "shown"),
+    # With user_id, a leaderboard's n-th row is found (and its ties counted) in the index alone.
+    sa.Index("ix_ratings_pool_shown_user_id", "pool", "shown", "user_id"),
 )
 
 # XP per account and period: "all", "w2026-49" (ISO week), "m2026-12" (month), so that a
@@ -137,7 +149,17 @@ xp = sa.Table(
     sa.Column("period", sa.String(16), primary_key=True),
     sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("xp", sa.Integer, nullable=False),
-    sa.Index("ix_xp_period_xp", "period", "xp"),
+    sa.Index("ix_xp_period_xp_user_id", "period", "xp", "user_id"),
+)
+
+# How many players each leaderboard ranks ("rating:<pool>", "xp:<period>"): the rows of
+# `ratings` and `xp` of each pool and period, kept by triggers on those tables (revision
+# 0004), so that a page does not count a whole board.
+board_sizes = sa.Table(
+    "board_sizes",
+    metadata,
+    sa.Column("board", sa.String(32), primary_key=True),
+    sa.Column("players", sa.Integer, nullable=False),
 )
 
 # Friendship, one row per direction: (a, b, "pending") is a request from a to b; once b

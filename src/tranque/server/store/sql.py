@@ -52,6 +52,7 @@ from tranque.server.store.base import (
 from tranque.server.store.friendship import friendship
 from tranque.server.store.schema import (
     blocks,
+    board_sizes,
     friends,
     game_players,
     games,
@@ -195,22 +196,40 @@ def _row_values(row: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class _Board:
-    """A leaderboard as a query: its table, the value it ranks by, the rows it ranks, and the
-    columns a rating row adds (a NULL σ and 0 games for XP)."""
+    """A leaderboard as a query: its table, the value it ranks by, the rows it ranks, its name
+    in `board_sizes`, and the columns a rating row adds (a NULL σ and 0 games for XP)."""
 
     table: sa.Table
     value: sa.ColumnElement[Any]
     where: sa.ColumnElement[bool]
+    name: str
     sigma: sa.ColumnElement[Any]
     games: sa.ColumnElement[Any]
 
+    def count(self, *conditions: sa.ColumnElement[bool]) -> sa.Select[Any]:
+        return sa.select(sa.func.count()).select_from(self.table).where(self.where, *conditions)
+
+    def capped_count(self, cap: int, *conditions: sa.ColumnElement[bool]) -> sa.Select[Any]:
+        """How many rows meet `conditions`, counting no further than `cap`."""
+        rows = sa.select(self.table.c.user_id).where(self.where, *conditions).limit(cap).subquery()
+        return sa.select(sa.func.count()).select_from(rows)
+
+    def nth(self, index: int, descending: bool) -> sa.Select[Any]:
+        """The value and player at `index` (from 0) of the board ordered by value then player,
+        from the top or from the bottom: in the (board, value, player) index alone."""
+        user_id = self.table.c.user_id
+        order = (self.value.desc(), user_id.desc()) if descending else (self.value, user_id)
+        return sa.select(self.value, user_id).where(self.where).order_by(*order).offset(index).limit(1)
+
 
 def _xp_board(period: str) -> _Board:
-    return _Board(xp, xp.c.xp, xp.c.period == period, sa.null(), sa.literal(0))
+    return _Board(xp, xp.c.xp, xp.c.period == period, f"xp:{period}", sa.null(), sa.literal(0))
 
 
 def _rating_board(pool: str) -> _Board:
-    return _Board(ratings, ratings.c.shown, ratings.c.pool == pool, ratings.c.sigma, ratings.c.games)
+    return _Board(
+        ratings, ratings.c.shown, ratings.c.pool == pool, f"rating:{pool}", ratings.c.sigma, ratings.c.games
+    )
 
 
 def _ranked(row: Any) -> Ranked:
@@ -535,9 +554,11 @@ class SqlStore:
             await connection.execute(games.insert().values(_row_values(game)))
             if players:
                 await connection.execute(game_players.insert(), [_row_values(player) for player in players])
-            for rating in ratings_now:
+            # In one order (ratings, then XP by period): a new row's trigger locks its board's
+            # size, and games saved at once must lock those rows in the same order.
+            for rating in sorted(ratings_now, key=lambda rating: (rating.pool, rating.user_id)):
                 await connection.execute(self._upsert(ratings, _row_values(rating)))
-            for period, user_id, gained in xp_gained:
+            for period, user_id, gained in sorted(xp_gained):
                 await connection.execute(self._add_xp(period, user_id, gained))
 
     def _add_xp(self, period: str, user_id: int, gained: int) -> sa.Executable:
@@ -593,20 +614,18 @@ class SqlStore:
         )
 
     async def _leaderboard(self, board: _Board, offset: int, limit: int, me: int | None) -> Leaderboard:
-        """The page starting at `offset`. A deep page is found in the value's index alone: the
-        value at `offset` first, then only the players from its ties on are joined to their
-        names (ties are ordered by name), never every player above the page."""
-        total = sa.select(sa.func.count()).select_from(board.table).where(board.where)
-        at_offset = (
-            sa.select(board.value).where(board.where).order_by(board.value.desc()).offset(offset).limit(1)
-        )
+        """The page starting at `offset`, its first rank, and `me`'s standing, exact, without
+        counting the whole board: its size is kept in `board_sizes`; the row at `offset` is
+        found in the (board, value, player) index from whichever end is nearer, and how many
+        rank above it from its ties; then only the players from those ties on are joined to
+        their names (ties are ordered by name), never every player above the page."""
         rows: list[Any] = []
         async with self.engine.connect() as connection:
-            count = int(await connection.scalar(total) or 0)
-            value = await connection.scalar(at_offset)
-            above = offset
-            if value is not None:
-                above = int(await connection.scalar(total.where(board.value > value)) or 0)
+            size = sa.select(board_sizes.c.players).where(board_sizes.c.board == board.name)
+            count = int(await connection.scalar(size) or 0)
+            above, value = offset, None
+            if offset < count:
+                above, value = await self._above(connection, board, offset, count)
                 page = (
                     self._board_rows(board)
                     .where(board.value <= value)
@@ -621,9 +640,41 @@ class SqlStore:
                     await connection.execute(self._board_rows(board).where(board.table.c.user_id == me))
                 ).first()
                 if row is not None:
-                    ahead = int(await connection.scalar(total.where(board.value > row.value)) or 0)
+                    ahead = await self._ahead(connection, board, row.value, count, value, above)
                     mine = Standing(1 + ahead, _ranked(row))
         return Leaderboard([_ranked(row) for row in rows], count, 1 + above, mine)
+
+    async def _above(
+        self, connection: AsyncConnection, board: _Board, offset: int, count: int
+    ) -> tuple[int, Any]:
+        """How many rows have more than the one at `offset` (ordered by value then player,
+        most first), and its value, reading no more of the index than the nearer end."""
+        user_id = board.table.c.user_id
+        from_bottom = count - 1 - offset
+        if offset <= from_bottom:
+            value, player = (await connection.execute(board.nth(offset, descending=True))).one()
+            tied_before = await connection.scalar(board.count(board.value == value, user_id > player))
+            return offset - int(tied_before or 0), value
+        value, player = (await connection.execute(board.nth(from_bottom, descending=False))).one()
+        tied_after = int(await connection.scalar(board.count(board.value == value, user_id < player)) or 0)
+        tied = int(await connection.scalar(board.count(board.value == value)) or 0)
+        return count - (from_bottom - tied_after) - tied, value
+
+    async def _ahead(
+        self, connection: AsyncConnection, board: _Board, mine: Any, count: int, value: Any, above: int
+    ) -> int:
+        """How many rows have more than `mine`. At or above the page's first value (`value`,
+        `above` rows above it): counted from the top, no further than the page. Below it:
+        counted down from the page, or, past half of what is left, up from the bottom."""
+        if value is None or mine >= value:
+            return int(await connection.scalar(board.count(board.value > mine)) or 0)
+        at_least = above + int(await connection.scalar(board.count(board.value == value)) or 0)
+        cap = max(1, (count - at_least) // 2)
+        between = board.capped_count(cap, board.value > mine, board.value < value)
+        found = int(await connection.scalar(between) or 0)
+        if found < cap:
+            return at_least + found
+        return count - int(await connection.scalar(board.count(board.value <= mine)) or 0)
 
     async def xp_leaderboard(
         self, period: str, offset: int, limit: int, me: int | None = None
