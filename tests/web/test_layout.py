@@ -1,6 +1,7 @@
 """The table fits a phone (360×640) and a desktop (1280×800): hand and line never overflow
-the screen nor overlap each other, however long the line grows. Screenshots of the main
-screens are saved for review."""
+the screen nor overlap each other, however long the line grows: the table is measured every
+time the client changes the line or the hand (tests/web/recorder.py), all through a hand.
+Screenshots of the main screens are saved for review."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ import pytest
 from tests.server.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import Deadline, act_once
+from tests.web.recorder import Recorder
 
 Box = dict[str, float]
 
 
-MEASURE = """() => {
+MEASURE = """() => {  // also given the element that changed, unused
     const box = (el) => {
         const r = el.getBoundingClientRect();
         return {x: r.x, y: r.y, width: r.width, height: r.height};
@@ -47,9 +49,8 @@ def overlap(a: Box, b: Box) -> bool:
     )
 
 
-def check_layout(page: Any, width: int) -> int:
-    """Measure everything in one go (the page redraws on every message); returns the line's length."""
-    boxes = page.evaluate(MEASURE)
+def check_layout(boxes: dict[str, Any], width: int) -> int:
+    """Check one measurement (MEASURE, everything in one go); returns the line's length."""
     screen = {"x": 0.0, "y": 0.0, "width": float(width), "height": 1e9}
     board, hand, line = boxes["board"], boxes["hand"], boxes["line"]
     assert board and hand and line, boxes
@@ -69,7 +70,7 @@ def check_layout(page: Any, width: int) -> int:
 @pytest.mark.parametrize(("width", "height", "players"), [(360, 640, "2"), (1280, 800, "2"), (360, 640, "6")])
 def test_the_table_fits_the_screen_as_the_line_grows(
     browser: Any,
-    live: LiveServer,
+    live_paused: LiveServer,
     console_errors: ConsoleErrors,
     screenshots: Path,
     width: int,
@@ -77,7 +78,9 @@ def test_the_table_fits_the_screen_as_the_line_grows(
     players: str,
 ) -> None:
     page = console_errors.watch(browser.new_page(viewport={"width": width, "height": height}))
-    page.goto(live.http + "/")
+    # The table is measured each time the client changes the line or the hand, right then.
+    recorder = Recorder(page, ".line-tiles, .hand", MEASURE)
+    page.goto(live_paused.http + "/")
     page.wait_for_selector("#practice")
     page.screenshot(path=screenshots / f"home-{width}.png", full_page=True)
     page.click("#practice")
@@ -88,21 +91,34 @@ def test_the_table_fits_the_screen_as_the_line_grows(
     page.wait_for_selector(".hand-tile")
     seen: Counter[str] = Counter()
     longest = 0
+    failure = f"layout-failure-{width}-{players}p.png"
     deadline = Deadline(240, "the round did not end")
+    # The round-end card stays until "Listo" (live_paused), and the driver stops at it.
     while not page.locator(".overlay.round-end").count():
         deadline.check(seen)
-        if act_once(page, seen):
-            page.wait_for_timeout(60)
-            try:
-                longest = max(longest, check_layout(page, width))
-            except AssertionError:
-                page.screenshot(path=screenshots / f"layout-failure-{width}-{players}p.png")
-                raise
-        else:
+        longest = max(longest, check_new(recorder, width, page, screenshots / failure))
+        if page.locator(".overlay.game-end").count():
+            page.click(".overlay.game-end button.primary")  # over in one hand: a rematch
+            page.wait_for_selector(".overlay.game-end", state="detached")
+        elif not act_once(page, seen, stop_at=".overlay.round-end"):
             page.wait_for_timeout(40)
+    longest = max(longest, check_new(recorder, width, page, screenshots / failure))  # the last ones
     assert longest >= 8, f"the line only reached {longest} tiles"
     page.screenshot(path=screenshots / f"round-end-{width}-{players}p.png")
     page.locator(".overlay.round-end button.primary").click()
     page.wait_for_selector(".overlay.round-end", state="detached")
     page.wait_for_selector(".hand-tile")
     page.screenshot(path=screenshots / f"table-{width}-{players}p.png")
+
+
+def check_new(recorder: Recorder, width: int, page: Any, failure: Path) -> int:
+    """Check every measurement taken since the last look (a screenshot at `failure` when one
+    fails); returns the longest line among them."""
+    longest = 0
+    for boxes in recorder.take():
+        try:
+            longest = max(longest, check_layout(boxes, width))
+        except AssertionError:
+            page.screenshot(path=failure)
+            raise
+    return longest

@@ -1,11 +1,12 @@
 """The line in Chromium, over a whole hand: no placed tile moves, and the ends are at the ends.
 
-A practice game is played by clicking (tests/web/driver.py). After every change of the line
-the test reads the board: each placed tile's box in board units (its data attributes, the
-SVG's user units) and on screen. Across the hand a tile keeps its board box and its very
-element, and on screen every tile sits where its board box says relative to the lead (the
-whole board only zooms). Each end button sits on the board at a placed tile's edge, next to
-the half showing the end's number, inside the visible board.
+A practice game is played by clicking (tests/web/driver.py). Every time the page changes the
+line, the board is read there and then (tests/web/recorder.py): each placed tile's box in
+board units (its data attributes, the SVG's user units) and on screen. Every board of a whole
+hand is checked, from the lead to the last tile. Across the hand a tile keeps its board box
+and its very element, and on screen every tile sits where its board box says relative to the
+lead (the whole board only zooms). Each end button sits on the board at a placed tile's edge,
+next to the half showing the end's number, inside the visible board.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ import pytest
 from tests.server.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import Deadline, act_once
+from tests.web.recorder import Recorder
 from tests.web.test_practice import start_practice
 
-READ_BOARD = """() => {
-  const svg = document.querySelector(".line-svg");
-  if (!svg) return null;
+# One board, read when the client has just changed its placed tiles (`target` is the SVG's
+# group of tiles): each placed tile's box in board units and on screen, and the end buttons.
+READ_BOARD = """(target) => {
+  const svg = target.closest("svg");
   const scale = Number(svg.dataset.scale);
   const holder = svg.parentElement.getBoundingClientRect();
   let born = Number(svg.dataset.testBorn || 0);
@@ -56,6 +59,9 @@ READ_BOARD = """() => {
     round: round ? Number(round[1]) : null,
   };
 }"""
+
+# What an end button answers outside a choice: how many of its number are out.
+PLAYED_OF = "/Del \\d+ ya se jugaron/"
 
 
 def touching_half(tile: dict[str, Any], x: float, y: float) -> int | None:
@@ -127,6 +133,22 @@ def check_board(board: dict[str, Any], first_seen: dict[str, tuple[Any, ...]]) -
             assert ((cx - nearest_x) ** 2 + (cy - nearest_y) ** 2) ** 0.5 >= radius - 1.5, (end, tile)
 
 
+def whole_hand(boards: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """The boards of the first hand the page drew from its lead (its one-tile board) on, up to
+    the next hand's first board; None while no lead has been drawn. The first hand's lead is
+    often played before the page has loaded (the bots do not wait for it): then the hand
+    after it is the one."""
+    start = next((index for index, board in enumerate(boards) if len(board["tiles"]) == 1), None)
+    if start is None:
+        return None
+    hand = [boards[start]]
+    for board in boards[start + 1 :]:
+        if board["round"] != hand[0]["round"]:
+            break  # the next hand: its tiles replace these
+        hand.append(board)
+    return hand
+
+
 @pytest.mark.parametrize(("players", "size"), [("4", (1280, 800)), ("2", (360, 640)), ("6", (390, 844))])
 def test_no_placed_tile_moves_and_the_end_buttons_sit_at_the_real_ends_over_a_whole_hand(
     browser: Any,
@@ -138,50 +160,65 @@ def test_no_placed_tile_moves_and_the_end_buttons_sit_at_the_real_ends_over_a_wh
 ) -> None:
     width, height = size
     page = console_errors.watch(browser.new_page(viewport={"width": width, "height": height}))
+    recorder = Recorder(page, ".line-tiles", READ_BOARD)  # every board the page draws, in order
     start_practice(page, live, players)
     seen: Counter[str] = Counter()
-    first_seen: dict[str, tuple[Any, ...]] = {}
-    checked = 0
-    sides: set[str] = set()
-    last_count = 0
-    previous: dict[str, Any] | None = None
-    first_round: int | None = None
+    boards = recorder.renders
+    hand: list[dict[str, Any]] | None = None  # a whole hand's boards, once it is over
     keyboard_checked = False
-    deadline = Deadline(240, "the hand did not end")
-    while not page.locator(".overlay.round-end, .overlay.game-end").count():
-        deadline.check(Counter())
-        board = page.evaluate(READ_BOARD)
-        if board and first_round is None:
-            first_round = board["round"]
-        if board and board["round"] != first_round:
-            break  # the next hand began by itself (the pause between hands is short here)
-        if board and len(board["tiles"]) != last_count and board["ends"]:
-            if previous is not None:
-                grown = {t["tile"] for t in board["tiles"]} - {t["tile"] for t in previous["tiles"]}
-                for tile in board["tiles"]:
-                    if tile["tile"] in grown:
-                        old = previous["ends"]
-                        sides.update(
-                            e["side"] for e in old if touching_half(tile, e["x"], e["y"]) is not None
-                        )
-            check_board(board, first_seen)
-            if not page.locator(".overlay").count():
-                page.screenshot(path=screenshots / f"line-geometry-{width}.png")  # the latest board
-            if not keyboard_checked and len(board["tiles"]) >= 3:
-                # An end button works from the keyboard: focused and pressed with Enter it
-                # answers (outside a choice, with how many of its number are out).
-                page.focus(".line-svg .end-left")
-                page.keyboard.press("Enter")
-                page.wait_for_function(
-                    "() => /Del \\d+ ya se jugaron/.test(document.getElementById('toast').textContent)"
-                )
-                keyboard_checked = True
-            checked += 1
-            last_count = len(board["tiles"])
-            previous = board
-        if not act_once(page, seen):
+    deadline = Deadline(240, "no whole hand was played")
+    while hand is None or not keyboard_checked:
+        deadline.check(seen)
+        new = recorder.take()
+        if hand is None and (drawn := whole_hand(boards)) is not None:
+            if len(drawn) < len(boards) - boards.index(drawn[0]):
+                hand = drawn  # the next hand has begun
+            elif page.locator(".overlay.round-end, .overlay.game-end").count():
+                # The hand is over (its card comes after its last board): every board is in.
+                recorder.take()
+                hand = whole_hand(boards)
+        if new and new[-1]["tiles"] and not page.locator(".overlay").count():
+            page.screenshot(path=screenshots / f"line-geometry-{width}.png")  # a board in play
+        if not keyboard_checked and boards and len(boards[-1]["tiles"]) >= 3 and your_move(page):
+            # An end button works from the keyboard: focused and pressed with Enter it answers
+            # (outside a choice, with how many of its number are out). On the player's own
+            # move nothing else happens: the table waits for it.
+            toasts = recorder.toast_count()
+            page.focus(".line-svg .end-left")
+            page.keyboard.press("Enter")
+            recorder.wait_for_toast(PLAYED_OF, after=toasts)
+            keyboard_checked = True
+        if page.locator(".overlay.game-end").count():
+            # The game ended: a rematch for what is still to be seen.
+            page.click(".overlay.game-end button.primary")
+            page.wait_for_selector(".overlay.game-end", state="detached")
+        elif not act_once(page, seen):
             page.wait_for_timeout(30)
-    assert checked >= 6, f"only {checked} boards checked"
+    # Every board of the hand, from the lead to its last tile, one more tile each time.
+    assert [len(board["tiles"]) for board in hand] == list(range(1, len(hand) + 1)), [
+        len(board["tiles"]) for board in hand
+    ]
+    first_seen: dict[str, tuple[Any, ...]] = {}
+    sides: set[str] = set()
+    for previous, board in zip([None, *hand], hand, strict=False):
+        if previous is not None:
+            (grown,) = {t["tile"] for t in board["tiles"]} - {t["tile"] for t in previous["tiles"]}
+            tile = next(t for t in board["tiles"] if t["tile"] == grown)
+            sides.update(
+                e["side"] for e in previous["ends"] if touching_half(tile, e["x"], e["y"]) is not None
+            )
+        check_board(board, first_seen)
     assert sides == {"left", "right"}, f"tiles were added only at {sides}"
-    assert len(first_seen) >= 7
+    assert len(first_seen) >= 7  # a hand has seven tiles at least (a dominó or a tranque)
+    assert len(hand) == len(first_seen)
     assert keyboard_checked
+
+
+def your_move(page: Any) -> bool:
+    """The player has a tile to play and nothing is in the way (no card, no choice pending)."""
+    return bool(
+        page.evaluate(
+            """() => Boolean(document.querySelector(".hand-tile.playable"))
+                && !document.querySelector(".overlay, .line-svg .end.choose")"""
+        )
+    )

@@ -189,15 +189,16 @@ def start_preset_practice(page: Any, live: LiveServer, preset: str, players: str
 )
 def test_a_round_end_speaks_its_presets_terms_and_never_contradicts_itself(
     browser: Any,
-    live: LiveServer,
+    live_paused: LiveServer,
     console_errors: ConsoleErrors,
     screenshots: Path,
     preset: str,
     players: str,
     rule: str | None,
 ) -> None:
+    # The round-end card stays until "Listo" (live_paused): it is read at leisure.
     page = console_errors.watch(browser.new_page(viewport={"width": 390, "height": 844}))
-    start_preset_practice(page, live, preset, players)
+    start_preset_practice(page, live_paused, preset, players)
     play_until(page, ".overlay.round-end", Counter(), through_last=False)
     card = page.locator(".overlay.round-end")
     lines = card.locator(".points li").all_inner_texts()
@@ -223,12 +224,13 @@ def test_a_round_end_speaks_its_presets_terms_and_never_contradicts_itself(
 
 
 def test_the_round_end_card_reads_in_english(
-    browser: Any, live: LiveServer, console_errors: ConsoleErrors
+    browser: Any, live_paused: LiveServer, console_errors: ConsoleErrors
 ) -> None:
+    # The round-end card stays until "Listo" (live_paused): it is read at leisure.
     page = console_errors.watch(browser.new_page(viewport={"width": 1280, "height": 800}))
-    page.goto(live.http + "/")
+    page.goto(live_paused.http + "/")
     page.evaluate("localStorage.setItem('tranque.lang', 'en')")
-    start_practice(page, live)
+    start_practice(page, live_paused)
     play_until(page, ".overlay.round-end", Counter(), through_last=False)
     card = page.locator(".overlay.round-end")
     card.locator(".res-fair:not([data-state=checking])").wait_for()
