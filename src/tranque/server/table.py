@@ -102,6 +102,7 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._running = False
         self._recording = False
+        self._unsent = False  # the event being committed is applied but not sent yet
         self._thinking: set[asyncio.Task[None]] = set()
         self._last_phrase: dict[int, float] = {}
         self._clocks = _Clocks()
@@ -122,6 +123,13 @@ class Table:
     @property
     def seq(self) -> int:
         return self.state.seq
+
+    @property
+    def sent_seq(self) -> int:
+        """The last event the table's followers have been sent: what an ack's `seq` says. An
+        event being committed is applied (its other writes need the state it makes) before
+        it is sent, and a socket's handler may read the table in between."""
+        return self.seq - 1 if self._unsent else self.seq
 
     @property
     def game(self) -> Game:
@@ -237,6 +245,7 @@ class Table:
                 event = replace(event, rating_changes=tuple(kept.rating_changes))
             await self.store.append_event(self.table_id, to_stored(event, seq, at))
             self.state.apply(event, seq)
+            self._unsent = True
             if self.state.phase.status is not status:
                 await self.store.set_table_status(self.table_id, self.state.phase.status)
             if ended:
@@ -245,7 +254,7 @@ class Table:
                 await self.store.save_game(kept.game, kept.players, kept.ratings, kept.xp)
                 self.known_ratings.update({row.user_id: row for row in kept.ratings})
         finally:
-            self._recording = False
+            self._recording = self._unsent = False
         if isinstance(event, SeatChanged | GameStarted | GameEnded):
             self._rating_stale = True
         if isinstance(event, SeatChanged) and event.seat.kind is SeatKind.EMPTY:

@@ -161,7 +161,9 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
                     await previous.call(commands.Unsubscribe(client.connection))
                 except TableError:
                     log.debug("table %s gone before its subscriber left", previous.table_id)
-            return {"seat": seat, "seq": table.seq}
+            # The table's actor may be in the middle of another command's event by now: the
+            # ack names the last event this socket has been sent, not one still on its way.
+            return {"seat": seat, "seq": table.sent_seq}
         case protocol.Act():
             return (
                 await _as_seat(client, commands.Act(client.seat, message.action.to_json(), message.turn_id))
