@@ -56,12 +56,6 @@ class Socket:
         self.texts.append(text)
         self.frames.append(json.loads(text))
 
-    def hold(self) -> None:
-        pass
-
-    def release(self) -> None:
-        pass
-
     @property
     def events(self) -> list[Message]:
         return [frame for frame in self.frames if frame["type"] == "event"]

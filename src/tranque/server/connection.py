@@ -9,11 +9,6 @@ history), so while the socket is `answering` its messages do not count, and the 
 its next request only once the client has read its queue down to half the limit. A client
 that sends requests faster than it reads them is slowed down, never cut off for it.
 
-A table holds the sockets that follow it while it records a command's events (`hold`): what
-it sends meanwhile is queued, and the writer wakes once the table lets go (`release`). The
-frames of one move (the action, the next turn, the options) then leave together, in one system
-call per socket (`ws_protocol`), and not one call per store round trip in between.
-
 A socket that has heard nothing for `heartbeat_seconds` is sent a `heartbeat` frame, so that
 a client can tell a quiet table from a dead link. That silence is measured on the event loop's
 own clock, not the server's `Clock`: it is about the network, which runs in real time.
@@ -58,7 +53,6 @@ class Connection:
         self._wakeup: asyncio.Future[None] | None = None  # the idle writer waits on it
         self._writer: asyncio.Task[None] | None = None
         self._answering = 0  # nesting of `answering()` blocks
-        self._held = 0  # nesting of `hold()`: the writer is not woken meanwhile
         self._owed = 0  # queued while answering: not counted against the limit
         self._room = asyncio.Event()
         self._room.set()
@@ -100,22 +94,9 @@ class Connection:
 
     def _put(self, text: str | None) -> None:
         self._queue.append(text)
-        if not self._held or text is None:
-            self._wake()
-
-    def _wake(self) -> None:
         wakeup, self._wakeup = self._wakeup, None
         if wakeup is not None and not wakeup.done():
             wakeup.set_result(None)
-
-    def hold(self) -> None:
-        """Queue what is sent without waking the writer, until as many `release()` calls."""
-        self._held += 1
-
-    def release(self) -> None:
-        self._held -= 1
-        if not self._held and self._queue:
-            self._wake()
 
     @contextlib.contextmanager
     def answering(self) -> Iterator[None]:

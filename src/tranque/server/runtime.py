@@ -5,12 +5,10 @@ with 4,000 sockets a full garbage collection walks ~800,000 objects and stalls e
 for 0.5–1 s. Collecting young objects every 50,000 allocations (not 700), a full pass at most
 every 50 × 1,000 young ones, and freezing what exists at start removes those stalls.
 WebSocket compression costs ~29% of the server's CPU per action and ~44 KiB per socket for
-messages that are already small, so it is off. A socket's frames written in one turn of the
-event loop leave in one system call (`ws_protocol.CoalescingWebSocketProtocol`): a `send` per
-frame was ~23% of the server's CPU.
+messages that are already small, so it is off.
 
 `uvicorn_options` is how `tranque serve` and the tests' server both run uvicorn: its HTTP
-protocol with the header limits of `limits.Limits`, and the WebSocket protocol and settings above.
+protocol with the header limits of `limits.Limits`, and the WebSocket settings above.
 """
 
 from __future__ import annotations
@@ -36,13 +34,11 @@ def tune_garbage_collector() -> None:
 def uvicorn_options(limits: Limits) -> dict[str, Any]:
     """The keyword arguments of `uvicorn.run` / `uvicorn.Config` that bound what a client sends."""
     from tranque.server.http_protocol import header_timeout_protocol
-    from tranque.server.ws_protocol import CoalescingWebSocketProtocol
 
     return {
         "http": header_timeout_protocol(limits.header_seconds),
         "h11_max_incomplete_event_size": limits.header_bytes,
         "timeout_keep_alive": limits.keep_alive_seconds,
-        "ws": CoalescingWebSocketProtocol,
         "ws_max_size": WS_MAX_SIZE,
         "ws_per_message_deflate": WS_PER_MESSAGE_DEFLATE,
     }

@@ -57,11 +57,6 @@ class Subscriber(Protocol):
 
     def send_text(self, text: str) -> None: ...
 
-    def hold(self) -> None:
-        """Keep what is sent until `release()` (a table recording events holds its sockets)."""
-
-    def release(self) -> None: ...
-
 
 class Command(Protocol):
     async def run(self, table: Table) -> Any: ...
@@ -196,20 +191,12 @@ class Table:
     # Events ----------------------------------------------------------------------------
 
     async def record(self, *events: TableEvent) -> None:
-        """Store, apply and send `events`, then what they make happen by themselves. The
-        sockets are held meanwhile, so that what they are sent leaves together at the end."""
-        held = list(self.subscribers)
-        for subscriber in held:
-            subscriber.hold()
-        try:
-            for event in events:
-                await self._commit_after_rating(event)
-            while (consequence := commands.follow_up(self)) is not None:
-                await self._commit_after_rating(consequence)
-            await self._show_rating()
-        finally:
-            for subscriber in held:
-                subscriber.release()
+        """Store, apply and send `events`, then what they make happen by themselves."""
+        for event in events:
+            await self._commit_after_rating(event)
+        while (consequence := commands.follow_up(self)) is not None:
+            await self._commit_after_rating(consequence)
+        await self._show_rating()
         self._arm()
         if self.on_change is not None:
             self.on_change(self)

@@ -8,14 +8,6 @@ connection on one thread that does the whole group commit: it takes every append
 far, writes them in one transaction (one max(seq) check, one `executemany`), and hands the
 outcomes back to the loop in one call. While it writes, the next batch queues up.
 
-The thread shares the GIL with the event loop, and a busy loop keeps it for up to the switch
-interval (5 ms by default) each time the thread wants it back; the `sqlite3` module lets go of
-it around every statement step, so an `executemany` of N rows waited for the loop N times, and
-under load a batch took tens of milliseconds. So the thread does as little as it can holding
-the GIL: each event's row (its JSON text among it) is made on the loop when it is queued, a
-batch is one multi-row INSERT (a statement step for the lot, not one a row), and the process's
-switch interval is shortened (`SWITCH_INTERVAL`) so the thread gets the GIL back soon.
-
 An append the batch cannot take (a stale seq, an unknown table, a race with another owner)
 is tried again alone, in its own transaction, which says precisely why it was refused.
 The connection has the pragmas of the store's other connections (`pragmas`), WAL among them,
@@ -28,16 +20,14 @@ import asyncio
 import json
 import queue
 import sqlite3
-import sys
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from tranque.server.store.base import DuplicateEvent, StoredEvent
 
 # The columns of schema.table_events, in this order.
-INSERT = "INSERT INTO table_events (table_id, seq, kind, data, at) VALUES "
-ROW_MARKS = "(?, ?, ?, ?, ?)"
-ROW_COLUMNS = 5
+INSERT = "INSERT INTO table_events (table_id, seq, kind, data, at) VALUES (?, ?, ?, ?, ?)"
 INSERT_IF_NEWER = (
     "INSERT INTO table_events (table_id, seq, kind, data, at) "
     "SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM tables WHERE table_id = ?) "
@@ -46,12 +36,9 @@ INSERT_IF_NEWER = (
 KNOWN_TABLE = "SELECT 1 FROM tables WHERE table_id = ?"
 LAST_SEQS = "SELECT table_id, max(seq) FROM table_events WHERE table_id IN ({marks}) GROUP BY table_id"
 MAX_VARIABLES = 900  # below SQLite's smallest limit on host parameters (999) for the IN (...) check
-MAX_ROWS = MAX_VARIABLES // ROW_COLUMNS  # rows in one INSERT
-SWITCH_INTERVAL = 0.0005  # s: how long the loop may keep the GIL the thread waits for
 MAX_REMEMBERED = 100_000  # tables whose last seq the thread remembers (forgotten ones are read again)
 
-Row = tuple[str, int, str, str, float]  # (table_id, seq, kind, data, at): table_events' row
-Append = tuple[Row, "asyncio.Future[None]"]
+Append = tuple[str, StoredEvent, "asyncio.Future[None]"]
 Outcome = BaseException | None
 
 
@@ -68,8 +55,6 @@ class SqliteAppends:
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        if sys.getswitchinterval() > SWITCH_INTERVAL:
-            sys.setswitchinterval(SWITCH_INTERVAL)
         self._stopped = self._loop.create_future()
         self._thread = threading.Thread(target=self._run, name="tranque-sqlite-appends", daemon=True)
         self._thread.start()
@@ -80,7 +65,7 @@ class SqliteAppends:
         if self._loop is None:
             raise RuntimeError("SqliteAppends.start() has not been called")
         future: asyncio.Future[None] = self._loop.create_future()
-        self._inbox.put((_row(table_id, event), future))
+        self._inbox.put((table_id, event, future))
         await future
 
     async def close(self) -> None:
@@ -123,7 +108,7 @@ class SqliteAppends:
                 outcomes: list[Outcome] = [error] * len(batch)
             else:
                 try:
-                    outcomes = write(connection, [row for row, _ in batch], last)
+                    outcomes = write(connection, [(table_id, event) for table_id, event, _ in batch], last)
                 except BaseException as failure:  # never leave an append waiting
                     outcomes = [failure] * len(batch)
             loop.call_soon_threadsafe(_settle, batch, outcomes)
@@ -133,9 +118,9 @@ class SqliteAppends:
 
 
 def write(
-    connection: sqlite3.Connection, batch: list[Row], last: dict[str, int] | None = None
+    connection: sqlite3.Connection, batch: list[tuple[str, StoredEvent]], last: dict[str, int] | None = None
 ) -> list[Outcome]:
-    """Store the batch's rows, together where they can be; each one's outcome, in order.
+    """Store the batch's events, together where they can be; each one's outcome, in order.
 
     `last` remembers each table's last stored seq across batches, so a batch reads the
     database only for tables it has not seen. Another writer of a table cannot slip past it:
@@ -145,18 +130,21 @@ def write(
     if len(last) > MAX_REMEMBERED:
         last.clear()
     stored = _write_together(connection, batch, last)
-    outcomes = [None if index in stored else _write_alone(connection, row) for index, row in enumerate(batch)]
-    for row, outcome in zip(batch, outcomes, strict=True):
+    outcomes = [
+        None if index in stored else _write_alone(connection, *item) for index, item in enumerate(batch)
+    ]
+    for (table_id, event), outcome in zip(batch, outcomes, strict=True):
         if outcome is None:
-            table_id, seq = row[0], row[1]
-            last[table_id] = max(last.get(table_id, 0), seq)
+            last[table_id] = max(last.get(table_id, 0), event.seq)
     return outcomes
 
 
-def _write_together(connection: sqlite3.Connection, batch: list[Row], last: dict[str, int]) -> set[int]:
-    """Insert every row newer than its table's last one, in one transaction; their indexes
+def _write_together(
+    connection: sqlite3.Connection, batch: list[tuple[str, StoredEvent]], last: dict[str, int]
+) -> set[int]:
+    """Insert every event newer than its table's last one, in one transaction; their indexes
     (none when the transaction fails: an unknown table, a race, a busy database...)."""
-    unseen = sorted({row[0] for row in batch if row[0] not in last})
+    unseen = sorted({table_id for table_id, _ in batch if table_id not in last})
     if len(unseen) > MAX_VARIABLES:
         half = len(batch) // 2  # one table's events stay in order: both halves keep it
         first = _write_together(connection, batch[:half], last)
@@ -169,14 +157,11 @@ def _write_together(connection: sqlite3.Connection, batch: list[Row], last: dict
                 marks = ", ".join("?" * len(unseen))
                 newest.update(connection.execute(LAST_SEQS.format(marks=marks), unseen).fetchall())
             fresh: list[int] = []
-            for index, (table_id, seq, *_) in enumerate(batch):
-                if seq > newest.get(table_id, 0):
+            for index, (table_id, event) in enumerate(batch):
+                if event.seq > newest.get(table_id, 0):
                     fresh.append(index)
-                    newest[table_id] = seq
-            for start in range(0, len(fresh), MAX_ROWS):
-                chunk = fresh[start : start + MAX_ROWS]
-                values = [value for index in chunk for value in batch[index]]
-                connection.execute(INSERT + ", ".join([ROW_MARKS] * len(chunk)), values)
+                    newest[table_id] = event.seq
+            connection.executemany(INSERT, [_row(*batch[index]) for index in fresh])
             connection.execute("COMMIT")
         except BaseException:
             connection.execute("ROLLBACK")
@@ -186,28 +171,28 @@ def _write_together(connection: sqlite3.Connection, batch: list[Row], last: dict
     return set(fresh)
 
 
-def _write_alone(connection: sqlite3.Connection, row: Row) -> Outcome:
-    """One row in its own transaction: None once stored, else why not."""
-    table_id, seq = row[0], row[1]
+def _write_alone(connection: sqlite3.Connection, table_id: str, event: StoredEvent) -> Outcome:
+    """One event in its own transaction: None once stored, else why not."""
     try:
+        row = _row(table_id, event)
         connection.execute("BEGIN IMMEDIATE")
         try:
-            inserted = connection.execute(INSERT_IF_NEWER, (*row, table_id, table_id, seq)).rowcount
+            inserted = connection.execute(INSERT_IF_NEWER, (*row, table_id, table_id, event.seq)).rowcount
             known = inserted == 1 or connection.execute(KNOWN_TABLE, (table_id,)).fetchone() is not None
             connection.execute("COMMIT")
         except BaseException:
             connection.execute("ROLLBACK")
             raise
     except sqlite3.IntegrityError:  # another writer stored this seq between our check and our insert
-        return DuplicateEvent(f"{table_id}#{seq}")
-    except Exception as error:  # the database failed (full, locked, gone)
+        return DuplicateEvent(f"{table_id}#{event.seq}")
+    except Exception as error:  # data that is not JSON, or the database failed (full, locked, gone)
         return error
     if inserted == 1:
         return None
-    return DuplicateEvent(f"{table_id}#{seq}") if known else KeyError(table_id)
+    return DuplicateEvent(f"{table_id}#{event.seq}") if known else KeyError(table_id)
 
 
-def _row(table_id: str, event: StoredEvent) -> Row:
+def _row(table_id: str, event: StoredEvent) -> tuple[Any, ...]:
     """The event as table_events' row; `data` in the JSON text SQLAlchemy's JSON type reads."""
     return (table_id, event.seq, event.kind, json.dumps(event.data), event.at)
 
@@ -216,7 +201,7 @@ def _row(table_id: str, event: StoredEvent) -> Row:
 
 
 def _settle(batch: list[Append], outcomes: list[Outcome]) -> None:
-    for (_, future), outcome in zip(batch, outcomes, strict=True):
+    for (_, _, future), outcome in zip(batch, outcomes, strict=True):
         if future.done():  # the table stopped waiting (cancelled)
             continue
         if outcome is None:
