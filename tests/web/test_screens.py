@@ -192,6 +192,9 @@ def test_a_guest_is_told_why_to_log_in_and_taken_back(
 ) -> None:
     page = console_errors.watch(browser.new_page(viewport={"width": 390, "height": 844}))
     page.goto(live.http + "/")
+    # Before any click, the home page says which of its buttons needs an account.
+    note = page.locator(".hero .note").inner_text()
+    assert "Jugar ahora (con cuenta)" in note and "Practicar contra la máquina. Sin cuenta" in note, note
     page.click(button)
     page.wait_for_selector(".login .login-reason")
     assert reason in page.locator(".login-reason").inner_text().lower()

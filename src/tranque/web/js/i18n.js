@@ -12,6 +12,7 @@ export const MESSAGES = {
   play_now_hint: { es: "Te sentamos con otras personas, 2 o 4, a 100 puntos.", en: "We seat you with other people, 2 or 4, to 100 points." },
   practice: { es: "Practicar contra la máquina", en: "Practise against the machine" },
   practice_hint: { es: "Sin cuenta: empiezas enseguida.", en: "No account: you start at once." },
+  play_now_account: { es: "con cuenta", en: "with an account" },
   create_table: { es: "Crear mesa", en: "Create a table" },
   login: { es: "Entrar / Crear cuenta", en: "Log in / Sign up" },
   logout: { es: "Salir", en: "Log out" },

@@ -61,7 +61,12 @@ export function homeScreen(app) {
   actions.append(quick, practice, create);
   if (!app.user) actions.append(button(t("login"), () => app.go("#/entrar"), "big"));
   hero.append(actions);
-  hero.insertAdjacentHTML("beforeend", `<p class="note">${t("practice_hint")} ${t("play_now_hint")}</p>`);
+  // What each button does, under its own name: practice needs no account, quick match does.
+  hero.insertAdjacentHTML(
+    "beforeend",
+    `<p class="note"><strong>${t("practice")}.</strong> ${t("practice_hint")}<br>` +
+      `<strong>${t("play_now")}</strong> (${t("play_now_account")}). ${t("play_now_hint")}</p>`,
+  );
   const lobby = section("lobby", `<h2>${t("lobby")}</h2><ul class="lobby-list"><li class="note">${t("lobby_empty")}</li></ul>`);
   const playing = section(
     "lobby playing",
