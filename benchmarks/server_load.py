@@ -61,6 +61,7 @@ import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_client import raise_open_files_limit, run_async
+from tranque.server.collector import FREEZE_SECONDS, FULL_SECONDS
 
 HERE = Path(__file__).resolve().parent
 TARGET = 1_000_000  # no game reaches it within a run
@@ -144,6 +145,7 @@ async def serve(args: argparse.Namespace) -> None:
     settings = Settings(database_url=args.database_url)
     app = create_app(settings)
     tables: list[Any] = []
+    young_before = [0]
 
     async def start_games() -> dict[str, int]:
         if os.environ.get("BENCH_GC_LOG"):
@@ -152,11 +154,23 @@ async def serve(args: argparse.Namespace) -> None:
             kinds = Counter(type(thing).__qualname__ for thing in gc.get_objects())
             with open(os.environ["BENCH_GC_LOG"], "a") as log:
                 log.write(f"--- games start, tracked {sum(kinds.values())}: {kinds.most_common(15)}\n")
+        young_before[0] = gc.get_stats()[0]["collections"]
         for table in tables:
             table.post(commands.StartGame())  # on each table's actor
         return {"started": len(tables)}
 
+    async def full_collection() -> dict[str, Any]:
+        """The young collections so far, and what the collector's full pass (every
+        `collector.FULL_SECONDS`) finds and stalls the loop for now."""
+        collector = app.state.tranque.collector
+        young = gc.get_stats()[0]["collections"] - young_before[0]
+        if collector is None:
+            return {"ms": None, "young": young}
+        collector.collect_all()
+        return {"ms": collector.last_full_ms, "found": collector.last_full_found, "young": young}
+
     app.add_api_route("/_bench/start", start_games, methods=["POST"], include_in_schema=False)
+    app.add_api_route("/_bench/full_gc", full_collection, methods=["POST"], include_in_schema=False)
     if args.server_gc == "tuned":
         runtime.tune_garbage_collector()
     served_as = {
@@ -347,6 +361,9 @@ def run(args: argparse.Namespace) -> None:
         results = [read_json_line(worker, 120) for worker in workers]
         if spy is not None:
             spy.wait(timeout=60)
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/_bench/full_gc", method="POST")
+        with urllib.request.urlopen(request, timeout=60) as response:
+            collected = json.loads(response.read())
     finally:
         for worker in workers:
             try:
@@ -433,6 +450,17 @@ def run(args: argparse.Namespace) -> None:
             "server CPU",
             f"{server_cpu * 100:.0f}% of one core = {1000 * server_cpu / accepted:.2f} ms per accepted "
             f"action ({1000 * server_cpu / per_second:.2f} ms per move, the server's own included)",
+        ),
+        (
+            "garbage collection",
+            f"{collected['young'] / (time.time() - t0):.1f} young collections/s; "
+            + (
+                "Python's own collector (server gc default)"
+                if collected["ms"] is None
+                else f"full: {collected['ms']:.0f} ms stall, {collected['found']:,} objects found, "
+                f"once every {FULL_SECONDS / 60:.0f} min (collector.py; frozen every "
+                f"{FREEZE_SECONDS * 1000:.0f} ms)"
+            ),
         ),
         (
             "client CPU / loop lag",

@@ -18,6 +18,7 @@ from fastapi_offline import FastAPIOffline
 from tranque.server import accounts, http_api, http_friends, http_players, http_replay, http_tables, ws
 from tranque.server.body_limit import BodyLimit
 from tranque.server.bot_runner import BotRunner
+from tranque.server.collector import Collector, managed
 from tranque.server.http_errors import table_error
 from tranque.server.quickmatch import QuickMatch
 from tranque.server.registry import Registry
@@ -52,11 +53,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.limits,
         )
         verifier = Verifier(settings.limits, settings.verify_in_processes)
-        app.state.tranque = ServerState(settings, store, registry, quick, bots, verifier)
+        collector = Collector() if managed() else None
+        app.state.tranque = ServerState(settings, store, registry, quick, bots, verifier, collector)
         await registry.recover()
+        if collector is not None:
+            collector.start()
         try:
             yield
         finally:
+            if collector is not None:
+                collector.close()
             app.state.tranque.presence.close()
             await registry.close()
             bots.close()

@@ -1,9 +1,8 @@
 """Process settings for serving thousands of sockets (measured with benchmarks/server_load.py).
 
 Every open socket keeps ~200 tracked objects alive (ASGI coroutines, closures, queues), so
-with 4,000 sockets a full garbage collection walks ~800,000 objects and stalls every table
-for 0.5–1 s. Collecting young objects every 50,000 allocations (not 700), a full pass at most
-every 50 × 1,000 young ones, and freezing what exists at start removes those stalls.
+with 4,000 sockets Python's own garbage collector stalls every table for 0.1–1 s at a time;
+`collector.py` collects on the clock instead, in pauses of a few milliseconds.
 WebSocket compression costs ~29% of the server's CPU per action and ~44 KiB per socket for
 messages that are already small, so it is off.
 
@@ -13,22 +12,21 @@ protocol with the header limits of `limits.Limits`, and the WebSocket settings a
 
 from __future__ import annotations
 
-import gc
 from typing import TYPE_CHECKING, Any
+
+from tranque.server import collector
 
 if TYPE_CHECKING:
     from tranque.server.limits import Limits
 
-GC_THRESHOLDS = (50_000, 50, 1_000)
 WS_PER_MESSAGE_DEFLATE = False
 WS_MAX_SIZE = 1 << 20  # 1 MiB: a client message is at most 16 KiB (protocol.MAX_MESSAGE_CHARS)
 
 
 def tune_garbage_collector() -> None:
-    """Call once the app is built, before serving."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+    """Call once the app is built, before serving: the app's lifespan then runs a
+    `collector.Collector` in place of Python's own collector."""
+    collector.manage()
 
 
 def uvicorn_options(limits: Limits) -> dict[str, Any]:

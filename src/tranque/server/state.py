@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from starlette.requests import HTTPConnection
 
 from tranque.server.bot_runner import BotRunner
+from tranque.server.collector import Collector
 from tranque.server.friends import Friends
 from tranque.server.once import Once
 from tranque.server.presence import Presence
@@ -28,6 +29,7 @@ class ServerState:
     quick: QuickMatch
     bots: BotRunner
     verifier: Verifier
+    collector: Collector | None = None  # when `tranque serve` collects garbage on the clock
     session_sockets: SessionSockets = field(default_factory=SessionSockets)
     login_limiter: LoginLimiter = field(init=False)
     registrations: SlidingWindow = field(init=False)
