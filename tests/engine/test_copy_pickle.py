@@ -117,3 +117,46 @@ def test_a_game_keeps_its_round_as_its_last_round() -> None:
     assert isinstance(game, Game)
     for twin in (copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
         assert twin.round is twin.rounds[-1]
+
+
+def _finished_round_game() -> Game:
+    game = _objects()["Game"]
+    assert isinstance(game, Game)
+    while not game.round.is_over:
+        game.apply(game.round.legal_actions()[0])
+    return game
+
+
+def test_game_copy_is_the_same_and_independent() -> None:
+    """`Game.copy()` (sharing the rules and the rounds that are over) is as good as a deep copy,
+    with a round in play and with the round over (the next deal tried on it)."""
+    for original in (_objects()["Game"], _finished_round_game()):
+        assert isinstance(original, Game)
+        before = _seen(original)
+        twin = original.copy()
+        assert _seen(twin) == before
+        assert twin.rules is original.rules and twin.rounds[0] is original.rounds[0]
+        assert twin.round is twin.rounds[-1]
+        if twin.round.is_over:
+            twin.start_next_round()
+            assert _seen(original) == before
+            original.start_next_round()
+        else:
+            _move(twin)
+            assert _seen(original) == before
+            _move(original)
+        assert _seen(original) == _seen(twin)
+
+
+def test_a_game_copy_deals_its_next_round_from_the_seeds_it_is_given() -> None:
+    rules = Rules.preset("clasico")
+    seeds = {0: b"first" * 6, 1: b"second" * 5}
+    played = Game(rules, seed_for_round=lambda number: seeds[number])
+    while not played.round.is_over:
+        played.apply(played.round.legal_actions()[0])
+    elsewhere = {**seeds, 1: b"other" * 6}
+    twin = played.copy(seed_for_round=elsewhere.__getitem__)
+    twin.start_next_round()
+    played.start_next_round()
+    assert twin.round_seeds[-1] == elsewhere[1] and played.round_seeds[-1] == seeds[1]
+    assert twin.round.hands != played.round.hands

@@ -22,7 +22,7 @@ from tests.server.harness import LiveServer, Player
 from tests.server.scripted import ScriptedClient, game_settings, stored_events
 from tranque.engine import Game, Rules
 from tranque.engine.presets import PRESETS
-from tranque.server.line_layout import HALF_WIDTH, Box, End, LayoutError, Snake, laid_out, lay_out, plays_of
+from tranque.server.line_layout import HALF_WIDTH, Box, End, LayoutError, Snake, lay_out, plays_of
 
 Play = tuple[str, str | None]
 Rect = tuple[float, float, float, float]
@@ -272,16 +272,19 @@ def test_the_same_plays_give_the_same_boxes() -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
-def test_kept_lines_grown_one_play_at_a_time_are_the_lines_laid_whole(seed: int) -> None:
-    """`laid_out` grows a kept line by its last play; the kept shorter line stays as it was."""
+def test_a_line_grown_one_play_at_a_time_is_the_line_laid_whole_and_its_copies_grow_apart(seed: int) -> None:
+    """A table grows its line by each play, and decides a play's place on a copy of it."""
     rng = random.Random(seed)
     plays = tuple(plays_from_trail(longest_trail(9, rng), rng))
-    for n in range(len(plays) + 1):
-        grown = laid_out(plays[:n])
+    grown, copies = Snake(), []
+    for n, (tile, side) in enumerate(plays, start=1):
+        trial = grown.copy()
+        assert trial.place(tile, side) == grown.place(tile, side)
         whole = lay_out(plays[:n])
         assert (grown.boxes, grown.ends, grown.last) == (whole.boxes, whole.ends, whole.last)
-    for n in range(len(plays) + 1):  # growing them changed none of the shorter ones
-        assert laid_out(plays[:n]).boxes == lay_out(plays[:n]).boxes
+        copies.append(trial)
+    for n, trial in enumerate(copies, start=1):  # growing the line changed none of its copies
+        assert trial.boxes == lay_out(plays[:n]).boxes
 
 
 def test_a_tile_that_does_not_fit_is_refused() -> None:

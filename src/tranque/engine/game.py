@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import secrets
 from collections.abc import Callable, Sequence
@@ -100,6 +101,26 @@ class Game:
         self.round_seeds.append(seed)
         self._credited_pass_points = [0] * self.rules.side_count
         return round_
+
+    def copy(self, seed_for_round: Callable[[int], bytes] | None = None) -> Game:
+        """An independent copy to try the next deal on, sharing what never changes: the rules,
+        the rounds that are over and the history. A round in play is copied (`Round.copy`).
+        The copy deals its later rounds from `seed_for_round` if given, else as this game would."""
+        other = copy.copy(self)
+        other.scores, other.goals = list(self.scores), list(self.goals)
+        other.results, other.rounds, other.round_seeds = (
+            list(self.results),
+            list(self.rounds),
+            list(self.round_seeds),
+        )
+        other.actions, other.winners = list(self.actions), list(self.winners)
+        other._deals = list(self._deals)
+        other._credited_pass_points = list(self._credited_pass_points)
+        if not self.round.is_over:
+            other.round = other.rounds[-1] = self.round.copy()
+        if seed_for_round is not None:
+            other._seed_for_round = seed_for_round
+        return other
 
     @property
     def is_over(self) -> bool:

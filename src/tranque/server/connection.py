@@ -18,31 +18,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
 from starlette.websockets import WebSocket
 
+from tranque.server import json_text
+
 OUTBOUND_LIMIT = 512
 SLOW_CLIENT_CLOSE = 4008
 CLOSE_SECONDS = 2  # how long a closing socket may take to send what it still has queued
 
 
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # built once, not per frame
-_ESCAPED = json.JSONEncoder(separators=(",", ":"))
-
-
 def encode(message: dict[str, Any]) -> str:
     """A message as the text of one frame."""
-    text = _COMPACT.encode(message)
-    if not text.isascii():
-        try:
-            text.encode()
-        except UnicodeEncodeError:  # a lone surrogate echoed from a client: send it escaped
-            text = _ESCAPED.encode(message)
-    return text
+    return json_text.dumps(message)
 
 
 class Connection:

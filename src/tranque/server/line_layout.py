@@ -19,7 +19,6 @@ No rule is decided here: the engine has already accepted each play; this only dr
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -300,30 +299,4 @@ def lay_out(plays: Iterable[tuple[str, str | None]], reach: float = REACH) -> Sn
     snake = Snake(reach)
     for tile, side in plays:
         snake.place(tile, side)
-    return snake
-
-
-_LAID: OrderedDict[Plays, Snake] = OrderedDict()
-LAID_KEPT = 4096  # lines remembered: a few for each of thousands of tables in play
-
-
-def laid_out(plays: Plays) -> Snake:
-    """`lay_out(plays)`, shared: never change the snake it returns.
-
-    A table asks for the same line several times per play (to decide the event, to check it
-    on applying, for each `sync`) and for each play the line one play shorter: kept lines
-    make that one `place` instead of laying the whole line again."""
-    snake = _LAID.get(plays)
-    if snake is None:
-        shorter = _LAID.get(plays[:-1]) if plays else None
-        if shorter is not None:
-            snake = shorter.copy()
-            snake.place(*plays[-1])
-        else:
-            snake = lay_out(plays)
-        _LAID[plays] = snake
-        if len(_LAID) > LAID_KEPT:
-            _LAID.popitem(last=False)
-    else:
-        _LAID.move_to_end(plays)
     return snake

@@ -14,11 +14,11 @@ from enum import StrEnum
 from typing import Any, ClassVar, Self
 
 from tranque.engine import Action, IllegalAction, action_from_json
-from tranque.engine.events import DrawEvent, Event, PlayEvent
+from tranque.engine.events import DrawEvent, PlayEvent
 from tranque.engine.tiles import Tile, as_tile
 from tranque.server.event_base import FieldsEvent, TableEvent, hands, secret_data, secret_of, tiles
 from tranque.server.fairness import DealSecret
-from tranque.server.line_layout import laid_out, plays_of
+from tranque.server.line_layout import Snake
 from tranque.server.table_state import Phase, TableState, TransitionError, Turn, Viewer
 
 
@@ -104,12 +104,10 @@ class RoundStarted(TableEvent):
 
     @classmethod
     def dealt(cls, state: TableState, secret: DealSecret) -> RoundStarted:
-        """The next round of `state`'s game as `secret` deals it (tried on a copy: the
-        referee's deal is stored before anything changes)."""
+        """The next round of `state`'s game as `secret` deals it (tried on a copy of the game:
+        the referee's deal is stored before anything changes)."""
         number = 0 if state.game is None else state.game.round_number + 1
-        trial = state.copy()
-        trial.deal(number, secret)
-        game = trial.playing_game()
+        game = state.dealt(number, secret)
         round_ = game.round
         return cls(
             number,
@@ -169,8 +167,9 @@ class ActionTaken(TableEvent):
 
     A play also carries where it lies on the table (`line_layout`): `place`, its box, and
     `line_ends`, both ends of the line after it. They are a pure function of the round's
-    plays, decided on the trial copy and checked again when the event is applied; logs from
-    before the geometry existed lack them (None)."""
+    plays, decided on a copy of the state's line and checked again when the event is applied
+    (which lays the tile on the state's line); logs from before the geometry existed lack
+    them (None)."""
 
     kind: ClassVar[str] = "action"
     visible_keys: ClassVar[tuple[str, ...]] = (
@@ -244,7 +243,9 @@ class ActionTaken(TableEvent):
         if any(gains) and not trial.is_over:
             scores = list(game.scores)
             game.scorer.credit(game.rules, scores, gains)  # the engine's own crediting (C6)
-        place, line_ends = _geometry(trial.full_events) if isinstance(applied, PlayEvent) else (None, None)
+        place, line_ends = (
+            _geometry(state.line.copy(), applied) if isinstance(applied, PlayEvent) else (None, None)
+        )
         return cls(
             seat,
             applied.action,
@@ -269,8 +270,10 @@ class ActionTaken(TableEvent):
             raise TransitionError("a stored action that does not replay as stored")
         if self.scores is not None and list(self.scores) != game.scores:
             raise TransitionError("a stored action whose scores the game does not reach")
-        if self.place is not None and _geometry(game.round.full_events) != (self.place, self.line_ends):
-            raise TransitionError("a stored play whose place on the table the line does not give")
+        if isinstance(applied, PlayEvent):
+            laid = _geometry(state.line, applied)  # the state's line grows by the play either way
+            if self.place is not None and laid != (self.place, self.line_ends):
+                raise TransitionError("a stored play whose place on the table the line does not give")
         seat = state.seats[self.seat]
         if self.by is Mover.TIMEOUT:
             state.seats[self.seat] = seat.timed_out()
@@ -279,10 +282,10 @@ class ActionTaken(TableEvent):
         state.turn = None
 
 
-def _geometry(events: list[Event]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """The box of the last play of a round's `events` and the line's ends after it."""
-    snake = laid_out(plays_of(events))
-    return None if snake.last is None else snake.last.to_json(), snake.ends_json()
+def _geometry(line: Snake, play: PlayEvent) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Lay `play` on `line`: the box it takes and the line's ends after it."""
+    box = line.place(str(play.tile), None if play.side is None else play.side.value)
+    return box.to_json(), line.ends_json()
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from tranque.server.bot_runner import Bots
 from tranque.server.clock import Clock, Timer
 from tranque.server.fairness import DealSecret
 from tranque.server.game_archive import finished_game, game_format
-from tranque.server.line_layout import laid_out, line_json, plays_of
+from tranque.server.line_layout import line_json
 from tranque.server.muting import hides, hushed, speaker
 from tranque.server.seats import Seat, SeatKind, new_token, token_hash
 from tranque.server.store import RatingRow, Store
@@ -431,7 +431,7 @@ class Table:
         if game is None:
             return None
         view = game.view(viewer).to_json()
-        view.update(line_json(laid_out(plays_of(game.round.full_events))))
+        view.update(line_json(self.state.line))
         return view
 
     def game_record(self) -> dict[str, Any]:

@@ -17,7 +17,6 @@ actor's (`table.Table`), not state: it is not in the log and a restart starts it
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from tranque.engine import Game, Rules
 from tranque.engine.record import to_record
 from tranque.server.fairness import DealSecret
+from tranque.server.line_layout import Snake
 from tranque.server.refusals import Refusal
 from tranque.server.seats import Seat, SeatKind, SeatState
 
@@ -137,6 +137,7 @@ class TableState:
         self.first_starter: int | None = None
         self.game: Game | None = None
         self.secrets: dict[int, DealSecret] = {}
+        self.line = Snake()  # the round's line as it lies on the table (derived: its plays laid out)
         self.turn: Turn | None = None
         self.turn_counter = 0  # the last turn_id given
         self.ready: set[int] = set()
@@ -159,19 +160,6 @@ class TableState:
 
     def replace_seat(self, seat: Seat) -> None:
         self.seats[seat.index] = self.seats[seat.index].transition_to(seat)
-
-    def copy(self) -> TableState:
-        """A deep copy to try an event on (deciding a deal needs the dealt round). The rules
-        and the game's history (its events, actions and results, all immutable) are shared:
-        copying them made each deal cost more than the one before, milliseconds late in a game."""
-        shared: list[object] = [self.rules]
-        game = self.game
-        if game is not None:
-            for round_ in (*game.rounds, game.round):
-                shared.extend(round_.full_events)
-            shared.extend(game.actions)
-            shared.extend(game.results)
-        return copy.deepcopy(self, {id(value): value for value in shared})
 
     # Reading ---------------------------------------------------------------------------
 
@@ -200,6 +188,7 @@ class TableState:
         self.first_starter = first_starter
         self.game = None
         self.secrets = {}
+        self.line = Snake()
         self.turn = None
         self.ready = set()
         self.votes = set()
@@ -220,10 +209,21 @@ class TableState:
 
     def deal(self, number: int, secret: DealSecret) -> None:
         self.secrets[number] = secret
+        self.line = Snake()
         if number == 0:
             self.game = Game(self.rules, first_starter=self.first_starter, seed_for_round=self._seed_of)
         else:
             self.playing_game().start_next_round()
+
+    def dealt(self, number: int, secret: DealSecret) -> Game:
+        """The game as dealing round `number` from `secret` makes it, this state unchanged
+        (a `round_started` is decided on it before it is stored)."""
+        seeds = {n: known.seed for n, known in self.secrets.items()} | {number: secret.seed}
+        if number == 0:
+            return Game(self.rules, first_starter=self.first_starter, seed_for_round=seeds.__getitem__)
+        game = self.playing_game().copy(seed_for_round=seeds.__getitem__)
+        game.start_next_round()
+        return game
 
     def _seed_of(self, number: int) -> bytes:
         return self.secrets[number].seed

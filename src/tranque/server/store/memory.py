@@ -11,6 +11,7 @@ import dataclasses
 import json
 from typing import Any
 
+from tranque.server import json_text
 from tranque.server.names import skeleton
 from tranque.server.store.base import (
     DuplicateEvent,
@@ -66,7 +67,7 @@ class MemoryStore:
         log = self._events[table_id]
         if log and log[-1][0] >= event.seq:
             raise DuplicateEvent(f"{table_id}#{event.seq}")
-        log.append((event.seq, event.kind, json.dumps(event.data), event.at))
+        log.append((event.seq, event.kind, json_text.dumps(event.data), event.at))
 
     async def load_events(self, table_id: str, after_seq: int = 0) -> list[StoredEvent]:
         return [

@@ -28,7 +28,7 @@ from alembic.config import Config
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from tranque.server import migrations
+from tranque.server import json_text, migrations
 from tranque.server.names import skeleton
 from tranque.server.store.base import (
     DuplicateEvent,
@@ -93,11 +93,11 @@ def create_engine(url: str | sa.URL) -> AsyncEngine:
     readable by its owner only, and WAL is on."""
     target = async_url(url)
     if target.get_backend_name() != "sqlite":
-        return create_async_engine(target, pool_pre_ping=True)
+        return create_async_engine(target, pool_pre_ping=True, json_serializer=json_text.dumps)
     if target.database and target.database != ":memory:" and not target.database.startswith("file:"):
         Path(target.database).parent.mkdir(parents=True, exist_ok=True)
         _create_owner_only(Path(target.database))
-    engine = create_async_engine(target)
+    engine = create_async_engine(target, json_serializer=json_text.dumps)
     sa.event.listen(engine.sync_engine, "connect", lambda connection, _record: sqlite_pragmas(connection))
     return engine
 

@@ -17,13 +17,13 @@ so the store's readers and other writers run beside this one.
 from __future__ import annotations
 
 import asyncio
-import json
 import queue
 import sqlite3
 import threading
 from collections.abc import Callable
 from typing import Any
 
+from tranque.server import json_text
 from tranque.server.store.base import DuplicateEvent, StoredEvent
 
 # The columns of schema.table_events, in this order.
@@ -194,7 +194,7 @@ def _write_alone(connection: sqlite3.Connection, table_id: str, event: StoredEve
 
 def _row(table_id: str, event: StoredEvent) -> tuple[Any, ...]:
     """The event as table_events' row; `data` in the JSON text SQLAlchemy's JSON type reads."""
-    return (table_id, event.seq, event.kind, json.dumps(event.data), event.at)
+    return (table_id, event.seq, event.kind, json_text.dumps(event.data), event.at)
 
 
 # Back on the loop ---------------------------------------------------------------------------
