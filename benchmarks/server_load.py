@@ -181,8 +181,10 @@ async def serve(args: argparse.Namespace) -> None:
     }
     if args.server_deflate == "on":
         served_as["ws_per_message_deflate"] = True
+    if args.ws != "served":
+        served_as["ws"] = args.ws
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=args.port, log_level="warning", ws=args.ws, lifespan="on", **served_as
+        app, host="127.0.0.1", port=args.port, log_level="warning", lifespan="on", **served_as
     )
     server = uvicorn.Server(config)
     serving = asyncio.get_running_loop().create_task(server.serve())
@@ -495,7 +497,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=None, help="seconds not measured (default 15%%)")
     parser.add_argument("--db", choices=["memory", "sqlite"], default="memory")
     parser.add_argument("--workers", type=int, default=1, help="client processes")
-    parser.add_argument("--ws", default="auto", help="uvicorn WebSocket implementation")
+    parser.add_argument(
+        "--ws", default="served", help="uvicorn WebSocket implementation (served: as `tranque serve` runs it)"
+    )
     parser.add_argument(
         "--compression", choices=["deflate", "none"], default="deflate", help="what clients offer"
     )
