@@ -1,28 +1,33 @@
 """Load test of the real-time server: N tables of 4 simulated people over real WebSockets.
 
     python benchmarks/server_load.py --tables N [--think 0.5-2 | --think 0] [--duration S]
-                                     [--db memory|sqlite] [--workers K]
+                                     [--db memory|sqlite] [--workers K] [--stagger S]
 
 It starts the server itself, in a subprocess (this file run with `--serve`), as `tranque serve`
 runs it: `create_app(Settings(database_url=...))` with the default settings (the socket limits
 among them: 20 messages at once, then 5 a second, which no player here comes near), the
-garbage collector tuned by `runtime.tune_garbage_collector()`, and uvicorn with
+garbage collected on the clock (`runtime.tune_garbage_collector()`, collector.py), and uvicorn with
 `runtime.uvicorn_options` and the socket limits' pings, on a free loopback port. `--db sqlite`
 is a SQLite file in a scratch directory, the store `tranque serve` opens by default (WAL,
-synchronous=NORMAL, the appends group-committed on their own thread). The server creates N
+synchronous=NORMAL, the appends group-committed on the loop once per turn). The server creates N
 practice-like tables (clasico, 4 players in pairs, target high enough that no game ends during
 the run) with all four seats taken by humans, and writes the (table, seat, token) list to a
 JSON file. Then K client processes (`load_client.py`) open 4N sockets, say hello with each
 seat's token and play: on its turn each player waits a think time drawn uniformly from the
 range (or none) and sends a legal `act`; it says `ready` between rounds. Once every socket is
-in, the games start together; the first part of the run is warm-up, the rest is measured:
+in, the games start: all at once (the default: every table's first round then ends within the
+same few seconds, a tournament's start), or spread evenly over `--stagger S` seconds (a site's
+steady state, where games are at every stage); the first part of the run is warm-up (at least
+the stagger), the rest is measured:
 
 * actions/s accepted (the players' own moves) and server-made moves (forced passes);
 * latency from sending an `act` to receiving the `action` event for it: p50 / p99 / max;
 * errors (error frames by code), disconnects, connect failures;
 * server CPU per accepted action (ms of one core per `act` accepted in the window), server
   RSS at the end and memory per table (RSS growth since before any table existed / tables),
-  client CPU and loop lag.
+  client CPU and loop lag;
+* young garbage collections per second, and how long the collector's full pass (every 15
+  minutes) stalls the loop, run once at the end.
 
 Everything runs on 127.0.0.1; the run stops after --duration seconds of play and kills the
 server. Goal: 1,000 tables (4,000 sockets) at p99 <= 150 ms with think 0.5-2 s.
@@ -147,7 +152,7 @@ async def serve(args: argparse.Namespace) -> None:
     tables: list[Any] = []
     young_before = [0]
 
-    async def start_games() -> dict[str, int]:
+    async def start_games(stagger: float = 0.0) -> dict[str, int]:
         if os.environ.get("BENCH_GC_LOG"):
             from collections import Counter
 
@@ -155,8 +160,9 @@ async def serve(args: argparse.Namespace) -> None:
             with open(os.environ["BENCH_GC_LOG"], "a") as log:
                 log.write(f"--- games start, tracked {sum(kinds.values())}: {kinds.most_common(15)}\n")
         young_before[0] = gc.get_stats()[0]["collections"]
-        for table in tables:
-            table.post(commands.StartGame())  # on each table's actor
+        loop = asyncio.get_running_loop()
+        for number, table in enumerate(tables):  # on each table's actor, together or spread out
+            loop.call_later(stagger * number / len(tables), table.post, commands.StartGame())
         return {"started": len(tables)}
 
     async def full_collection() -> dict[str, Any]:
@@ -322,11 +328,13 @@ def run(args: argparse.Namespace) -> None:
         connected = sum(h["connected"] for h in hellos)
         connect_seconds = max(h["seconds"] for h in hellos)
         rss_connected = proc.memory_info().rss
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/_bench/start", method="POST")
+        start = f"http://127.0.0.1:{port}/_bench/start?stagger={args.stagger}"
+        request = urllib.request.Request(start, method="POST")
         with urllib.request.urlopen(request, timeout=60) as response:
             response.read()
         t0 = time.time()
         warmup = args.warmup if args.warmup is not None else min(10.0, max(3.0, args.duration * 0.15))
+        warmup = max(warmup, args.stagger)  # every game has started before the window opens
         t1, t2 = t0 + warmup, t0 + args.duration
         for worker in workers:
             assert worker.stdin is not None
@@ -413,6 +421,10 @@ def run(args: argparse.Namespace) -> None:
         ("tables / sockets", f"{args.tables} / {4 * args.tables} ({connected} connected, {failed} failed)"),
         ("think time", "none (zero-think)" if args.think in ("0", "0-0") else f"{args.think} s uniform"),
         (
+            "games started",
+            "all at once" if args.stagger == 0 else f"spread evenly over {args.stagger:g} s",
+        ),
+        (
             "store / ws / deflate / gc",
             f"{args.db} / {args.ws} / clients offer {args.compression}, server {args.server_deflate}; "
             f"server gc {args.server_gc}",
@@ -495,6 +507,12 @@ def main() -> None:
     parser.add_argument("--think", default="0.5-2", help="seconds, uniform range 'a-b', or 0")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play (after connecting)")
     parser.add_argument("--warmup", type=float, default=None, help="seconds not measured (default 15%%)")
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        help="start the games spread evenly over this many seconds (0: all at once)",
+    )
     parser.add_argument("--db", choices=["memory", "sqlite"], default="memory")
     parser.add_argument("--workers", type=int, default=1, help="client processes")
     parser.add_argument(

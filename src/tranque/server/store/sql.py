@@ -7,9 +7,10 @@ Event appends are group-committed: the appends that arrive while a transaction i
 written together in the next one (one max(seq) check and one multi-row INSERT for all of them),
 so a thousand live tables cost a few transactions per tick, not one each. A row the batch
 cannot take (a stale seq, an unknown table, a race with another owner) goes through the
-one-row path, which says precisely why. For a SQLite file the appends run on a thread and
-connection of their own (`sqlite_appends`), with the same pragmas: through aiosqlite every
-statement would be a round trip between the event loop and the driver's thread.
+one-row path, which says precisely why. For a SQLite file the appends run on the event loop
+on a connection of their own (`sqlite_appends`), with the same pragmas, once per turn of the
+loop: through aiosqlite every statement would be a round trip between the loop and the
+driver's thread.
 """
 
 from __future__ import annotations
@@ -329,7 +330,7 @@ class SqlStore:
         self._engine: AsyncEngine | None = None
         self._pending: list[tuple[str, StoredEvent, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
-        self._appends: SqliteAppends | None = None  # a SQLite file's appends, on their own thread
+        self._appends: SqliteAppends | None = None  # a SQLite file's appends, on the loop
 
     @property
     def engine(self) -> AsyncEngine:
@@ -376,6 +377,9 @@ class SqlStore:
             )
 
     async def set_table_status(self, table_id: str, status: str) -> None:
+        if self._appends is not None:  # a SQLite file: with the appends, on the loop
+            await self._appends.set_status(table_id, str(status))
+            return
         async with self.engine.begin() as connection:
             result = await connection.execute(
                 tables.update().where(tables.c.table_id == table_id).values(status=status)

@@ -1,12 +1,20 @@
-"""`SqliteAppends`: a SQLite file's event appends, group-committed on a thread of their own.
+"""`SqliteAppends`: a SQLite file's event appends, group-committed once per turn of the event loop.
 
-aiosqlite runs every call of a connection on that connection's thread and comes back to the
-event loop after each one, so one transaction through SQLAlchemy (check out, select, insert,
-commit, reset) is a dozen round trips between the loop and the thread. Appends are the
-server's one steady write (every move of every table), so they get a plain `sqlite3`
-connection on one thread that does the whole group commit: it takes every append queued so
-far, writes them in one transaction (one max(seq) check, one `executemany`), and hands the
-outcomes back to the loop in one call. While it writes, the next batch queues up.
+Appends are the server's one steady write (every move of every table). Through aiosqlite a
+transaction is a dozen round trips between the loop and a thread; on a thread of their own,
+every statement releases the GIL and takes it back, and with the loop busy each take waits
+for the loop's forced switch (5 ms): measured at 1,000 tables, a move waited hundreds of
+milliseconds for its appends and the server spent ~40% more CPU per move than on the memory
+store. So the appends run on the loop itself, on a plain `sqlite3` connection: what the
+tables append during one turn of the loop is written at the start of the next in one
+transaction (one max(seq) check, one `executemany`), and every append is answered then.
+While a batch is written nothing else runs, so a batch is a few milliseconds at most.
+
+Two things could block the loop, and neither does. The connection never waits for a lock:
+its busy timeout is zero, and a batch that finds another writer in the file (the store's
+other connections: accounts, statuses, records) is tried again a moment later. It never
+checkpoints the WAL either (the fsyncs): `Checkpointer` does that on a thread with its own
+connection, in the passive mode that never holds up a writer.
 
 An append the batch cannot take (a stale seq, an unknown table, a race with another owner)
 is tried again alone, in its own transaction, which says precisely why it was refused.
@@ -17,7 +25,7 @@ so the store's readers and other writers run beside this one.
 from __future__ import annotations
 
 import asyncio
-import queue
+import contextlib
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -38,7 +46,13 @@ LAST_SEQS = "SELECT table_id, max(seq) FROM table_events WHERE table_id IN ({mar
 MAX_VARIABLES = 900  # below SQLite's smallest limit on host parameters (999) for the IN (...) check
 MAX_REMEMBERED = 100_000  # tables whose last seq the thread remembers (forgotten ones are read again)
 
+BUSY_RETRY_SECONDS = 0.002  # how soon a batch that found the file locked is tried again
+CHECKPOINT_SECONDS = 1.0  # how often the WAL is checkpointed (it grows ~1,000 pages a second at 1,000 tables)
+
+UPDATE_STATUS = "UPDATE tables SET status = ? WHERE table_id = ?"
+
 Append = tuple[str, StoredEvent, "asyncio.Future[None]"]
+StatusChange = tuple[str, str, "asyncio.Future[None]"]
 Outcome = BaseException | None
 
 
@@ -48,16 +62,28 @@ class SqliteAppends:
     def __init__(self, path: str, pragmas: Callable[[sqlite3.Connection], None]) -> None:
         self.path = path
         self.pragmas = pragmas
-        self._inbox: queue.SimpleQueue[Append | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._stopped: asyncio.Future[None] | None = None
+        self._pending: list[Append] = []
+        self._statuses: list[StatusChange] = []  # tables' status changes, written with the appends
+        self._flushing: asyncio.Handle | None = None  # the next batch's write, once one is scheduled
+        self._connection: sqlite3.Connection | None = None
+        self._error: BaseException | None = None  # why the file could not be opened
+        self._last: dict[str, int] = {}  # each table's last stored seq, as far as this writer knows
+        self._checkpointer: Checkpointer | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self._stopped = self._loop.create_future()
-        self._thread = threading.Thread(target=self._run, name="tranque-sqlite-appends", daemon=True)
-        self._thread.start()
+        try:
+            connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.pragmas(connection)
+            connection.execute("PRAGMA busy_timeout=0")  # never wait on the loop: try again instead
+            connection.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's thread does it
+            self._connection = connection
+        except BaseException as failure:  # the file cannot be opened: every append says why
+            self._error = failure
+            return
+        self._checkpointer = Checkpointer(self.path, self.pragmas)
+        self._checkpointer.start()
 
     async def append(self, table_id: str, event: StoredEvent) -> None:
         """Store `event` after every append queued before it; `DuplicateEvent` if its seq is
@@ -65,56 +91,139 @@ class SqliteAppends:
         if self._loop is None:
             raise RuntimeError("SqliteAppends.start() has not been called")
         future: asyncio.Future[None] = self._loop.create_future()
-        self._inbox.put((table_id, event, future))
+        self._pending.append((table_id, event, future))
+        self._schedule()
         await future
 
-    async def close(self) -> None:
-        """Write what is queued, then close the connection and end the thread."""
-        if self._stopped is None:
-            return
-        self._inbox.put(None)
-        await self._stopped
-        self._stopped = None
+    async def set_status(self, table_id: str, status: str) -> None:
+        """Set a table's status, in the same turn's writes as the appends (a table's status
+        changes with its events, and a second writer would hold the file's lock against
+        them); `KeyError` for a table that does not exist."""
+        if self._loop is None:
+            raise RuntimeError("SqliteAppends.start() has not been called")
+        future: asyncio.Future[None] = self._loop.create_future()
+        self._statuses.append((table_id, status, future))
+        self._schedule()
+        await future
 
-    # On the thread ------------------------------------------------------------------------
+    def _schedule(self) -> None:
+        if self._flushing is None:
+            assert self._loop is not None
+            self._flushing = self._loop.call_soon(self._flush)
+
+    async def close(self) -> None:
+        """Write what is queued, then close the connection and stop checkpointing."""
+        if self._loop is None:
+            return
+        if self._flushing is not None:
+            self._flushing.cancel()
+        while self._pending or self._statuses:
+            if not self._write_batch():
+                await asyncio.sleep(BUSY_RETRY_SECONDS)
+        self._flushing = None
+        if self._checkpointer is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self._checkpointer.stop)
+            self._checkpointer = None
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+        self._loop = None
+
+    def _flush(self) -> None:
+        self._flushing = None
+        if not self._write_batch():  # the file was locked: the same batch, a moment later
+            assert self._loop is not None
+            self._flushing = self._loop.call_later(BUSY_RETRY_SECONDS, self._flush)
+
+    def _write_batch(self) -> bool:
+        """Write every pending append and status change and answer each; False if the file was
+        locked by another writer (what found it locked stays pending, first, for the next try)."""
+        appended = self._write_appends()
+        return self._write_statuses() and appended
+
+    def _write_statuses(self) -> bool:
+        batch, self._statuses = self._statuses, []
+        if not batch:
+            return True
+        if self._connection is None:
+            _settle(batch, [self._error] * len(batch))
+            return True
+        try:
+            outcomes = set_statuses(self._connection, [(table_id, status) for table_id, status, _ in batch])
+        except sqlite3.OperationalError as failure:
+            if not _locked(failure):
+                _settle(batch, [failure] * len(batch))
+                return True
+            self._statuses = batch + self._statuses
+            return False
+        except BaseException as failure:  # never leave a change waiting
+            outcomes = [failure] * len(batch)
+        _settle(batch, outcomes)
+        return True
+
+    def _write_appends(self) -> bool:
+        batch, self._pending = self._pending, []
+        if not batch:
+            return True
+        if self._connection is None:
+            _settle(batch, [self._error] * len(batch))
+            return True
+        try:
+            outcomes = write(
+                self._connection, [(table_id, event) for table_id, event, _ in batch], self._last
+            )
+        except BaseException as failure:  # never leave an append waiting
+            outcomes = [failure] * len(batch)
+        locked = [item for item, outcome in zip(batch, outcomes, strict=True) if _locked(outcome)]
+        _settle(
+            [item for item, outcome in zip(batch, outcomes, strict=True) if not _locked(outcome)],
+            [outcome for outcome in outcomes if not _locked(outcome)],
+        )
+        self._pending = locked + self._pending
+        return not locked
+
+
+def _locked(outcome: Outcome) -> bool:
+    """Whether an append failed only because another writer held the file's lock."""
+    return isinstance(outcome, sqlite3.OperationalError) and outcome.sqlite_errorcode in (
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+    )
+
+
+class Checkpointer:
+    """Checkpoints the WAL of the file at `path` every `CHECKPOINT_SECONDS`, on a thread and a
+    connection of its own, passively: it copies what no reader still needs and never waits
+    for, nor holds up, a writer. The checkpoint's fsyncs happen here, not on the event loop."""
+
+    def __init__(self, path: str, pragmas: Callable[[sqlite3.Connection], None]) -> None:
+        self.path = path
+        self.pragmas = pragmas
+        self.checkpoints = 0
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tranque-sqlite-checkpoints", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Checkpoint once more, then end the thread (blocks until it has)."""
+        self._stopping.set()
+        self._thread.join()
 
     def _run(self) -> None:
-        loop, stopped = self._loop, self._stopped
-        assert loop is not None and stopped is not None
-        connection: sqlite3.Connection | None = None
-        error: BaseException | None = None
+        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
-            connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.pragmas(connection)
-        except BaseException as failure:  # the file cannot be opened: every append says why
-            error = failure
-        last: dict[str, int] = {}  # each table's last stored seq, as far as this thread knows
-        ending = False
-        while not ending:
-            batch: list[Append] = []
-            item = self._inbox.get()
             while True:
-                if item is None:
-                    ending = True
-                else:
-                    batch.append(item)
-                try:
-                    item = self._inbox.get_nowait()
-                except queue.Empty:
-                    break
-            if not batch:
-                continue
-            if connection is None:
-                outcomes: list[Outcome] = [error] * len(batch)
-            else:
-                try:
-                    outcomes = write(connection, [(table_id, event) for table_id, event, _ in batch], last)
-                except BaseException as failure:  # never leave an append waiting
-                    outcomes = [failure] * len(batch)
-            loop.call_soon_threadsafe(_settle, batch, outcomes)
-        if connection is not None:
+                stopping = self._stopping.wait(CHECKPOINT_SECONDS)
+                with contextlib.suppress(sqlite3.Error):  # busy or failing: the next tick tries again
+                    connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    self.checkpoints += 1
+                if stopping:
+                    return
+        finally:
             connection.close()
-        loop.call_soon_threadsafe(_set_done, stopped)
 
 
 def write(
@@ -192,15 +301,32 @@ def _write_alone(connection: sqlite3.Connection, table_id: str, event: StoredEve
     return DuplicateEvent(f"{table_id}#{event.seq}") if known else KeyError(table_id)
 
 
+def set_statuses(connection: sqlite3.Connection, changes: list[tuple[str, str]]) -> list[Outcome]:
+    """Set each table's status, in one transaction: None, or `KeyError` for an unknown table."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        counts = [
+            connection.execute(UPDATE_STATUS, (status, table_id)).rowcount for table_id, status in changes
+        ]
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    return [
+        None if count == 1 else KeyError(table_id)
+        for (table_id, _), count in zip(changes, counts, strict=True)
+    ]
+
+
 def _row(table_id: str, event: StoredEvent) -> tuple[Any, ...]:
     """The event as table_events' row; `data` in the JSON text SQLAlchemy's JSON type reads."""
     return (table_id, event.seq, event.kind, json_text.dumps(event.data), event.at)
 
 
-# Back on the loop ---------------------------------------------------------------------------
+# Answering ------------------------------------------------------------------------------------
 
 
-def _settle(batch: list[Append], outcomes: list[Outcome]) -> None:
+def _settle(batch: list[Append] | list[StatusChange], outcomes: list[Outcome]) -> None:
     for (_, _, future), outcome in zip(batch, outcomes, strict=True):
         if future.done():  # the table stopped waiting (cancelled)
             continue
@@ -208,8 +334,3 @@ def _settle(batch: list[Append], outcomes: list[Outcome]) -> None:
             future.set_result(None)
         else:
             future.set_exception(outcome)
-
-
-def _set_done(future: asyncio.Future[None]) -> None:
-    if not future.done():
-        future.set_result(None)
