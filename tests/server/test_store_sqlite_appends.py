@@ -118,3 +118,31 @@ async def test_a_second_owner_of_a_table_is_refused_though_the_first_remembers_a
     finally:
         await first.close()
         await second.close()
+
+
+async def test_appends_and_status_changes_wait_out_another_writers_lock_without_blocking_the_loop(
+    database: str,
+) -> None:
+    store = SqlStore(database)
+    await store.start()
+    path = sqlite_file(database)
+    assert path is not None
+    try:
+        await store.create_table("t-cerrojo", {}, 1.0)
+        outside = sqlite3.connect(path, isolation_level=None)
+        outside.execute("BEGIN IMMEDIATE")  # another writer holds the file's lock
+        appending = asyncio.ensure_future(store.append_event("t-cerrojo", event(1)))
+        changing = asyncio.ensure_future(store.set_table_status("t-cerrojo", "playing"))
+        for _ in range(5):  # the loop keeps turning while they wait (a blocked loop would not)
+            await asyncio.sleep(0.005)
+        assert not appending.done() and not changing.done()
+        outside.execute("COMMIT")
+        outside.close()
+        await asyncio.wait_for(asyncio.gather(appending, changing), timeout=10)
+        assert await store.load_events("t-cerrojo") == [event(1)]
+        with sqlite3.connect(path) as reader:
+            assert reader.execute("SELECT status FROM tables WHERE table_id = 't-cerrojo'").fetchone() == (
+                "playing",
+            )
+    finally:
+        await store.close()

@@ -28,8 +28,8 @@ import asyncio
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from tranque.server import json_text
 from tranque.server.store.base import DuplicateEvent, StoredEvent
@@ -138,53 +138,45 @@ class SqliteAppends:
     def _write_batch(self) -> bool:
         """Write every pending append and status change and answer each; False if the file was
         locked by another writer (what found it locked stays pending, first, for the next try)."""
-        appended = self._write_appends()
-        return self._write_statuses() and appended
+        appends, self._pending = self._pending, []
+        statuses, self._statuses = self._statuses, []
+        connection = self._connection
+        if connection is None:
+            _settle(appends, [self._error] * len(appends))
+            _settle(statuses, [self._error] * len(statuses))
+            return True
+        appends = _write_queued(appends, lambda items: write(connection, items, self._last))
+        statuses = _write_queued(statuses, lambda items: set_statuses(connection, items))
+        self._pending = appends + self._pending
+        self._statuses = statuses + self._statuses
+        return not (appends or statuses)
 
-    def _write_statuses(self) -> bool:
-        batch, self._statuses = self._statuses, []
-        if not batch:
-            return True
-        if self._connection is None:
-            _settle(batch, [self._error] * len(batch))
-            return True
-        try:
-            outcomes = set_statuses(self._connection, [(table_id, status) for table_id, status, _ in batch])
-        except sqlite3.OperationalError as failure:
-            if not _locked(failure):
-                _settle(batch, [failure] * len(batch))
-                return True
-            self._statuses = batch + self._statuses
-            return False
-        except BaseException as failure:  # never leave a change waiting
-            outcomes = [failure] * len(batch)
-        _settle(batch, outcomes)
-        return True
 
-    def _write_appends(self) -> bool:
-        batch, self._pending = self._pending, []
-        if not batch:
-            return True
-        if self._connection is None:
-            _settle(batch, [self._error] * len(batch))
-            return True
-        try:
-            outcomes = write(
-                self._connection, [(table_id, event) for table_id, event, _ in batch], self._last
-            )
-        except BaseException as failure:  # never leave an append waiting
-            outcomes = [failure] * len(batch)
-        locked = [item for item, outcome in zip(batch, outcomes, strict=True) if _locked(outcome)]
-        _settle(
-            [item for item, outcome in zip(batch, outcomes, strict=True) if not _locked(outcome)],
-            [outcome for outcome in outcomes if not _locked(outcome)],
-        )
-        self._pending = locked + self._pending
-        return not locked
+Queued = TypeVar("Queued", StoredEvent, str)
+
+
+def _write_queued(
+    queued: list[tuple[str, Queued, asyncio.Future[None]]],
+    store: Callable[[list[tuple[str, Queued]]], list[Outcome]],
+) -> list[tuple[str, Queued, asyncio.Future[None]]]:
+    """Store `queued` and answer each item the file took or refused; the items that found it
+    locked by another writer, still unanswered, for the next try."""
+    if not queued:
+        return []
+    try:
+        outcomes = store([(table_id, value) for table_id, value, _ in queued])
+    except BaseException as failure:  # never leave an item waiting (a lock held: all try again)
+        outcomes = [failure] * len(queued)
+    locked = [item for item, outcome in zip(queued, outcomes, strict=True) if _locked(outcome)]
+    _settle(
+        [item for item, outcome in zip(queued, outcomes, strict=True) if not _locked(outcome)],
+        [outcome for outcome in outcomes if not _locked(outcome)],
+    )
+    return locked
 
 
 def _locked(outcome: Outcome) -> bool:
-    """Whether an append failed only because another writer held the file's lock."""
+    """Whether a write failed only because another writer held the file's lock."""
     return isinstance(outcome, sqlite3.OperationalError) and outcome.sqlite_errorcode in (
         sqlite3.SQLITE_BUSY,
         sqlite3.SQLITE_LOCKED,
@@ -326,7 +318,7 @@ def _row(table_id: str, event: StoredEvent) -> tuple[Any, ...]:
 # Answering ------------------------------------------------------------------------------------
 
 
-def _settle(batch: list[Append] | list[StatusChange], outcomes: list[Outcome]) -> None:
+def _settle(batch: Sequence[tuple[str, object, asyncio.Future[None]]], outcomes: list[Outcome]) -> None:
     for (_, _, future), outcome in zip(batch, outcomes, strict=True):
         if future.done():  # the table stopped waiting (cancelled)
             continue
