@@ -87,6 +87,25 @@ async def test_a_repeated_or_older_seq_is_a_DuplicateEvent_and_the_log_is_unchan
     assert [e.seq for e in await store.load_events("t-dup")] == [1, 2, 3]
 
 
+async def test_a_commands_events_are_stored_together_in_order(store: Store) -> None:
+    await store.create_table("t-lote", {}, 1.0)
+    await store.append_event("t-lote", event(1))
+    await store.append_events("t-lote", [event(2, "play"), event(3, "turn"), event(4, "play")])
+    await store.append_events("t-lote", [])
+    expected = [event(1), event(2, "play"), event(3, "turn"), event(4, "play")]
+    assert await store.load_events("t-lote") == expected
+
+
+async def test_no_event_of_a_batch_after_a_refused_one_is_stored(store: Store) -> None:
+    await store.create_table("t-lote-rechazado", {}, 1.0)
+    await store.append_events("t-lote-rechazado", [event(1), event(2)])
+    with pytest.raises(DuplicateEvent):  # seq 2 is taken: 3 was decided on a state never stored
+        await store.append_events("t-lote-rechazado", [event(2, "pass"), event(3, "turn")])
+    assert await store.load_events("t-lote-rechazado") == [event(1), event(2)]
+    await store.append_events("t-lote-rechazado", [event(3, "turn")])
+    assert [e.seq for e in await store.load_events("t-lote-rechazado")] == [1, 2, 3]
+
+
 async def test_each_table_has_its_own_numbering(store: Store) -> None:
     await store.create_table("t-a", {}, 1.0)
     await store.create_table("t-b", {}, 2.0)
@@ -234,6 +253,24 @@ async def test_two_owners_writing_one_seq_leave_exactly_one_event(sql_url: str) 
         assert sorted(type(outcome).__name__ for outcome in outcomes) == ["DuplicateEvent", "NoneType"]
         (stored,) = await owners[1].load_events("t-dos-duenos")
         assert stored == event(1, "play" if outcomes[0] is None else "pass")
+    finally:
+        for owner in owners:
+            await owner.close()
+
+
+async def test_a_former_owners_batch_is_refused_whole_when_another_owner_took_its_first_seq(
+    sql_url: str,
+) -> None:
+    owners = [SqlStore(sql_url), SqlStore(sql_url)]
+    for owner in owners:
+        await owner.start()
+    try:
+        await owners[0].create_table("t-relevo", {}, 1.0)
+        await owners[0].append_event("t-relevo", event(1))  # the first owner remembers seq 1
+        await owners[1].append_event("t-relevo", event(2, "pass"))  # the next owner goes on
+        with pytest.raises(DuplicateEvent):
+            await owners[0].append_events("t-relevo", [event(2, "play"), event(3, "turn")])
+        assert await owners[1].load_events("t-relevo") == [event(1), event(2, "pass")]
     finally:
         for owner in owners:
             await owner.close()

@@ -9,6 +9,7 @@ the stored log must equal the live one.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -605,6 +606,84 @@ class TestViewers:
                     if stored.kind == "round_started":
                         hand = stored.data["hands"][viewer] if viewer is not None else None
                         assert shown["hand"] == hand
+
+
+# Storing a command's events ---------------------------------------------------------------
+
+
+class BatchesStore(MemoryStore):
+    """A `MemoryStore` that keeps each `append_events` call's seqs, and refuses the next
+    batch once told to (the database gone, or another owner's event in the way)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.batches: list[list[int]] = []
+        self.refuse_next = False
+
+    async def append_events(self, table_id: str, events: Sequence[StoredEvent]) -> None:
+        if self.refuse_next:
+            self.refuse_next = False
+            raise OSError("disk I/O error")
+        self.batches.append([event.seq for event in events])
+        await super().append_events(table_id, events)
+
+
+class TestStoring:
+    async def test_a_moves_events_are_stored_in_one_append_and_sent_after_it(self) -> None:
+        store = BatchesStore()
+        async with TableRig.practice(TWO, humans=(0, 1), store=store) as rig:
+            turn = rig.table.state.turn
+            assert turn is not None
+            seat = turn.seat
+            await rig.hello(seat)
+            watcher = await rig.hello(1 - seat)
+            store.batches.clear()
+            before = len(watcher.events)
+            await act_first(rig, seat)
+            (batch,) = store.batches  # the action and the next turn: one wait for the store
+            assert len(batch) >= 2 and batch == list(range(batch[0], batch[0] + len(batch)))
+            sent = watcher.events[before:]
+            assert [event["seq"] for event in sent] == batch
+            assert [event["kind"] for event in sent] == ["action", "turn"]
+            assert rig.table.sent_seq == rig.table.seq == batch[-1]
+            await assert_replays(rig)
+
+    async def test_a_refused_append_rebuilds_the_state_from_the_log_and_sends_nothing(self) -> None:
+        store = BatchesStore()
+        async with TableRig.practice(TWO, humans=(0, 1), store=store) as rig:
+            turn = rig.table.state.turn
+            assert turn is not None
+            await rig.hello(turn.seat)
+            watcher = await rig.hello(1 - turn.seat)
+            log, facts, sent = await rig.log(), rig.table.state.facts(), len(watcher.frames)
+            store.refuse_next = True
+            with pytest.raises(TableError) as failure:
+                await act_first(rig, turn.seat)
+            assert failure.value.code == "internal"
+            assert await rig.log() == log
+            assert rig.table.state.facts() == facts
+            assert rig.table.sent_seq == rig.table.seq == log[-1].seq
+            assert len(watcher.frames) == sent
+            await assert_replays(rig)
+            await act_first(rig, turn.seat)  # the same move, once the store takes it
+            assert (await rig.log())[len(log)].kind == "action"
+            await assert_replays(rig)
+
+    async def test_options_go_only_with_the_turn_still_in_play(self) -> None:
+        async with TableRig.practice(TWO, humans=(0, 1)) as rig:
+            sockets = {seat: await rig.hello(seat) for seat in (0, 1)}
+            for _ in range(6):
+                turn = rig.table.state.turn
+                assert turn is not None
+                before = {seat: len(socket.frames) for seat, socket in sockets.items()}
+                await act_first(rig, turn.seat)
+                now = rig.table.state.turn
+                for seat, socket in sockets.items():
+                    options = [f for f in socket.frames[before[seat] :] if f["type"] == "options"]
+                    if now is not None and now.seat == seat:
+                        assert [f["turn_id"] for f in options] == [now.turn_id]
+                    else:
+                        assert options == []
 
 
 # Restarts --------------------------------------------------------------------------------

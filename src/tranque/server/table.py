@@ -1,11 +1,12 @@
 """The table actor: the one owner of a table's state, connections, clocks and bots (docs/design.md).
 
 Every command goes through one queue and runs to the end before the next, so there is never
-a read-modify-write race. A command decides events (`commands`); `record` numbers each one,
-stores it, folds it into the state with its own `apply` (the very fold a restart replays),
-then sends each viewer its projection, serialised once per audience. After every command
-the table settles what the game makes happen by itself (`commands.follow_up`) and re-arms
-its clocks and bots from the state.
+a read-modify-write race. A command decides events (`commands`); `record` numbers each one
+and folds it into the state with its own `apply` (the very fold a restart replays), settles
+what the game makes happen by itself (`commands.follow_up`), then stores the command's events
+in one append and only then sends each viewer its projection, serialised once per audience
+(a store that refuses leaves the state rebuilt from the log, and nothing sent). Then it
+re-arms its clocks and bots from the state.
 """
 
 from __future__ import annotations
@@ -97,7 +98,9 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._running = False
         self._recording = False
-        self._unsent = False  # the event being committed is applied but not sent yet
+        # A command's events, applied and numbered but not stored yet: they are stored in one
+        # append when the command is done (or before any other write), then sent.
+        self._unstored: list[Broadcast] = []
         self._thinking: set[asyncio.Task[None]] = set()
         self._last_phrase: dict[int, float] = {}
         self._clocks = _Clocks()
@@ -121,10 +124,10 @@ class Table:
 
     @property
     def sent_seq(self) -> int:
-        """The last event the table's followers have been sent: what an ack's `seq` says. An
-        event being committed is applied (its other writes need the state it makes) before
-        it is sent, and a socket's handler may read the table in between."""
-        return self.seq - 1 if self._unsent else self.seq
+        """The last event the table's followers have been sent: what an ack's `seq` says. A
+        command's events are applied as they are decided (the next one is decided on the state
+        they make) and sent once stored, and a socket's handler may read the table in between."""
+        return self.seq - len(self._unstored)
 
     @property
     def game(self) -> Game:
@@ -191,12 +194,20 @@ class Table:
     # Events ----------------------------------------------------------------------------
 
     async def record(self, *events: TableEvent) -> None:
-        """Store, apply and send `events`, then what they make happen by themselves."""
-        for event in events:
-            await self._commit_after_rating(event)
-        while (consequence := commands.follow_up(self)) is not None:
-            await self._commit_after_rating(consequence)
-        await self._show_rating()
+        """Apply `events` and what they make happen by themselves, then store them all and
+        send them: one wait for the store per command, one write per socket."""
+        try:
+            for event in events:
+                await self._commit_after_rating(event)
+            while (consequence := commands.follow_up(self)) is not None:
+                await self._commit_after_rating(consequence)
+            await self._show_rating()
+        except BaseException:
+            if self._unstored:  # a command's events are stored all together, or none of them
+                self._unstored = []
+                await self._rebuild()
+            raise
+        await self._store()
         self._arm()
         if self.on_change is not None:
             self.on_change(self)
@@ -230,9 +241,10 @@ class Table:
                 known = await self._current_ratings()
                 kept = finished_game(self.table_id, self.state, self.options, record, at, known)
                 event = replace(event, rating_changes=tuple(kept.rating_changes))
-            await self.store.append_event(self.table_id, to_stored(event, seq, at))
             self.state.apply(event, seq)
-            self._unsent = True
+            self._unstored.append(Broadcast(seq, at, event))
+            if self.state.phase.status is not status or ended:  # the log first, then what it says
+                await self._store()
             if self.state.phase.status is not status:
                 await self.store.set_table_status(self.table_id, self.state.phase.status)
             if ended:
@@ -241,13 +253,42 @@ class Table:
                 await self.store.save_game(kept.game, kept.players, kept.ratings, kept.xp)
                 self.known_ratings.update({row.user_id: row for row in kept.ratings})
         finally:
-            self._recording = self._unsent = False
+            self._recording = False
         if isinstance(event, SeatChanged | GameStarted | GameEnded):
             self._rating_stale = True
         if isinstance(event, SeatChanged) and event.seat.kind is SeatKind.EMPTY:
             self.account_tokens.pop(event.seat.index, None)
-            self._demote(event.seat.index)
-        self._publish(Broadcast(seq, at, event))
+
+    async def _store(self) -> None:
+        """Store the events applied since the last call in one append, then send them. If the
+        store refuses, the state is rebuilt from the log (what was not stored never happened,
+        and nobody was sent it) and the command fails."""
+        unstored = self._unstored
+        if not unstored:
+            return
+        try:
+            stored = [to_stored(broadcast.event, broadcast.seq, broadcast.at) for broadcast in unstored]
+            await self.store.append_events(self.table_id, stored)
+        except BaseException:
+            await self._rebuild()
+            raise
+        finally:
+            self._unstored = []
+        for broadcast in unstored:
+            event = broadcast.event
+            if isinstance(event, SeatChanged) and event.seat.kind is SeatKind.EMPTY:
+                self._demote(event.seat.index)
+            self._publish(broadcast)
+
+    async def _rebuild(self) -> None:
+        """The state as the log has it, after a store refused events already applied."""
+        self.state = TableState(self.rules)
+        try:
+            for stored in await self.store.load_events(self.table_id):
+                self.state.apply(from_stored(stored), stored.seq)
+        except Exception:
+            log.exception("table %s: its log cannot be read back; it is retired", self.table_id)
+            self.retired = True
 
     # Ratings ---------------------------------------------------------------------------
 
@@ -290,8 +331,9 @@ class Table:
                 subscriber.send(hushed(frame(broadcast.seq, broadcast.at, broadcast.event, viewer)))
             else:
                 subscriber.send_text(broadcast.text_for(viewer))
-        if isinstance(broadcast.event, TurnStarted):
-            self.send_options(broadcast.event.seat)
+        event, turn = broadcast.event, self.state.turn
+        if isinstance(event, TurnStarted) and turn is not None and turn.turn_id == event.turn_id:
+            self.send_options(event.seat)  # not for a turn already over
 
     def _demote(self, seat: int) -> None:
         """Sockets that followed a seat now empty keep only a spectator's view of the table."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -200,6 +201,12 @@ class Store(Protocol):
 
     async def append_event(self, table_id: str, event: StoredEvent) -> None:
         """Persist one event; `DuplicateEvent` if its seq is taken (UNIQUE(table_id, seq))."""
+        ...
+
+    async def append_events(self, table_id: str, events: Sequence[StoredEvent]) -> None:
+        """Persist `events`, in order, as `append_event` would one by one, awaited together
+        (a command's events: one wait for the store, not one per event). On a refusal the
+        events before the refused one may be stored and those after it are not."""
         ...
 
     async def load_events(self, table_id: str, after_seq: int = 0) -> list[StoredEvent]:

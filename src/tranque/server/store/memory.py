@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from tranque.server import json_text
@@ -68,6 +69,10 @@ class MemoryStore:
         if log and log[-1][0] >= event.seq:
             raise DuplicateEvent(f"{table_id}#{event.seq}")
         log.append((event.seq, event.kind, json_text.dumps(event.data), event.at))
+
+    async def append_events(self, table_id: str, events: Sequence[StoredEvent]) -> None:
+        for event in events:
+            await self.append_event(table_id, event)
 
     async def load_events(self, table_id: str, after_seq: int = 0) -> list[StoredEvent]:
         return [

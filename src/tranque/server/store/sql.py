@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -398,12 +398,28 @@ class SqlStore:
             self._writer = asyncio.get_running_loop().create_task(self._write_pending())
         await future
 
+    async def append_events(self, table_id: str, events: Sequence[StoredEvent]) -> None:
+        """`append_event` for each of `events`, in order, awaited together (one batch)."""
+        if self._appends is not None:
+            await self._appends.append_many(table_id, events)
+            return
+        loop = asyncio.get_running_loop()
+        futures = [loop.create_future() for _ in events]
+        self._pending.extend((table_id, event, future) for event, future in zip(events, futures, strict=True))
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write_pending())
+        await asyncio.gather(*futures)
+
     async def _write_pending(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
             stored = await self._append_batch([(table_id, event) for table_id, event, _ in batch])
+            refused: dict[str, Exception] = {}  # a table's first refused event: none after it is stored
             for index, (table_id, event, future) in enumerate(batch):
                 if future.done():  # the table stopped waiting (cancelled)
+                    continue
+                if table_id in refused:
+                    future.set_exception(refused[table_id])
                     continue
                 if index in stored:
                     future.set_result(None)
@@ -411,6 +427,7 @@ class SqlStore:
                 try:
                     await self._append_one(table_id, event)
                 except Exception as error:
+                    refused[table_id] = error
                     if not future.done():
                         future.set_exception(error)
                 else:
@@ -428,7 +445,13 @@ class SqlStore:
         try:
             async with self.engine.begin() as connection:
                 last: dict[str, int] = {row[0]: row[1] for row in await connection.execute(last_query)}
-                fresh = [i for i, (table_id, event) in enumerate(batch) if event.seq > last.get(table_id, 0)]
+                fresh: list[int] = []
+                stale: set[str] = set()  # a table with an event not newer: none after it is fresh
+                for i, (table_id, event) in enumerate(batch):
+                    if table_id not in stale and event.seq > last.get(table_id, 0):
+                        fresh.append(i)
+                    else:
+                        stale.add(table_id)
                 if fresh:
                     rows = [
                         {

@@ -95,6 +95,16 @@ class SqliteAppends:
         self._schedule()
         await future
 
+    async def append_many(self, table_id: str, events: Sequence[StoredEvent]) -> None:
+        """`append` for each of `events`, in order, awaited together: one turn of the loop for
+        a command's events. An event refused leaves the ones after it unstored."""
+        if self._loop is None:
+            raise RuntimeError("SqliteAppends.start() has not been called")
+        futures = [self._loop.create_future() for _ in events]
+        self._pending.extend((table_id, event, future) for event, future in zip(events, futures, strict=True))
+        self._schedule()
+        await asyncio.gather(*futures)
+
     async def set_status(self, table_id: str, status: str) -> None:
         """Set a table's status, in the same turn's writes as the appends (a table's status
         changes with its events, and a second writer would hold the file's lock against
@@ -226,14 +236,22 @@ def write(
     `last` remembers each table's last stored seq across batches, so a batch reads the
     database only for tables it has not seen. Another writer of a table cannot slip past it:
     seqs go one by one, so that writer's next event takes a seq this one will also try, and
-    the primary key refuses the second (the batch then fails, and each event is tried alone)."""
+    the primary key refuses the second (the batch then fails, and each event is tried alone).
+    Once one of a table's events is refused, its later ones in the batch are refused with it:
+    a log has no gaps, and what followed a refused event was decided on a state never stored."""
     last = {} if last is None else last
     if len(last) > MAX_REMEMBERED:
         last.clear()
     stored = _write_together(connection, batch, last)
-    outcomes = [
-        None if index in stored else _write_alone(connection, *item) for index, item in enumerate(batch)
-    ]
+    outcomes: list[Outcome] = []
+    refused: dict[str, BaseException] = {}  # a table's first refused event: none after it is stored
+    for index, (table_id, event) in enumerate(batch):
+        outcome = refused.get(table_id)
+        if outcome is None and index not in stored:
+            outcome = _write_alone(connection, table_id, event)
+        if outcome is not None:
+            refused.setdefault(table_id, outcome)
+        outcomes.append(outcome)
     for (table_id, event), outcome in zip(batch, outcomes, strict=True):
         if outcome is None:
             last[table_id] = max(last.get(table_id, 0), event.seq)
@@ -258,10 +276,13 @@ def _write_together(
                 marks = ", ".join("?" * len(unseen))
                 newest.update(connection.execute(LAST_SEQS.format(marks=marks), unseen).fetchall())
             fresh: list[int] = []
+            stale: set[str] = set()  # tables with an event not newer: none of their later ones either
             for index, (table_id, event) in enumerate(batch):
-                if event.seq > newest.get(table_id, 0):
+                if table_id not in stale and event.seq > newest.get(table_id, 0):
                     fresh.append(index)
                     newest[table_id] = event.seq
+                else:
+                    stale.add(table_id)
             connection.executemany(INSERT, [_row(*batch[index]) for index in fresh])
             connection.execute("COMMIT")
         except BaseException:
