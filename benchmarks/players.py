@@ -15,7 +15,8 @@ to the schema's head, then inserts straight through SQLAlchemy Core, in batches:
 * a `game_players` row per seat, with the rating before and after for rated games, each
   player's ratings in a pool following on from game to game; their `ratings` rows (the last
   `after` and the number of rated games) and their `xp` per period (all, month, ISO week: 10 per
-  player to the winners, split between partners, 5 to each loser) add up to those rows.
+  player to the winners, split between partners, 5 to each loser) add up to those rows; each
+  keeps its player's name key, as `SqlStore.save_game` writes them.
 
 PostgreSQL is then vacuumed and analysed (autovacuum would have done it); SQLite is left
 without ANALYZE, as a server's file is. The app is `create_app(Settings(database_url=...))`,
@@ -274,11 +275,16 @@ async def fill(url: str, filler: Filler) -> None:
                 bars.advance(task, len(made))
             rating_rows = [
                 {"user_id": user_id, "pool": pool, "mu": mu, "sigma": sigma, "shown": shown(mu, sigma),
-                 "games": played, "updated_at": filler.end}
+                 "games": played, "updated_at": filler.end, "name_key": player_name(user_id).casefold()}
                 for (user_id, pool), (mu, sigma, played) in filler.ratings.now.items()
             ]  # fmt: skip
             xp_rows = [
-                {"period": period, "user_id": user_id, "xp": total}
+                {
+                    "period": period,
+                    "user_id": user_id,
+                    "xp": total,
+                    "name_key": player_name(user_id).casefold(),
+                }
                 for (period, user_id), total in filler.xp.items()
             ]
             for label, table, rows in (("ratings", ratings, rating_rows), ("xp", xp, xp_rows)):

@@ -83,6 +83,51 @@ def test_a_database_at_0002_upgrades_to_head_and_keeps_its_rows(
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_database_at_0004_upgrades_and_its_leaderboards_rows_get_their_names(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    url = database_url(backend, request, tmp_path)
+    command.upgrade(alembic_config(url), "0004")
+    users = [(1, "Zoe", "zoe"), (2, "Ñandú", "ñandú"), (3, "abel", "abel")]
+    asyncio.run(
+        execute(
+            url,
+            *[
+                sa.text(
+                    "INSERT INTO users (id, name, name_key, password_hash, created_at, name_skeleton) "
+                    f"VALUES ({user_id}, '{name}', '{key}', 'hash', 1.0, '{key}')"
+                )
+                for user_id, name, key in users
+            ],
+            *[
+                sa.text(
+                    "INSERT INTO ratings (user_id, pool, mu, sigma, shown, games, updated_at) "
+                    f"VALUES ({user_id}, 'duel', 25.0, 7.0, 1500.0, 1, 2.0)"
+                )
+                for user_id, _, _ in users
+            ],
+            *[sa.text(f"INSERT INTO xp (period, user_id, xp) VALUES ('all', {u}, 10)") for u, _, _ in users],
+        )
+    )
+    command.upgrade(alembic_config(url), "head")
+
+    async def read_back() -> None:
+        store = SqlStore(url)
+        await store.start()
+        try:
+            for board in (
+                await store.rating_leaderboard("duel", 0, 10),
+                await store.xp_leaderboard("all", 0, 10),
+            ):
+                assert [row.name for row in board.rows] == ["abel", "Zoe", "Ñandú"]  # tied: by name key
+            assert [row.name for row in (await store.rating_leaderboard("duel", 1, 1)).rows] == ["Zoe"]
+        finally:
+            await store.close()
+
+    asyncio.run(read_back())
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_friendship_and_blocks_are_read_from_their_rows(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
@@ -167,6 +212,19 @@ async def test_a_leaderboard_page_knows_its_first_rank_and_the_viewers(store: St
     assert past.me is not None and past.me.rank == 4
     nobody = await store.rating_leaderboard("pairs", 0, 2, me=ids[0])
     assert (nobody.rows, nobody.total, nobody.me) == ([], 0, None)
+
+
+@pytest.mark.anyio
+async def test_ties_are_ordered_by_the_names_code_points_on_every_backend(store: Store) -> None:
+    """As Python sorts the keys (the database's own collation would put «álvaro» by «abel»)."""
+    names = ["Álvaro", "zoe", "abel", "Ñandú", "Beto", "ßara", "ana"]
+    for number, name in enumerate(names, start=1):
+        user_id = (await store.create_user(name, "hash", 1.0)).user_id
+        await store.save_game(*kept_game(f"t{number}.1", 100.0 + number, user_id, mu=25.0))
+    expected = sorted(names, key=str.casefold)
+    for read, board in ((store.rating_leaderboard, "duel"), (store.xp_leaderboard, "all")):
+        assert [row.name for row in (await read(board, 0, 10)).rows] == expected
+        assert [row.name for row in (await read(board, 3, 3)).rows] == expected[3:6]
 
 
 @pytest.mark.anyio

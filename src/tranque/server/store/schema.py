@@ -8,6 +8,7 @@ Times are seconds since the epoch as double-precision floats, like the rest of t
 from __future__ import annotations
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
 
 metadata = sa.MetaData(
     naming_convention={
@@ -17,6 +18,10 @@ metadata = sa.MetaData(
         "ix": "ix_%(table_name)s_%(column_0_name)s",
     }
 )
+
+# A name's key as the leaderboards order it, by code point, as Python sorts (PostgreSQL's own
+# collation may order otherwise; SQLite's is by code point already).
+NAME_ORDER = sa.String(64).with_variant(postgresql.VARCHAR(64, collation="C"), "postgresql")
 
 users = sa.Table(
     "users",
@@ -137,8 +142,15 @@ ratings = sa.Table(
     sa.Column("shown", sa.Double, nullable=False),  # the conservative rating on the 1500 scale
     sa.Column("games", sa.Integer, nullable=False),
     sa.Column("updated_at", sa.Double, nullable=False),
+    # The player's users.name_key, copied when the row is made (names never change): ties on a
+    # leaderboard are ordered by name, and a page is then one range of the index below.
+    sa.Column("name_key", NAME_ORDER, nullable=False, server_default=""),
     # With user_id, a leaderboard's n-th row is found (and its ties counted) in the index alone.
     sa.Index("ix_ratings_pool_shown_user_id", "pool", "shown", "user_id"),
+)
+# A leaderboard's pages in their order (most first, ties by name), their players in the index.
+sa.Index(
+    "ix_ratings_pool_page", ratings.c.pool, ratings.c.shown.desc(), ratings.c.name_key, ratings.c.user_id
 )
 
 # XP per account and period: "all", "w2026-49" (ISO week), "m2026-12" (month), so that a
@@ -149,8 +161,10 @@ xp = sa.Table(
     sa.Column("period", sa.String(16), primary_key=True),
     sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("xp", sa.Integer, nullable=False),
+    sa.Column("name_key", NAME_ORDER, nullable=False, server_default=""),  # as in `ratings`
     sa.Index("ix_xp_period_xp_user_id", "period", "xp", "user_id"),
 )
+sa.Index("ix_xp_period_page", xp.c.period, xp.c.xp.desc(), xp.c.name_key, xp.c.user_id)
 
 # How many players each leaderboard ranks ("rating:<pool>", "xp:<period>"): the rows of
 # `ratings` and `xp` of each pool and period, kept by triggers on those tables (revision

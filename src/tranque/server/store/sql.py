@@ -233,6 +233,11 @@ def _rating_board(pool: str) -> _Board:
     )
 
 
+def _name_key_of(user_id: int) -> sa.ScalarSelect[Any]:
+    """The player's name key, for the leaderboard rows that keep it (revision 0005)."""
+    return sa.select(users.c.name_key).where(users.c.id == user_id).scalar_subquery()
+
+
 def _ranked(row: Any) -> Ranked:
     return Ranked(row.user_id, row.name, row.avatar, row.value, row.sigma, row.games)
 
@@ -262,8 +267,12 @@ def _stats_query(user_id: int) -> sa.Select[Any]:
     )
 
 
+# A `RatingRow`'s columns (the row's copy of its player's name key is the leaderboard's).
+RATING_COLUMNS = tuple(column for column in ratings.c if column.name != "name_key")
+
+
 def _ratings_query(user_id: int) -> sa.Select[Any]:
-    return sa.select(ratings).where(ratings.c.user_id == user_id).order_by(ratings.c.pool)
+    return sa.select(*RATING_COLUMNS).where(ratings.c.user_id == user_id).order_by(ratings.c.pool)
 
 
 def _history_query(user_id: int, pool: str, limit: int) -> sa.Select[Any]:
@@ -584,13 +593,16 @@ class SqlStore:
             # In one order (ratings, then XP by period): a new row's trigger locks its board's
             # size, and games saved at once must lock those rows in the same order.
             for rating in sorted(ratings_now, key=lambda rating: (rating.pool, rating.user_id)):
-                await connection.execute(self._upsert(ratings, _row_values(rating)))
+                values = {**_row_values(rating), "name_key": _name_key_of(rating.user_id)}
+                await connection.execute(self._upsert(ratings, values))
             for period, user_id, gained in sorted(xp_gained):
                 await connection.execute(self._add_xp(period, user_id, gained))
 
     def _add_xp(self, period: str, user_id: int, gained: int) -> sa.Executable:
         insert = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
-        statement = insert(xp).values(period=period, user_id=user_id, xp=gained)
+        statement = insert(xp).values(
+            period=period, user_id=user_id, xp=gained, name_key=_name_key_of(user_id)
+        )
         return statement.on_conflict_do_update(
             index_elements=["period", "user_id"], set_={"xp": xp.c.xp + gained}
         )
@@ -609,7 +621,7 @@ class SqlStore:
     async def ratings_of(self, user_ids: list[int], pool: str) -> dict[int, RatingRow]:
         if not user_ids:
             return {}
-        query = sa.select(ratings).where(ratings.c.pool == pool, ratings.c.user_id.in_(user_ids))
+        query = sa.select(*RATING_COLUMNS).where(ratings.c.pool == pool, ratings.c.user_id.in_(user_ids))
         async with self.engine.connect() as connection:
             rows = (await connection.execute(query)).all()
         return {row.user_id: RatingRow(**row._mapping) for row in rows}
@@ -619,12 +631,6 @@ class SqlStore:
         async with self.engine.connect() as connection:
             rows = (await connection.execute(query)).all()
         return {row.period: row.xp for row in rows}
-
-    def _name_order(self) -> sa.ColumnElement[Any]:
-        """Names in code-point order, as Python sorts them (PostgreSQL's collation may not)."""
-        if self.engine.dialect.name == "postgresql":
-            return users.c.name_key.collate("C")
-        return users.c.name_key
 
     def _board_rows(self, board: _Board) -> sa.Select[Any]:
         return (
@@ -644,8 +650,9 @@ class SqlStore:
         """The page starting at `offset`, its first rank, and `me`'s standing, exact, without
         counting the whole board: its size is kept in `board_sizes`; the row at `offset` is
         found in the (board, value, player) index from whichever end is nearer, and how many
-        rank above it from its ties; then only the players from those ties on are joined to
-        their names (ties are ordered by name), never every player above the page."""
+        rank above it from its ties; then the page's players are read from the board's page
+        index (value, then name: rows keep their player's name key) and only they are joined
+        to their names, never every player tied with them."""
         rows: list[Any] = []
         async with self.engine.connect() as connection:
             size = sa.select(board_sizes.c.players).where(board_sizes.c.board == board.name)
@@ -653,12 +660,19 @@ class SqlStore:
             above, value = offset, None
             if offset < count:
                 above, value = await self._above(connection, board, offset, count)
-                page = (
-                    self._board_rows(board)
-                    .where(board.value <= value)
-                    .order_by(board.value.desc(), self._name_order())
+                order = (board.value.desc(), board.table.c.name_key)  # the board's page index
+                players = (
+                    sa.select(board.table.c.user_id)
+                    .where(board.where, board.value <= value)
+                    .order_by(*order)
                     .offset(offset - above)
                     .limit(limit)
+                    .subquery()
+                )
+                page = (
+                    self._board_rows(board)
+                    .join(players, players.c.user_id == board.table.c.user_id)
+                    .order_by(*order)
                 )
                 rows = list((await connection.execute(page)).all())
             mine = None
