@@ -99,8 +99,10 @@ class Table:
         self._running = False
         self._recording = False
         # A command's events, applied and numbered but not stored yet: they are stored in one
-        # append when the command is done (or before any other write), then sent.
+        # append when the command is done (or before any other write), and sent once the
+        # command's writes are all done.
         self._unstored: list[Broadcast] = []
+        self._unsent: list[Broadcast] = []  # stored, to be sent when the command is done
         self._thinking: set[asyncio.Task[None]] = set()
         self._last_phrase: dict[int, float] = {}
         self._clocks = _Clocks()
@@ -127,7 +129,7 @@ class Table:
         """The last event the table's followers have been sent: what an ack's `seq` says. A
         command's events are applied as they are decided (the next one is decided on the state
         they make) and sent once stored, and a socket's handler may read the table in between."""
-        return self.seq - len(self._unstored)
+        return self.seq - len(self._unstored) - len(self._unsent)
 
     @property
     def game(self) -> Game:
@@ -202,12 +204,14 @@ class Table:
             while (consequence := commands.follow_up(self)) is not None:
                 await self._commit_after_rating(consequence)
             await self._show_rating()
+            await self._store()
         except BaseException:
-            if self._unstored:  # a command's events are stored all together, or none of them
+            if self._unstored:  # not stored: they never happened (and nobody was told of them)
                 self._unstored = []
                 await self._rebuild()
             raise
-        await self._store()
+        finally:
+            self._send()  # what was stored, even if a later write failed
         self._arm()
         if self.on_change is not None:
             self.on_change(self)
@@ -260,21 +264,20 @@ class Table:
             self.account_tokens.pop(event.seat.index, None)
 
     async def _store(self) -> None:
-        """Store the events applied since the last call in one append, then send them. If the
-        store refuses, the state is rebuilt from the log (what was not stored never happened,
-        and nobody was sent it) and the command fails."""
+        """Store the events applied since the last call, in one append, to be sent when the
+        command is done. If the store refuses, `record` rebuilds the state from the log."""
         unstored = self._unstored
         if not unstored:
             return
-        try:
-            stored = [to_stored(broadcast.event, broadcast.seq, broadcast.at) for broadcast in unstored]
-            await self.store.append_events(self.table_id, stored)
-        except BaseException:
-            await self._rebuild()
-            raise
-        finally:
-            self._unstored = []
-        for broadcast in unstored:
+        stored = [to_stored(broadcast.event, broadcast.seq, broadcast.at) for broadcast in unstored]
+        await self.store.append_events(self.table_id, stored)
+        self._unstored = []
+        self._unsent.extend(unstored)
+
+    def _send(self) -> None:
+        """Send each viewer what was stored and not sent yet, in order."""
+        unsent, self._unsent = self._unsent, []
+        for broadcast in unsent:
             event = broadcast.event
             if isinstance(event, SeatChanged) and event.seat.kind is SeatKind.EMPTY:
                 self._demote(event.seat.index)
