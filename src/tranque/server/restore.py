@@ -12,13 +12,12 @@ from __future__ import annotations
 from tranque.server.commands import Resume
 from tranque.server.store import StoredEvent
 from tranque.server.table import Table
-from tranque.server.table_log import from_stored
+from tranque.server.table_log import replay
 
 
 def replay_log(table: Table, events: list[StoredEvent]) -> None:
     """Bring `table`, fresh, to the state its log describes."""
-    for stored in events:
-        table.state.apply(from_stored(stored), stored.seq)
+    replay(table.state, events)
 
 
 async def resume(table: Table) -> None:

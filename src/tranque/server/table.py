@@ -41,7 +41,7 @@ from tranque.server.table_events import (
     TableEvent,
     TurnStarted,
 )
-from tranque.server.table_log import Broadcast, frame, from_stored, to_stored
+from tranque.server.table_log import Broadcast, frame, from_stored, replay, to_stored
 from tranque.server.table_rating import rating_json
 from tranque.server.table_state import Phase, TableError, TableOptions, TableState, Viewer
 
@@ -287,8 +287,7 @@ class Table:
         """The state as the log has it, after a store refused events already applied."""
         self.state = TableState(self.rules)
         try:
-            for stored in await self.store.load_events(self.table_id):
-                self.state.apply(from_stored(stored), stored.seq)
+            replay(self.state, await self.store.load_events(self.table_id))
         except Exception:
             log.exception("table %s: its log cannot be read back; it is retired", self.table_id)
             self.retired = True

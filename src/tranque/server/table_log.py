@@ -9,13 +9,13 @@ socket.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from typing import Any
 
 from tranque.server.connection import encode
 from tranque.server.store import StoredEvent
 from tranque.server.table_events import TableEvent, decode
-from tranque.server.table_state import Viewer
+from tranque.server.table_state import TableState, Viewer
 
 
 def to_stored(event: TableEvent, seq: int, at: float) -> StoredEvent:
@@ -24,6 +24,13 @@ def to_stored(event: TableEvent, seq: int, at: float) -> StoredEvent:
 
 def from_stored(stored: StoredEvent) -> TableEvent:
     return decode(stored.kind, stored.data)
+
+
+def replay(state: TableState, events: Iterable[StoredEvent]) -> None:
+    """Fold stored `events` into `state` with each event's own `apply`: a restart, and a
+    table whose store refused what it had applied, rebuild their state this one way."""
+    for stored in events:
+        state.apply(from_stored(stored), stored.seq)
 
 
 def frame(seq: int, at: float, event: TableEvent, viewer: Viewer) -> dict[str, Any]:

@@ -11,6 +11,23 @@ class DuplicateEvent(Exception):
     """An event with this (table_id, seq) is already stored: two owners for one table."""
 
 
+def fresh_in_batch(batch: Sequence[tuple[str, StoredEvent]], last: dict[str, int]) -> list[int]:
+    """The indexes of `batch`'s events newer than their table's last stored seq (`last`), as
+    the backends' group commits insert them together. Once one of a table's events is not
+    newer, none of its later ones in the batch is: a log has no gaps, and what followed a
+    refused event was decided on a state never stored."""
+    newest = dict(last)
+    fresh: list[int] = []
+    stale: set[str] = set()
+    for index, (table_id, event) in enumerate(batch):
+        if table_id not in stale and event.seq > newest.get(table_id, 0):
+            fresh.append(index)
+            newest[table_id] = event.seq
+        else:
+            stale.add(table_id)
+    return fresh
+
+
 class NameTaken(Exception):
     """A user with this name already exists."""
 

@@ -49,6 +49,7 @@ from tranque.server.store.base import (
     StoredEvent,
     TableRow,
     UserRow,
+    fresh_in_batch,
 )
 from tranque.server.store.friendship import friendship
 from tranque.server.store.schema import (
@@ -398,14 +399,7 @@ class SqlStore:
 
     async def append_event(self, table_id: str, event: StoredEvent) -> None:
         """Store `event` once every earlier event of the table is stored (group commit)."""
-        if self._appends is not None:
-            await self._appends.append(table_id, event)
-            return
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((table_id, event, future))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.get_running_loop().create_task(self._write_pending())
-        await future
+        await self.append_events(table_id, [event])
 
     async def append_events(self, table_id: str, events: Sequence[StoredEvent]) -> None:
         """`append_event` for each of `events`, in order, awaited together (one batch)."""
@@ -454,13 +448,7 @@ class SqlStore:
         try:
             async with self.engine.begin() as connection:
                 last: dict[str, int] = {row[0]: row[1] for row in await connection.execute(last_query)}
-                fresh: list[int] = []
-                stale: set[str] = set()  # a table with an event not newer: none after it is fresh
-                for i, (table_id, event) in enumerate(batch):
-                    if table_id not in stale and event.seq > last.get(table_id, 0):
-                        fresh.append(i)
-                    else:
-                        stale.add(table_id)
+                fresh = fresh_in_batch(batch, last)
                 if fresh:
                     rows = [
                         {

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from tranque.server import json_text
-from tranque.server.store.base import DuplicateEvent, StoredEvent
+from tranque.server.store.base import DuplicateEvent, StoredEvent, fresh_in_batch
 
 # The columns of schema.table_events, in this order.
 INSERT = "INSERT INTO table_events (table_id, seq, kind, data, at) VALUES (?, ?, ?, ?, ?)"
@@ -88,12 +88,7 @@ class SqliteAppends:
     async def append(self, table_id: str, event: StoredEvent) -> None:
         """Store `event` after every append queued before it; `DuplicateEvent` if its seq is
         not newer than the table's last one, `KeyError` for a table that does not exist."""
-        if self._loop is None:
-            raise RuntimeError("SqliteAppends.start() has not been called")
-        future: asyncio.Future[None] = self._loop.create_future()
-        self._pending.append((table_id, event, future))
-        self._schedule()
-        await future
+        await self.append_many(table_id, [event])
 
     async def append_many(self, table_id: str, events: Sequence[StoredEvent]) -> None:
         """`append` for each of `events`, in order, awaited together: one turn of the loop for
@@ -275,14 +270,7 @@ def _write_together(
             if unseen:
                 marks = ", ".join("?" * len(unseen))
                 newest.update(connection.execute(LAST_SEQS.format(marks=marks), unseen).fetchall())
-            fresh: list[int] = []
-            stale: set[str] = set()  # tables with an event not newer: none of their later ones either
-            for index, (table_id, event) in enumerate(batch):
-                if table_id not in stale and event.seq > newest.get(table_id, 0):
-                    fresh.append(index)
-                    newest[table_id] = event.seq
-                else:
-                    stale.add(table_id)
+            fresh = fresh_in_batch(batch, newest)
             connection.executemany(INSERT, [_row(*batch[index]) for index in fresh])
             connection.execute("COMMIT")
         except BaseException:
