@@ -620,12 +620,14 @@ class BatchesStore(MemoryStore):
         self.batches: list[list[int]] = []
         self.refuse_next = False
 
-    async def append_events(self, table_id: str, events: Sequence[StoredEvent]) -> None:
+    async def append_events(
+        self, table_id: str, events: Sequence[StoredEvent], epoch: int | None = None
+    ) -> None:
         if self.refuse_next:
             self.refuse_next = False
             raise OSError("disk I/O error")
         self.batches.append([event.seq for event in events])
-        await super().append_events(table_id, events)
+        await super().append_events(table_id, events, epoch)
 
 
 class TestStoring:

@@ -11,6 +11,11 @@ class DuplicateEvent(Exception):
     """An event with this (table_id, seq) is already stored: two owners for one table."""
 
 
+class StaleEpoch(Exception):
+    """Another owner has taken the table over: this writer's epoch is older than the table's
+    (`Store.claim_table`), so nothing it asked to write was written."""
+
+
 def fresh_in_batch(batch: Sequence[tuple[str, StoredEvent]], last: dict[str, int]) -> list[int]:
     """The indexes of `batch`'s events newer than their table's last stored seq (`last`), as
     the backends' group commits insert them together. Once one of a table's events is not
@@ -48,6 +53,7 @@ class TableRow:
     config: dict[str, Any]
     status: str  # waiting | playing | finished | annulled
     created_at: float
+    epoch: int = 0  # how many times a process has claimed the table (`Store.claim_table`)
 
 
 @dataclass(frozen=True)
@@ -214,16 +220,43 @@ class Store(Protocol):
 
     async def create_table(self, table_id: str, config: dict[str, Any], created_at: float) -> None: ...
 
-    async def set_table_status(self, table_id: str, status: str) -> None: ...
+    # Fencing: with several processes on one database, one owns a table at a time. A process
+    # taking a table over claims it (its epoch goes up by one) and passes the epoch it got with
+    # its writes; a write carrying an older epoch (a former owner, paused or cut off) changes
+    # nothing and raises `StaleEpoch`. The check is atomic with the write: a write and a claim
+    # of the same table never interleave. `epoch=None` writes without a check.
 
-    async def append_event(self, table_id: str, event: StoredEvent) -> None:
-        """Persist one event; `DuplicateEvent` if its seq is taken (UNIQUE(table_id, seq))."""
+    async def claim_table(self, table_id: str) -> int:
+        """Take the table over: add one to its epoch, atomically, and return the new epoch.
+        From then on, writes carrying an older epoch are refused. `KeyError` for an unknown table."""
         ...
 
-    async def append_events(self, table_id: str, events: Sequence[StoredEvent]) -> None:
+    async def table_epoch(self, table_id: str) -> int:
+        """The table's current epoch (0 until it is first claimed); `KeyError` for an unknown table."""
+        ...
+
+    async def table(self, table_id: str) -> TableRow | None:
+        """One table's row, config and epoch included; None for an unknown table."""
+        ...
+
+    async def set_table_status(self, table_id: str, status: str, epoch: int | None = None) -> None:
+        """`KeyError` for an unknown table; `StaleEpoch`, unchanged, if `epoch` is given and is
+        not the table's epoch."""
+        ...
+
+    async def append_event(self, table_id: str, event: StoredEvent, epoch: int | None = None) -> None:
+        """Persist one event; `DuplicateEvent` if its seq is taken (UNIQUE(table_id, seq));
+        `StaleEpoch`, and nothing stored, if `epoch` is given and is not the table's epoch."""
+        ...
+
+    async def append_events(
+        self, table_id: str, events: Sequence[StoredEvent], epoch: int | None = None
+    ) -> None:
         """Persist `events`, in order, as `append_event` would one by one, awaited together
         (a command's events: one wait for the store, not one per event). On a refusal the
-        events before the refused one may be stored and those after it are not."""
+        events before the refused one may be stored and those after it are not; but with an
+        `epoch` that is not the table's, none is stored (`StaleEpoch`), whatever claim of the
+        table runs at the same time. An empty `events` writes and checks nothing."""
         ...
 
     async def load_events(self, table_id: str, after_seq: int = 0) -> list[StoredEvent]:

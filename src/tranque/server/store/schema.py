@@ -56,6 +56,9 @@ tables = sa.Table(
     sa.Column("config", sa.JSON, nullable=False),
     sa.Column("status", sa.String(16), nullable=False, index=True),
     sa.Column("created_at", sa.Double, nullable=False),
+    # The table's owner epoch (revision 0006): one more each time a process takes the table
+    # over (`Store.claim_table`); writes carrying an older one are refused (fencing).
+    sa.Column("epoch", sa.Integer, nullable=False, server_default=sa.text("0")),
 )
 
 # The primary key (table_id, seq) is the UNIQUE(table_id, seq) that stops two owners of one

@@ -16,6 +16,10 @@ other connections: accounts, statuses, records) is tried again a moment later. I
 checkpoints the WAL either (the fsyncs): `Checkpointer` does that on a thread with its own
 connection, in the passive mode that never holds up a writer.
 
+Appends that carry their owner's epoch (fencing, `Store.claim_table`) have it checked in the
+batch's transaction, which holds the file's write lock from its start (no claim can come
+between the check and the commit): a stale one is refused there, the others stored.
+
 An append the batch cannot take (a stale seq, an unknown table, a race with another owner)
 is tried again alone, in its own transaction, which says precisely why it was refused.
 The connection has the pragmas of the store's other connections (`pragmas`), WAL among them,
@@ -32,7 +36,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from tranque.server import json_text
-from tranque.server.store.base import DuplicateEvent, StoredEvent, fresh_in_batch
+from tranque.server.store.base import DuplicateEvent, StaleEpoch, StoredEvent, fresh_in_batch
 
 # The columns of schema.table_events, in this order.
 INSERT = "INSERT INTO table_events (table_id, seq, kind, data, at) VALUES (?, ?, ?, ?, ?)"
@@ -42,6 +46,7 @@ INSERT_IF_NEWER = (
     "AND NOT EXISTS (SELECT 1 FROM table_events WHERE table_id = ? AND seq >= ?)"
 )
 KNOWN_TABLE = "SELECT 1 FROM tables WHERE table_id = ?"
+EPOCHS = "SELECT table_id, epoch FROM tables WHERE table_id IN ({marks})"
 LAST_SEQS = "SELECT table_id, max(seq) FROM table_events WHERE table_id IN ({marks}) GROUP BY table_id"
 MAX_VARIABLES = 900  # below SQLite's smallest limit on host parameters (999) for the IN (...) check
 MAX_REMEMBERED = 100_000  # tables whose last seq the thread remembers (forgotten ones are read again)
@@ -50,9 +55,13 @@ BUSY_RETRY_SECONDS = 0.002  # how soon a batch that found the file locked is tri
 CHECKPOINT_SECONDS = 1.0  # how often the WAL is checkpointed (it grows ~1,000 pages a second at 1,000 tables)
 
 UPDATE_STATUS = "UPDATE tables SET status = ? WHERE table_id = ?"
+UPDATE_STATUS_AT_EPOCH = "UPDATE tables SET status = ? WHERE table_id = ? AND epoch = ?"
+TABLE_EPOCH = "SELECT epoch FROM tables WHERE table_id = ?"
 
-Append = tuple[str, StoredEvent, "asyncio.Future[None]"]
-StatusChange = tuple[str, str, "asyncio.Future[None]"]
+# What is queued, by table: an event or a status, with the epoch its writer owns the table at
+# (None: unchecked), and the answer awaited.
+Append = tuple[str, tuple[StoredEvent, int | None], "asyncio.Future[None]"]
+StatusChange = tuple[str, tuple[str, int | None], "asyncio.Future[None]"]
 Outcome = BaseException | None
 
 
@@ -85,29 +94,36 @@ class SqliteAppends:
         self._checkpointer = Checkpointer(self.path, self.pragmas)
         self._checkpointer.start()
 
-    async def append(self, table_id: str, event: StoredEvent) -> None:
+    async def append(self, table_id: str, event: StoredEvent, epoch: int | None = None) -> None:
         """Store `event` after every append queued before it; `DuplicateEvent` if its seq is
-        not newer than the table's last one, `KeyError` for a table that does not exist."""
-        await self.append_many(table_id, [event])
+        not newer than the table's last one, `KeyError` for a table that does not exist,
+        `StaleEpoch` if `epoch` is given and is not the table's."""
+        await self.append_many(table_id, [event], epoch)
 
-    async def append_many(self, table_id: str, events: Sequence[StoredEvent]) -> None:
+    async def append_many(
+        self, table_id: str, events: Sequence[StoredEvent], epoch: int | None = None
+    ) -> None:
         """`append` for each of `events`, in order, awaited together: one turn of the loop for
-        a command's events. An event refused leaves the ones after it unstored."""
+        a command's events. An event refused leaves the ones after it unstored; a stale
+        `epoch`, all of them."""
         if self._loop is None:
             raise RuntimeError("SqliteAppends.start() has not been called")
         futures = [self._loop.create_future() for _ in events]
-        self._pending.extend((table_id, event, future) for event, future in zip(events, futures, strict=True))
+        self._pending.extend(
+            (table_id, (event, epoch), future) for event, future in zip(events, futures, strict=True)
+        )
         self._schedule()
         await asyncio.gather(*futures)
 
-    async def set_status(self, table_id: str, status: str) -> None:
+    async def set_status(self, table_id: str, status: str, epoch: int | None = None) -> None:
         """Set a table's status, in the same turn's writes as the appends (a table's status
         changes with its events, and a second writer would hold the file's lock against
-        them); `KeyError` for a table that does not exist."""
+        them); `KeyError` for a table that does not exist, `StaleEpoch` (unchanged) if
+        `epoch` is given and is not the table's."""
         if self._loop is None:
             raise RuntimeError("SqliteAppends.start() has not been called")
         future: asyncio.Future[None] = self._loop.create_future()
-        self._statuses.append((table_id, status, future))
+        self._statuses.append((table_id, (status, epoch), future))
         self._schedule()
         await future
 
@@ -150,14 +166,25 @@ class SqliteAppends:
             _settle(appends, [self._error] * len(appends))
             _settle(statuses, [self._error] * len(statuses))
             return True
-        appends = _write_queued(appends, lambda items: write(connection, items, self._last))
-        statuses = _write_queued(statuses, lambda items: set_statuses(connection, items))
+        appends = _write_queued(
+            appends,
+            lambda items: write(
+                connection,
+                [(table_id, event) for table_id, (event, _) in items],
+                self._last,
+                [epoch for _, (_, epoch) in items],
+            ),
+        )
+        statuses = _write_queued(
+            statuses,
+            lambda items: set_statuses(connection, [(table_id, *change) for table_id, change in items]),
+        )
         self._pending = appends + self._pending
         self._statuses = statuses + self._statuses
         return not (appends or statuses)
 
 
-Queued = TypeVar("Queued", StoredEvent, str)
+Queued = TypeVar("Queued", tuple[StoredEvent, int | None], tuple[str, int | None])
 
 
 def _write_queued(
@@ -224,99 +251,207 @@ class Checkpointer:
 
 
 def write(
-    connection: sqlite3.Connection, batch: list[tuple[str, StoredEvent]], last: dict[str, int] | None = None
+    connection: sqlite3.Connection,
+    batch: list[tuple[str, StoredEvent]],
+    last: dict[str, int] | None = None,
+    epochs: Sequence[int | None] | None = None,
 ) -> list[Outcome]:
     """Store the batch's events, together where they can be; each one's outcome, in order.
+
+    `epochs[i]`, when given and not None, is the epoch the writer of event i owns its table
+    at: the event is stored only if it is the table's (else `StaleEpoch`), checked in the
+    transaction that stores it, which holds the file's write lock from its start.
 
     `last` remembers each table's last stored seq across batches, so a batch reads the
     database only for tables it has not seen. Another writer of a table cannot slip past it:
     seqs go one by one, so that writer's next event takes a seq this one will also try, and
     the primary key refuses the second (the batch then fails, and each event is tried alone).
     Once one of a table's events is refused, its later ones in the batch are refused with it:
-    a log has no gaps, and what followed a refused event was decided on a state never stored."""
+    a log has no gaps, and what followed a refused event was decided on a state never stored.
+    (A stale epoch's refusal says nothing of the same table's events at another epoch.)"""
     last = {} if last is None else last
     if len(last) > MAX_REMEMBERED:
         last.clear()
-    stored = _write_together(connection, batch, last)
-    outcomes: list[Outcome] = []
-    refused: dict[str, BaseException] = {}  # a table's first refused event: none after it is stored
-    for index, (table_id, event) in enumerate(batch):
-        outcome = refused.get(table_id)
-        if outcome is None and index not in stored:
-            outcome = _write_alone(connection, table_id, event)
-        if outcome is not None:
-            refused.setdefault(table_id, outcome)
-        outcomes.append(outcome)
+    fenced: list[int | None] = list(epochs) if epochs is not None else [None] * len(batch)
+    decided = _write_together(connection, batch, last, fenced)
+    outcomes: list[Outcome] = [None] * len(batch)
+    # A table's first refused event (per epoch): none after it is stored.
+    refused: dict[tuple[str, int | None], BaseException] = {}
+    index = 0
+    while index < len(batch):
+        table_id, _ = batch[index]
+        epoch = fenced[index]
+        end = index + 1
+        if index in decided:
+            outcomes[index] = decided[index]
+        elif (table_id, epoch) in refused:
+            outcomes[index] = refused[table_id, epoch]
+        else:
+            # Alone: this event, or with an epoch the run of the table's events that carry
+            # it, in one transaction, so that a claim cannot split them.
+            while (
+                epoch is not None
+                and end < len(batch)
+                and end not in decided
+                and (batch[end][0], fenced[end]) == (table_id, epoch)
+            ):
+                end += 1
+            alone = _write_alone(connection, table_id, [event for _, event in batch[index:end]], epoch)
+            outcomes[index:end] = alone
+            for outcome in alone:
+                if outcome is not None:
+                    refused.setdefault((table_id, epoch), outcome)
+        index = end
     for (table_id, event), outcome in zip(batch, outcomes, strict=True):
         if outcome is None:
             last[table_id] = max(last.get(table_id, 0), event.seq)
     return outcomes
 
 
+def _split(batch: list[tuple[str, StoredEvent]]) -> int:
+    """Where to cut a batch in two near its middle, between two tables' events (a writer's
+    events of one table, checked against one epoch, stay in one transaction)."""
+    middle = len(batch) // 2
+    for distance in range(len(batch)):
+        for cut in (middle + distance, middle - distance):
+            if 0 < cut < len(batch) and batch[cut - 1][0] != batch[cut][0]:
+                return cut
+    return middle
+
+
 def _write_together(
-    connection: sqlite3.Connection, batch: list[tuple[str, StoredEvent]], last: dict[str, int]
-) -> set[int]:
-    """Insert every event newer than its table's last one, in one transaction; their indexes
-    (none when the transaction fails: an unknown table, a race, a busy database...)."""
+    connection: sqlite3.Connection,
+    batch: list[tuple[str, StoredEvent]],
+    last: dict[str, int],
+    epochs: list[int | None],
+) -> dict[int, Outcome]:
+    """Refuse every event whose epoch is stale and insert every other event newer than its
+    table's last one, in one transaction; their indexes, with their outcomes (None: stored;
+    `StaleEpoch`). None when the transaction fails: an unknown table, a race, a busy database..."""
     unseen = sorted({table_id for table_id, _ in batch if table_id not in last})
-    if len(unseen) > MAX_VARIABLES:
-        half = len(batch) // 2  # one table's events stay in order: both halves keep it
-        first = _write_together(connection, batch[:half], last)
-        return first | {half + i for i in _write_together(connection, batch[half:], last)}
+    checked = sorted(
+        {table_id for (table_id, _), epoch in zip(batch, epochs, strict=True) if epoch is not None}
+    )
+    if len(unseen) > MAX_VARIABLES or len(checked) > MAX_VARIABLES:
+        half = _split(batch)  # one table's events stay in order: both halves keep it
+        first = _write_together(connection, batch[:half], last, epochs[:half])
+        second = _write_together(connection, batch[half:], last, epochs[half:])
+        return first | {half + i: outcome for i, outcome in second.items()}
+    decided: dict[int, Outcome] = {}
     try:
-        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("BEGIN IMMEDIATE")  # the write lock from here: no claim until COMMIT
         try:
+            current: dict[str, int] = {}
+            if checked:
+                marks = ", ".join("?" * len(checked))
+                current.update(connection.execute(EPOCHS.format(marks=marks), checked).fetchall())
+            candidates: list[int] = []
+            stale: dict[tuple[str, int], StaleEpoch] = {}
+            for index, ((table_id, _), epoch) in enumerate(zip(batch, epochs, strict=True)):
+                if epoch is None:
+                    candidates.append(index)
+                elif table_id not in current:  # an unknown table: alone, it says so
+                    continue
+                elif current[table_id] != epoch:
+                    key = (table_id, epoch)
+                    decided[index] = stale.setdefault(key, _stale(table_id, epoch, current[table_id]))
+                else:
+                    candidates.append(index)
             newest = dict(last)
             if unseen:
                 marks = ", ".join("?" * len(unseen))
                 newest.update(connection.execute(LAST_SEQS.format(marks=marks), unseen).fetchall())
-            fresh = fresh_in_batch(batch, newest)
+            chosen = fresh_in_batch([batch[index] for index in candidates], newest)
+            fresh = [candidates[i] for i in chosen]
             connection.executemany(INSERT, [_row(*batch[index]) for index in fresh])
             connection.execute("COMMIT")
         except BaseException:
             connection.execute("ROLLBACK")
             raise
     except Exception:  # ...each event is tried alone, and says what went wrong with it
-        return set()
-    return set(fresh)
+        return {}
+    decided.update((index, None) for index in fresh)
+    return decided
 
 
-def _write_alone(connection: sqlite3.Connection, table_id: str, event: StoredEvent) -> Outcome:
-    """One event in its own transaction: None once stored, else why not."""
-    try:
-        row = _row(table_id, event)
-        connection.execute("BEGIN IMMEDIATE")
+def _write_alone(
+    connection: sqlite3.Connection, table_id: str, events: list[StoredEvent], epoch: int | None
+) -> list[Outcome]:
+    """`events`, of one table, in a transaction of their own: each stored only if newer than
+    the table's last one, none after the first refused; with an `epoch`, none unless it is
+    the table's. Each one's outcome, precisely: when one fails the transaction, the ones
+    before it are tried again without it."""
+    outcomes: list[Outcome] = [None] * len(events)
+    end = len(events)  # the events still to try (the later ones are answered)
+    while end:
+        at = 0
         try:
-            inserted = connection.execute(INSERT_IF_NEWER, (*row, table_id, table_id, event.seq)).rowcount
-            known = inserted == 1 or connection.execute(KNOWN_TABLE, (table_id,)).fetchone() is not None
-            connection.execute("COMMIT")
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
-    except sqlite3.IntegrityError:  # another writer stored this seq between our check and our insert
-        return DuplicateEvent(f"{table_id}#{event.seq}")
-    except Exception as error:  # data that is not JSON, or the database failed (full, locked, gone)
-        return error
-    if inserted == 1:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                refusal = _epoch_refusal(connection, table_id, epoch)
+                if refusal is not None:
+                    outcomes[:end] = [refusal] * end
+                else:
+                    for at in range(end):
+                        event = events[at]
+                        row = (*_row(table_id, event), table_id, table_id, event.seq)
+                        if connection.execute(INSERT_IF_NEWER, row).rowcount != 1:
+                            known = connection.execute(KNOWN_TABLE, (table_id,)).fetchone() is not None
+                            refused = (
+                                DuplicateEvent(f"{table_id}#{event.seq}") if known else KeyError(table_id)
+                            )
+                            outcomes[at:end] = [refused] * (end - at)
+                            break
+                connection.execute("COMMIT")
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            return outcomes  # committed: the events before a refused one are stored
+        except sqlite3.IntegrityError:  # another writer stored this seq between our check and our insert
+            failure: BaseException = DuplicateEvent(f"{table_id}#{events[at].seq}")
+        except Exception as error:  # data that is not JSON, or the database failed (full, locked, gone)
+            failure = error
+        outcomes[at:end] = [failure] * (end - at)
+        end = at  # the events before it were rolled back with it: once more without it
+    return outcomes
+
+
+def _epoch_refusal(connection: sqlite3.Connection, table_id: str, epoch: int | None) -> Outcome:
+    """None if `epoch` is None or the table's; else `KeyError` (no such table) or `StaleEpoch`."""
+    if epoch is None:
         return None
-    return DuplicateEvent(f"{table_id}#{event.seq}") if known else KeyError(table_id)
+    found = connection.execute(TABLE_EPOCH, (table_id,)).fetchone()
+    if found is None:
+        return KeyError(table_id)
+    return None if found[0] == epoch else _stale(table_id, epoch, found[0])
 
 
-def set_statuses(connection: sqlite3.Connection, changes: list[tuple[str, str]]) -> list[Outcome]:
-    """Set each table's status, in one transaction: None, or `KeyError` for an unknown table."""
+def _stale(table_id: str, epoch: int, current: int) -> StaleEpoch:
+    return StaleEpoch(f"{table_id}: epoch {epoch}, the table's is {current}")
+
+
+def set_statuses(
+    connection: sqlite3.Connection, changes: Sequence[tuple[str, str] | tuple[str, str, int | None]]
+) -> list[Outcome]:
+    """Set each table's status, in one transaction: None, or `KeyError` for an unknown table,
+    or `StaleEpoch` (unchanged) for a change whose epoch, given third, is not the table's."""
+    outcomes: list[Outcome] = []
     connection.execute("BEGIN IMMEDIATE")
     try:
-        counts = [
-            connection.execute(UPDATE_STATUS, (status, table_id)).rowcount for table_id, status in changes
-        ]
+        for table_id, status, *fenced in changes:
+            epoch = fenced[0] if fenced else None
+            if epoch is None:
+                count = connection.execute(UPDATE_STATUS, (status, table_id)).rowcount
+            else:
+                count = connection.execute(UPDATE_STATUS_AT_EPOCH, (status, table_id, epoch)).rowcount
+            outcomes.append(
+                None if count == 1 else _epoch_refusal(connection, table_id, epoch) or KeyError(table_id)
+            )
         connection.execute("COMMIT")
     except BaseException:
         connection.execute("ROLLBACK")
         raise
-    return [
-        None if count == 1 else KeyError(table_id)
-        for (table_id, _), count in zip(changes, counts, strict=True)
-    ]
+    return outcomes
 
 
 def _row(table_id: str, event: StoredEvent) -> tuple[Any, ...]:
