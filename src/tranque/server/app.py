@@ -7,6 +7,7 @@ refusals http_errors.py's; this module only builds the app: its lifespan, middle
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -15,16 +16,29 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from tranque.server import accounts, http_api, http_friends, http_players, http_replay, http_tables, ws
+from tranque.server import (
+    accounts,
+    http_api,
+    http_friends,
+    http_players,
+    http_replay,
+    http_tables,
+    runtime,
+    ws,
+)
 from tranque.server.body_limit import BodyLimit
 from tranque.server.bot_runner import BotRunner
+from tranque.server.bus import RedisBus
+from tranque.server.cluster import Cluster
 from tranque.server.collector import Collector, managed
 from tranque.server.http_errors import table_error
+from tranque.server.leases import RedisLeases
 from tranque.server.quickmatch import QuickMatch
 from tranque.server.registry import Registry
 from tranque.server.security import SecurityHeaders
 from tranque.server.settings import Settings
 from tranque.server.state import ServerState
+from tranque.server.store import Store
 from tranque.server.store.factory import make_store
 from tranque.server.table import TableError
 from tranque.server.verifier import Verifier
@@ -32,6 +46,46 @@ from tranque.server.verifier import Verifier
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 DOCS_ASSETS = "/docs-assets"
 DOCS_PAGES = ("/docs", "/docs/oauth2-redirect", "/redoc")
+
+
+ENVIRONMENT = {  # what `tranque serve --workers N` hands each worker process, by variable
+    "TRANQUE_DATABASE_URL": "database_url",
+    "TRANQUE_REDIS_URL": "redis_url",
+    "TRANQUE_BOT_LEVEL": "default_bot_level",
+    "TRANQUE_SECURE_COOKIES": "secure_cookies",
+}
+
+
+def environment_of(settings: Settings) -> dict[str, str]:
+    """The environment variables from which `app_from_environment` makes `settings` again."""
+    values = {name: getattr(settings, field) for name, field in ENVIRONMENT.items()}
+    return {
+        name: ("1" if value is True else str(value))
+        for name, value in values.items()
+        if value not in (None, False)
+    }
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one of `tranque serve --workers N`'s processes (uvicorn's factory)."""
+    values: dict[str, object] = {}
+    for name, field in ENVIRONMENT.items():
+        value = os.environ.get(name)
+        if value is not None:
+            values[field] = value == "1" if field == "secure_cookies" else value
+    runtime.tune_garbage_collector()
+    return create_app(Settings(**values))  # type: ignore[arg-type]
+
+
+def make_cluster(settings: Settings, store: Store) -> Cluster | None:
+    """This process's part in a cluster, when it has others (`redis_url`, or a test's links)."""
+    if settings.cluster_links is not None:
+        bus, leases = settings.cluster_links()
+    elif settings.redis_url is not None:
+        bus, leases = RedisBus(settings.redis_url), RedisLeases(settings.redis_url, prefix="")
+    else:
+        return None
+    return Cluster(store, bus, leases, settings.cluster)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -42,8 +96,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = make_store(settings.database_url)
         await store.start()
         bots = BotRunner(settings.bot_processes)
+        cluster = make_cluster(settings, store)
         registry = Registry(
-            store, settings.clock, bots, settings.table_defaults(), settings.lobby_update_seconds
+            store,
+            settings.clock,
+            bots,
+            settings.table_defaults(),
+            settings.lobby_update_seconds,
+            cluster=cluster,
         )
         quick = QuickMatch(
             registry,
@@ -55,6 +115,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         verifier = Verifier(settings.limits, settings.verify_in_processes)
         collector = Collector() if managed() else None
         app.state.tranque = ServerState(settings, store, registry, quick, bots, verifier, collector)
+        if cluster is not None:
+            await cluster.start(registry)
         await registry.recover()
         if collector is not None:
             collector.start()
@@ -64,6 +126,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if collector is not None:
                 collector.close()
             app.state.tranque.presence.close()
+            if cluster is not None:
+                await cluster.close()
             await registry.close()
             bots.close()
             await verifier.close()

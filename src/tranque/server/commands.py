@@ -170,18 +170,27 @@ class Unsubscribe:
 @dataclass
 class Resume:
     """After a restart has replayed the log: nobody is connected yet, and whoever was to act
-    gets a full new turn (the server's downtime is not theirs)."""
+    gets a full new turn (the server's downtime is not theirs). After a takeover by another
+    process (`keep_present`), whoever has a socket on this process is here, and nobody else
+    until their process follows the new owner."""
+
+    keep_present: bool = False
 
     async def run(self, table: Table) -> None:
         state = table.state
-        events: list[TableEvent] = [
-            SeatChanged(seat.leave()) for seat in state.humans if seat.state is SeatState.PRESENT
-        ]
+        events: list[TableEvent] = []
+        if not state.phase.is_over:
+            for seat in state.humans:
+                here = self.keep_present and table.connections(seat.index) > 0
+                if here and seat.state is SeatState.AWAY:
+                    events.append(SeatChanged(seat.arrive()))
+                elif not here and seat.state is SeatState.PRESENT:
+                    events.append(SeatChanged(seat.leave()))
         game = state.game
         if state.phase is Phase.PLAYING and game is not None and not (game.is_over or game.round.is_over):
             events.append(next_turn(state, table.clock.now()))
         await table.record(*events)
-        await table.store.set_table_status(table.table_id, state.phase.status)
+        await table.store.set_table_status(table.table_id, state.phase.status, epoch=table.epoch)
 
 
 # Playing -------------------------------------------------------------------------------------

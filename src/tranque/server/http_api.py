@@ -120,6 +120,14 @@ def practice_claims(state: ServerState, address: str, user_id: int | None) -> li
     return [*claims, account_key(user_id)]
 
 
+@router.get("/cluster", summary="Este proceso en el clúster: mesas propias, réplicas, relevos")
+async def cluster(request: Request) -> dict[str, Any]:
+    """With several processes: this one's name, how many tables it owns and keeps as
+    replicas, and how often it took a table over, gave one up or had a write refused."""
+    found = server_state(request).registry.cluster
+    return {"node": None} if found is None else found.status()
+
+
 @router.get("/lobby", summary="Mesas públicas esperando jugadores")
 async def lobby(request: Request) -> list[dict[str, Any]]:
     return server_state(request).registry.lobby()

@@ -159,9 +159,10 @@ async def get_table(
     request: Request,
     invite: Annotated[str | None, Query(max_length=64, description="El código de una mesa privada.")] = None,
 ) -> TableSummary:
-    table = server_state(request).registry.tables.get(table_id)
-    if table is None:
-        raise no_table()
+    try:
+        table = await server_state(request).registry.find(table_id)
+    except TableError:
+        raise no_table() from None
     if table.options.kind == "public":
         return summary(table)
     if invite is not None and _invited(table, invite):

@@ -182,6 +182,10 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "en": "There are already {games} in progress from your connection; "
         "finish or annul one before starting another.",
     },
+    "table_moved": {
+        "es": "La mesa está pasando a otro servidor; inténtalo de nuevo en un momento.",
+        "en": "The table is moving to another server; try again in a moment.",
+    },
     "internal": {
         "es": "Algo falló en la mesa; inténtalo de nuevo.",
         "en": "Something went wrong at the table; try again.",

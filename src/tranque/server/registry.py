@@ -6,7 +6,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tranque.engine import Rules
 from tranque.server.bot_runner import BotRunner
@@ -14,8 +14,12 @@ from tranque.server.clock import Clock, Timer
 from tranque.server.connection import encode
 from tranque.server.restore import replay_log, resume
 from tranque.server.seats import SeatKind
-from tranque.server.store import Store
+from tranque.server.store import Store, TableRow
 from tranque.server.table import Phase, Table, TableError, TableOptions
+from tranque.server.table_log import replay
+
+if TYPE_CHECKING:
+    from tranque.server.cluster import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +35,11 @@ class Registry:
         bots: BotRunner,
         defaults: dict[str, Any] | None = None,
         lobby_seconds: float = 1.0,
+        cluster: Cluster | None = None,
     ) -> None:
         self.store = store
+        # With several processes (cluster.py): every open table is here, owned or a replica.
+        self.cluster = cluster
         self.clock = clock
         self.bots = bots
         self.defaults = defaults or {}
@@ -66,11 +73,15 @@ class Registry:
             "claims": sorted(self.claims[table_id]),
         }
         try:
+            if self.cluster is not None:  # its lease first: nobody may take it over meanwhile
+                await self.cluster.claim_new(table_id)
             await self.store.create_table(table_id, config, self.clock.now())
         except BaseException:
             del self.claims[table_id]
             raise
         table = self._open(table_id, rules, options)
+        if self.cluster is not None:
+            self.cluster.owns(table)
         await table.record_creation()
         return table
 
@@ -78,6 +89,39 @@ class Registry:
         table = Table(table_id, rules, options, self.store, self.clock, self.bots, on_change=self._changed)
         self.tables[table_id] = table
         table.start()
+        return table
+
+    async def find(self, table_id: str) -> Table:
+        """The table, even one another process of a cluster created a moment ago."""
+        table = self.tables.get(table_id)
+        if table is None and self.cluster is not None:
+            table = await self.cluster.load(table_id)
+        if table is None:
+            raise TableError("no_such_table")
+        return table
+
+    async def open_replica(self, row: TableRow) -> Table:
+        """A table of the store that another process owns (cluster.py): its state as its log
+        has it, kept up to date by its owner's events."""
+        assert self.cluster is not None
+        events = await self.store.load_events(row.table_id)
+        if row.table_id in self.tables:  # loaded meanwhile
+            return self.tables[row.table_id]
+        table = Table(
+            row.table_id,
+            Rules.from_json(row.config["rules"]),
+            TableOptions(**row.config["options"]),
+            self.store,
+            self.clock,
+            self.bots,
+            on_change=self._changed,
+        )
+        replay(table.state, events)
+        self.cluster.keeps(table)
+        self.tables[row.table_id] = table
+        self.claims[row.table_id] = frozenset(row.config.get("claims", ()))
+        table.start()
+        self._changed(table)
         return table
 
     async def practice(
@@ -180,15 +224,23 @@ class Registry:
         table = self.tables.pop(table_id, None)
         self.claims.pop(table_id, None)
         if table is not None:
+            if self.cluster is not None:
+                self.cluster.forget(table)
             task = asyncio.get_running_loop().create_task(table.stop())
             self._stopping.add(task)
             task.add_done_callback(self._stopping.discard)
             table.retire()  # else its actor task would wait on its queue forever
 
     async def recover(self) -> int:
-        """Rebuild every unfinished table from its log; returns how many."""
+        """Rebuild every unfinished table from its log; returns how many. In a cluster they
+        are replicas: their owners, or the first process to find their lease lapsed, go on."""
         count = 0
         for row in await self.store.tables(OPEN_STATUSES):
+            if self.cluster is not None:
+                if row.table_id not in self.tables:
+                    await self.open_replica(row)
+                    count += 1
+                continue
             rules = Rules.from_json(row.config["rules"])
             options = TableOptions(**row.config["options"])
             table = Table(

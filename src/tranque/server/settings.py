@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tranque.server.clock import Clock, RealClock
+from tranque.server.cluster_settings import ClusterSettings
 from tranque.server.limits import Limits
 from tranque.server.socket_limits import SocketLimits
+
+if TYPE_CHECKING:
+    from tranque.server.bus import Bus
+    from tranque.server.leases import Leases
 
 
 @dataclass
@@ -30,6 +36,11 @@ class Settings:
     limits: Limits = field(default_factory=Limits)  # what one client may send and create
     socket_limits: SocketLimits = field(default_factory=SocketLimits)  # heartbeats, message rate
     verify_in_processes: bool = True  # records are checked in worker processes; False: in threads
+    # Several processes (cluster.py): Redis for the tables' ownership and fan-out. None: one process.
+    redis_url: str | None = None
+    cluster: ClusterSettings = field(default_factory=ClusterSettings)
+    # Tests: the bus and leases of a cluster of processes simulated in one (instead of Redis).
+    cluster_links: Callable[[], tuple[Bus, Leases]] | None = None
 
     def table_defaults(self) -> dict[str, Any]:
         return {

@@ -30,7 +30,7 @@ from tranque.server.game_archive import finished_game, game_format
 from tranque.server.line_layout import line_json
 from tranque.server.muting import hides, hushed, speaker
 from tranque.server.seats import Seat, SeatKind, new_token, token_hash
-from tranque.server.store import RatingRow, Store
+from tranque.server.store import RatingRow, StaleEpoch, Store, StoredEvent
 from tranque.server.table_events import (
     EndReason,
     GameEnded,
@@ -47,7 +47,7 @@ from tranque.server.table_state import Phase, TableError, TableOptions, TableSta
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Command", "Phase", "Subscriber", "Table", "TableError", "TableOptions"]
+__all__ = ["Command", "Peers", "Phase", "RemoteSocket", "Subscriber", "Table", "TableError", "TableOptions"]
 
 
 class Subscriber(Protocol):
@@ -59,8 +59,40 @@ class Subscriber(Protocol):
     def send_text(self, text: str) -> None: ...
 
 
+class RemoteSocket:
+    """A socket of another process following a table this process owns: counted among the
+    table's followers (who is here, which seat it may act for) and sent nothing, since its
+    own process sends it the table's events from its replica (cluster.py)."""
+
+    muted: frozenset[int] = frozenset()
+
+    def __init__(self, node: str, ref: str) -> None:
+        self.node, self.ref = node, ref
+
+    def send(self, message: dict[str, Any]) -> None:
+        pass
+
+    def send_text(self, text: str) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"RemoteSocket({self.node!r}, {self.ref!r})"
+
+
 class Command(Protocol):
     async def run(self, table: Table) -> Any: ...
+
+
+class Peers(Protocol):
+    """The other processes of a cluster (cluster.py), as a table sees them: an owner fans its
+    events out to them, a replica forwards its commands to the owner, and an owner whose
+    write the store refused (another process has taken the table over) tells them."""
+
+    def published(self, table: Table, sent: list[Broadcast]) -> None: ...
+
+    async def forward(self, table: Table, command: Command) -> Any: ...
+
+    def lost(self, table: Table, refused: bool) -> None: ...
 
 
 def invite_path(code: str) -> str:
@@ -94,7 +126,12 @@ class Table:
         self.deal_secret: Callable[[int], DealSecret] = _fresh_secret  # tests fix the deals here
         self.subscribers: dict[Subscriber, Viewer] = {}
         self.retired = False
-        self._queue: asyncio.Queue[tuple[Command, asyncio.Future[Any] | None]] = asyncio.Queue()
+        # With several processes (cluster.py) only one owns a table: it decides, stores and
+        # fans out; the others keep a replica fed by its events, whose commands go to it.
+        self.owned = True
+        self.epoch: int | None = None  # the owner's epoch its writes carry (None: not fenced)
+        self.peers: Peers | None = None
+        self._queue: asyncio.Queue[tuple[Command, asyncio.Future[Any] | None, bool]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._running = False
         self._recording = False
@@ -153,17 +190,25 @@ class Table:
                     await task
 
     async def call(self, command: Command) -> Any:
-        """Run `command` on the table and return its answer, or raise its `TableError`."""
+        """Run `command` on the table and return its answer, or raise its `TableError`; a
+        replica has the owner run it."""
+        if self.peers is not None:
+            return await self.peers.forward(self, command)
+        return await self.call_here(command)
+
+    async def call_here(self, command: Command, *, local: bool = False) -> Any:
+        """Run `command` in this process's actor: `local` ones (a replica's own steps: the
+        owner's events, its sockets) whether it owns the table or not."""
         if self.retired or self._task is None or self._task.done():
             raise TableError("no_such_table")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((command, future))
+        self._queue.put_nowait((command, future, local))
         return await future
 
-    def post(self, command: Command) -> None:
-        """Queue `command` without waiting for it (timers and bots)."""
+    def post(self, command: Command, *, local: bool = False) -> None:
+        """Queue `command` without waiting for it (timers, bots, a replica's own steps)."""
         if not self.retired:
-            self._queue.put_nowait((command, None))
+            self._queue.put_nowait((command, None, local))
 
     def retire(self) -> None:
         """The game is over and nobody watches: the actor ends after what is already queued."""
@@ -176,10 +221,15 @@ class Table:
 
     async def _run(self) -> None:
         while not (self.retired and self._queue.empty()):
-            command, future = await self._queue.get()
+            command, future, local = await self._queue.get()
             self._running = True
             try:
-                answer = await command.run(self)
+                if local or self.owned:
+                    answer = await command.run(self)
+                elif future is None or self.peers is None:
+                    continue  # a timer or a bot of the time this process owned the table
+                else:  # queued before the table was taken over: its new owner decides it
+                    answer = await self.peers.forward(self, command)
             except TableError as error:
                 if future is not None and not future.done():
                     future.set_exception(error)
@@ -205,10 +255,14 @@ class Table:
                 await self._commit_after_rating(consequence)
             await self._show_rating()
             await self._store()
-        except BaseException:
+        except BaseException as error:
             if self._unstored:  # not stored: they never happened (and nobody was told of them)
                 self._unstored = []
                 await self._rebuild()
+            if isinstance(error, StaleEpoch):
+                self._send()
+                self.give_up(refused=True)
+                raise TableError("table_moved") from error
             raise
         finally:
             self._send()  # what was stored, even if a later write failed
@@ -250,7 +304,7 @@ class Table:
             if self.state.phase.status is not status or ended:  # the log first, then what it says
                 await self._store()
             if self.state.phase.status is not status:
-                await self.store.set_table_status(self.table_id, self.state.phase.status)
+                await self.store.set_table_status(self.table_id, self.state.phase.status, epoch=self.epoch)
             if ended:
                 await self.store.save_record(self.table_id, record)
             if kept is not None:
@@ -270,7 +324,7 @@ class Table:
         if not unstored:
             return
         stored = [to_stored(broadcast.event, broadcast.seq, broadcast.at) for broadcast in unstored]
-        await self.store.append_events(self.table_id, stored)
+        await self.store.append_events(self.table_id, stored, epoch=self.epoch)
         self._unstored = []
         self._unsent.extend(unstored)
 
@@ -282,6 +336,8 @@ class Table:
             if isinstance(event, SeatChanged) and event.seat.kind is SeatKind.EMPTY:
                 self._demote(event.seat.index)
             self._publish(broadcast)
+        if unsent and self.owned and self.peers is not None:
+            self.peers.published(self, unsent)
 
     async def _rebuild(self) -> None:
         """The state as the log has it, after a store refused events already applied."""
@@ -291,6 +347,45 @@ class Table:
         except Exception:
             log.exception("table %s: its log cannot be read back; it is retired", self.table_id)
             self.retired = True
+
+    # Ownership, with several processes (cluster.py) -------------------------------------
+
+    def follow_owner(self, stored: list[StoredEvent]) -> None:
+        """A replica's step: fold in the owner's events that come next (older ones were
+        folded in already), and send them to this process's sockets."""
+        for event in stored:
+            if event.seq == self.seq + 1:
+                decoded = from_stored(event)
+                self.state.apply(decoded, event.seq)
+                self._unsent.append(Broadcast(event.seq, event.at, decoded))
+        self._send()
+        if self.on_change is not None:
+            self.on_change(self)
+
+    async def take_over(self, epoch: int) -> None:
+        """This process owns the table from now on, at `epoch` (its writes carry it): the
+        replica brought up to the log, only this process's sockets counted as here, and whoever was
+        to act given a full new turn (commands.Resume); then its clocks and bots run here."""
+        # What the former owner stored and never sent: this process's sockets get it too.
+        self.follow_owner(await self.store.load_events(self.table_id, self.seq))
+        for subscriber in [sub for sub in self.subscribers if isinstance(sub, RemoteSocket)]:
+            del self.subscribers[subscriber]
+        self.owned, self.epoch = True, epoch
+        await commands.Resume(keep_present=True).run(self)
+
+    def give_up(self, refused: bool = False) -> None:
+        """Another process owns the table now: this one stops its clocks and bots, forgets
+        the other processes' sockets and keeps a replica of the table for its own."""
+        if not self.owned:
+            return
+        self.owned, self.epoch = False, None
+        self._clocks.cancel_all()
+        for task in self._thinking:
+            task.cancel()
+        for subscriber in [sub for sub in self.subscribers if isinstance(sub, RemoteSocket)]:
+            del self.subscribers[subscriber]
+        if self.peers is not None:
+            self.peers.lost(self, refused)
 
     # Ratings ---------------------------------------------------------------------------
 
@@ -374,10 +469,15 @@ class Table:
         `last_seq` if the table has reached it, else a full `sync`; either way then the
         seat's `options` if it is to act."""
         self.subscribers[subscriber] = viewer
-        if last_seq is None or not 0 <= last_seq <= self.seq:
+        if isinstance(subscriber, RemoteSocket):
+            pass  # its own process catches it up
+        elif last_seq is None or not 0 <= last_seq <= self.seq:
             subscriber.send(self.snapshot(viewer))
         else:
+            upto = self.seq  # a replica's log may be ahead of it: the rest comes from the owner
             for stored in await self.store.load_events(self.table_id, last_seq):
+                if stored.seq > upto:
+                    break
                 event = from_stored(stored)
                 sent = frame(stored.seq, stored.at, event, viewer)
                 subscriber.send(hushed(sent) if hides(subscriber, speaker(event, self.seats)) else sent)
@@ -496,6 +596,8 @@ class Table:
     # Clocks and bots, re-armed from the state after every command ----------------------------
 
     def _arm(self) -> None:
+        if not self.owned:
+            return  # the owner's clocks and bots run in the owner's process
         state, clocks = self.state, self._clocks
         turn = state.turn if state.phase is Phase.PLAYING else None
         if clocks.rearm_turn(None if turn is None else turn.turn_id) and turn is not None:

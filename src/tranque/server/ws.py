@@ -149,7 +149,7 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
     registry = state.registry
     match message:
         case protocol.Hello():
-            table = registry.get(message.table)
+            table = await registry.find(message.table)
             # A refused hello (bad token, private table) must leave the socket where it was.
             previous = client.table
             seat: int | None = await table.call(
@@ -185,7 +185,7 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
                 table = registry.by_invite(message.invite)
             else:
                 assert message.table is not None  # the `Sit` model asks for one or the other
-                table = registry.get(message.table)
+                table = await registry.find(message.table)
                 if table.options.kind != "public":
                     raise TableError("bad_invite.needed")
             sit = commands.Sit(user.user_id, user.name, message.seat, client.address)

@@ -64,6 +64,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "URL de la base de datos (si no: $TRANQUE_DATABASE_URL, o {default})",
         "en": "database URL (else $TRANQUE_DATABASE_URL, or {default})",
     },
+    "opt_redis": {
+        "es": "URL de Redis para correr varios procesos sobre una base PostgreSQL (si no: "
+        "$TRANQUE_REDIS_URL; sin él, un solo proceso)",
+        "en": "Redis URL, to run several processes on one PostgreSQL database (else "
+        "$TRANQUE_REDIS_URL; without it, one process)",
+    },
+    "opt_workers": {
+        "es": "cuántos procesos atienden el mismo puerto (más de 1 necesita --redis y PostgreSQL)",
+        "en": "how many processes serve the one port (more than 1 needs --redis and PostgreSQL)",
+    },
     "opt_secure_cookies": {
         "es": "cookie de sesión solo por https (Secure); detrás de un proxy de confianza que dice "
         "https se activa sola (si no: $TRANQUE_SECURE_COOKIES=1)",
@@ -425,6 +435,24 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "serve_database": {"es": "Base de datos: {url}", "en": "Database: {url}"},
     "serve_stopped": {"es": "Tranque se detuvo.", "en": "Tranque stopped."},
+    "serve_cluster": {
+        "es": "Procesos: {workers}, coordinados por Redis en {url}",
+        "en": "Processes: {workers}, coordinated through Redis at {url}",
+    },
+    "workers_need_redis": {
+        "es": "Con --workers {workers} los procesos se coordinan por Redis: indica --redis redis://…",
+        "en": "With --workers {workers} the processes coordinate through Redis: give --redis redis://…",
+    },
+    "cluster_needs_postgres": {
+        "es": "Varios procesos comparten una base PostgreSQL: indica --db postgresql://… (SQLite es "
+        "para un solo proceso)",
+        "en": "Several processes share one PostgreSQL database: give --db postgresql://… (SQLite is "
+        "for one process)",
+    },
+    "bad_workers": {
+        "es": "--workers debe estar entre 1 y {most}, no {workers}.",
+        "en": "--workers must be between 1 and {most}, not {workers}.",
+    },
     "verify_site": {
         "es": "Partida del sitio: en cada mano, la semilla y la sal reveladas deben dar el compromiso "
         "publicado al repartir, y la semilla, el reparto.",

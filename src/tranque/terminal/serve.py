@@ -20,6 +20,7 @@ from tranque.terminal.options import whole_number
 
 DEFAULT_DATABASE = "sqlite+aiosqlite:///./tranque.db"
 DATABASE_SECONDS = 10  # how long to wait for the database before giving up
+MOST_WORKERS = 64
 
 
 def configure(parser: argparse.ArgumentParser, lang: str) -> None:
@@ -28,6 +29,10 @@ def configure(parser: argparse.ArgumentParser, lang: str) -> None:
         "--port", type=whole_number(lang), default=8000, metavar="P", help=t("opt_port", lang)
     )
     parser.add_argument("--db", metavar="URL", help=t("opt_db", lang, default=DEFAULT_DATABASE))
+    parser.add_argument("--redis", metavar="URL", help=t("opt_redis", lang))
+    parser.add_argument(
+        "--workers", type=whole_number(lang), default=1, metavar="N", help=t("opt_workers", lang)
+    )
     parser.add_argument("--secure-cookies", action="store_true", help=t("opt_secure_cookies", lang))
     parser.add_argument("--forwarded-allow-ips", metavar="IPS", help=t("opt_forwarded_allow_ips", lang))
     parser.add_argument(
@@ -54,6 +59,22 @@ def database_url(args: argparse.Namespace) -> str:
     """--db, else $TRANQUE_DATABASE_URL, else a SQLite file in the current directory."""
     url: str = args.db or os.environ.get("TRANQUE_DATABASE_URL") or DEFAULT_DATABASE
     return url
+
+
+def redis_url(args: argparse.Namespace) -> str | None:
+    """--redis, else $TRANQUE_REDIS_URL, else None (one process, no Redis)."""
+    url: str | None = args.redis or os.environ.get("TRANQUE_REDIS_URL") or None
+    return url
+
+
+def check_cluster(database: str, redis: str | None, workers: int, lang: str) -> None:
+    """Several processes need Redis to coordinate and PostgreSQL to share (docs/deploy.md)."""
+    if not 1 <= workers <= MOST_WORKERS:
+        raise CliError(t("bad_workers", lang, workers=workers, most=MOST_WORKERS))
+    if workers > 1 and redis is None:
+        raise CliError(t("workers_need_redis", lang, workers=workers))
+    if redis is not None and not database.startswith(("postgresql", "postgres")):
+        raise CliError(t("cluster_needs_postgres", lang))
 
 
 def check_database(url: str, lang: str) -> None:
@@ -114,31 +135,46 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     import uvicorn
 
     from tranque.server import runtime
-    from tranque.server.app import create_app
+    from tranque.server.app import create_app, environment_of
     from tranque.server.settings import Settings
 
     url = database_url(args)
+    redis = redis_url(args)
+    check_cluster(url, redis, args.workers, lang)
     check_database(url, lang)
     settings = Settings(
-        database_url=url, default_bot_level=args.bot_level, secure_cookies=secure_cookies(args)
+        database_url=url,
+        default_bot_level=args.bot_level,
+        secure_cookies=secure_cookies(args),
+        redis_url=redis,
     )
     ctx.out.print(t("serve_open", lang, url=site_url(args.host, args.port)), soft_wrap=True)
     ctx.out.print(t("serve_database", lang, url=url), soft_wrap=True)
+    if redis is not None:
+        ctx.out.print(t("serve_cluster", lang, workers=args.workers, url=redis), soft_wrap=True)
+    options: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
+        **runtime.uvicorn_options(settings.limits),  # headers, bodies, frames: docs/protocol.md
+        "ws_ping_interval": settings.socket_limits.ping_seconds,  # a dead link is dropped (docs/protocol.md)
+        "ws_ping_timeout": settings.socket_limits.pong_seconds,
+        **proxy_options(args),
+        "log_level": "warning",
+    }
     # uvicorn shuts down gracefully on Ctrl+C, then re-raises SIGINT; whether that reaches us
     # as KeyboardInterrupt depends on timing inside asyncio.run. Either way it has stopped.
-    app = create_app(settings)
-    runtime.tune_garbage_collector()
     with contextlib.suppress(KeyboardInterrupt):
-        uvicorn.run(
-            app,
-            host=args.host,
-            port=args.port,
-            **runtime.uvicorn_options(settings.limits),  # headers, bodies, frames: docs/protocol.md
-            ws_ping_interval=settings.socket_limits.ping_seconds,  # a dead link is dropped (docs/protocol.md)
-            ws_ping_timeout=settings.socket_limits.pong_seconds,
-            **proxy_options(args),
-            log_level="warning",
-        )
+        if args.workers > 1:
+            # Each worker process builds its own app from the same settings, passed on in the
+            # environment (app.app_from_environment); they share the one listening socket.
+            os.environ.update(environment_of(settings))
+            uvicorn.run(
+                "tranque.server.app:app_from_environment", factory=True, workers=args.workers, **options
+            )
+        else:
+            app = create_app(settings)
+            runtime.tune_garbage_collector()
+            uvicorn.run(app, **options)
     ctx.out.print(t("serve_stopped", lang))
     return 0
 

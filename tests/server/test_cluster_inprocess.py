@@ -1,0 +1,286 @@
+"""Several processes of a cluster simulated in one event loop (cluster.py): each node its own
+`Registry` and `Cluster` on one shared store, one `MemoryHub` (the bus) and one
+`MemoryLeases` on a `FakeClock`, so leases lapse when the test says so.
+
+What a real cluster of processes on PostgreSQL and Redis does is in test_cluster_processes.py;
+here the same code runs fast and every step can be watched: fan-out to replicas, commands
+forwarded to the owner, a takeover when the owner stops renewing, and fencing of an owner that
+missed its lease.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+
+from tests.server.inprocess import Socket, fixed_secret
+from tests.server.scripted import _Seat
+from tranque.engine import Rules
+from tranque.server import commands
+from tranque.server.bot_runner import InlineBots
+from tranque.server.bus import MemoryBus, MemoryHub
+from tranque.server.clock import FakeClock
+from tranque.server.cluster import Cluster
+from tranque.server.cluster_settings import ClusterSettings
+from tranque.server.leases import MemoryLeases
+from tranque.server.registry import Registry
+from tranque.server.store import MemoryStore, Store
+from tranque.server.table import Table, TableError
+from tranque.server.table_log import replay
+from tranque.server.table_state import TableKind, TableState
+
+pytestmark = pytest.mark.anyio
+
+LEASE = 2.5
+FAST = ClusterSettings(
+    lease_seconds=LEASE, renew_seconds=0.005, scan_seconds=0.005, call_seconds=5, catch_up_seconds=1
+)
+DEFAULTS = {"bot_min_seconds": 0.0, "auto_move_seconds": 0.0, "between_rounds_seconds": 3600.0}
+
+
+class Node:
+    """One simulated process: its registry and its part in the cluster."""
+
+    def __init__(
+        self, name: str, store: Store, hub: MemoryHub, leases: MemoryLeases, clock: FakeClock
+    ) -> None:
+        self.name = name
+        self.bus = MemoryBus(hub)
+        self.cluster = Cluster(store, self.bus, leases, FAST, node=name)
+        self.registry = Registry(store, clock, InlineBots(), dict(DEFAULTS), cluster=self.cluster)
+        self.crashed = False
+
+    async def start(self) -> None:
+        await self.cluster.start(self.registry)
+        await self.registry.recover()
+
+    async def crash(self) -> None:
+        """The process dies: nothing renewed, nothing sent or heard, nothing given back."""
+        self.crashed = True
+        for task in self.cluster._loops:
+            task.cancel()
+        await self.bus.close()
+        for table in list(self.registry.tables.values()):
+            await table.stop()
+        self.registry.tables.clear()
+
+    async def close(self) -> None:
+        if not self.crashed:
+            await self.cluster.close()
+            await self.registry.close()
+
+
+@asynccontextmanager
+async def cluster_of(count: int) -> AsyncIterator[tuple[list[Node], FakeClock, MemoryStore]]:
+    store, hub, clock = MemoryStore(), MemoryHub(), FakeClock()
+    leases = MemoryLeases(clock)
+    await store.start()
+    nodes = [Node(f"node{index}", store, hub, leases, clock) for index in range(count)]
+    for node in nodes:
+        await node.start()
+    try:
+        yield nodes, clock, store
+    finally:
+        for node in nodes:
+            await node.close()
+        await store.close()
+
+
+async def until(condition: Callable[[], bool], what: str, turns: int = 20_000) -> None:
+    """Let the loop run until `condition` holds (bounded by turns of the loop, not by time)."""
+    for _ in range(turns):
+        if condition():
+            return
+        await asyncio.sleep(0.001 if _ % 10 == 0 else 0)
+    raise AssertionError(f"never: {what}")
+
+
+async def new_table(owner: Node, humans: list[int], players: int = 4) -> tuple[Table, dict[int, str]]:
+    rules = Rules.preset("clasico", players=players, mode="pairs" if players == 4 else "individual")
+    table = await owner.registry.create(
+        rules, owner.registry.options(kind=TableKind.PUBLIC, bot_level="greedy")
+    )
+    table.deal_secret = fixed_secret("cluster")
+    tokens: dict[int, str] = await table.call(_Seat(humans, "greedy"))
+    return table, tokens
+
+
+async def on(node: Node, table_id: str) -> Table:
+    """The table as `node` has it (a replica, unless it owns it), once it has heard of it."""
+    return await node.registry.find(table_id)
+
+
+def event_seqs(socket: Socket) -> list[int]:
+    return [frame["seq"] for frame in socket.frames if frame["type"] in ("event", "sync")]
+
+
+def assert_each_once_in_order(socket: Socket) -> None:
+    seqs = event_seqs(socket)
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), f"{socket}: {seqs}"
+
+
+async def play_out(sockets: dict[int, tuple[Node, Socket]], table_id: str, stop: Callable[[], bool]) -> int:
+    """Each human acts on its own node with its first legal action (and says «listo» after
+    each round) until `stop()`; how many moves they made."""
+    moves = 0
+    answered: set[tuple[int, int]] = set()
+    for _ in range(200_000):
+        if stop():
+            return moves
+        acted = False
+        for seat, (node, socket) in sockets.items():
+            table = await on(node, table_id)
+            options = table.options_for(seat) if table.follows(socket) else None
+            if options is not None and (seat, options["turn_id"]) not in answered:
+                answered.add((seat, options["turn_id"]))
+                action = options["legal_actions"][0]
+                try:
+                    await table.call(
+                        commands.FromSocket(socket, commands.Act(seat, action, options["turn_id"]))
+                    )
+                    moves += 1
+                except TableError as error:
+                    assert error.code in ("stale", "not_your_turn", "table_moved"), error
+                acted = True
+            elif table.state.phase.value == "between_rounds" and seat not in table.state.ready:
+                try:
+                    await table.call(commands.FromSocket(socket, commands.Ready(seat)))
+                except TableError as error:
+                    assert error.code in ("not_between_rounds", "table_moved"), error
+                acted = True
+        await asyncio.sleep(0 if acted else 0.001)
+    raise AssertionError("the game never ended")
+
+
+def state_of_log(table: Table, log: list[Any]) -> TableState:
+    state = TableState(table.rules)
+    replay(state, log)
+    return state
+
+
+async def test_replicas_follow_the_owner_and_forward_their_sockets_commands() -> None:
+    async with cluster_of(3) as (nodes, _clock, store):
+        a, b, c = nodes
+        table, tokens = await new_table(a, humans=[0, 1])
+        await table.start_game()
+        replica_b, replica_c = await on(b, table.table_id), await on(c, table.table_id)
+        assert table.owned and not replica_b.owned and not replica_c.owned
+
+        # Seat 0 plays through node B, seat 1 through node C; a spectator watches on C.
+        socket0, socket1, watcher = Socket("seat 0 on B"), Socket("seat 1 on C"), Socket("watcher on C")
+        assert await replica_b.call(commands.Subscribe(socket0, tokens[0])) == 0
+        assert await replica_c.call(commands.Subscribe(socket1, tokens[1])) == 1
+        assert await replica_c.call(commands.Subscribe(watcher)) is None
+        # The owner counts the other processes' sockets: both seats are here.
+        await until(lambda: all(table.seats[i].state.value == "present" for i in (0, 1)), "both present")
+
+        ended = lambda: table.state.phase.is_over  # noqa: E731
+        moves = await play_out({0: (b, socket0), 1: (c, socket1)}, table.table_id, ended)
+        assert moves > 0
+        await until(lambda: replica_b.seq == table.seq and replica_c.seq == table.seq, "replicas caught up")
+
+        log = await store.load_events(table.table_id)
+        assert [event.seq for event in log] == list(range(1, len(log) + 1))
+        for replica in (replica_b, replica_c):
+            assert replica.state == state_of_log(table, log) == table.state
+        for socket in (socket0, socket1, watcher):
+            assert_each_once_in_order(socket)
+            assert event_seqs(socket)[-1] == table.seq
+        # R17 on a replica: seat 0's socket never saw seat 1's hand, nor the watcher any hand.
+        hands = [frame["data"]["hand"] for frame in socket0.events if frame["kind"] == "round_started"]
+        assert hands and all(hand is not None for hand in hands)
+        watched = [frame["data"]["hand"] for frame in watcher.events if frame["kind"] == "round_started"]
+        assert watched and all(hand is None for hand in watched)
+
+
+async def test_a_refused_command_is_answered_with_its_code_and_changes_nothing() -> None:
+    async with cluster_of(2) as (nodes, _clock, _store):
+        a, b = nodes
+        table, tokens = await new_table(a, humans=[0, 1])
+        await table.start_game()
+        replica = await on(b, table.table_id)
+        socket = Socket("seat 0 on B")
+        await replica.call(commands.Subscribe(socket, tokens[0]))
+        before = table.seq
+        with pytest.raises(TableError) as refused:
+            await replica.call(commands.FromSocket(socket, commands.Act(0, {"type": "pass"}, 999)))
+        assert refused.value.code in ("stale", "not_your_turn", "illegal")
+        assert refused.value.message and refused.value.message_en
+        with pytest.raises(TableError) as bad_token:
+            await replica.call(commands.Subscribe(Socket("intruder"), "not-a-token"))
+        assert bad_token.value.code == "bad_token"
+        with pytest.raises(TableError) as not_yours:  # a socket that follows seat 0 acting for seat 1
+            await replica.call(commands.FromSocket(socket, commands.Ready(1)))
+        assert not_yours.value.code == "not_your_seat"
+        assert table.seq == before
+
+
+async def test_a_table_outlives_its_owner_and_play_goes_on_through_the_others() -> None:
+    async with cluster_of(3) as (nodes, clock, store):
+        a, b, c = nodes
+        table, tokens = await new_table(a, humans=[0, 1])
+        await table.start_game()
+        socket0, socket1 = Socket("seat 0 on B"), Socket("seat 1 on C")
+        await (await on(b, table.table_id)).call(commands.Subscribe(socket0, tokens[0]))
+        await (await on(c, table.table_id)).call(commands.Subscribe(socket1, tokens[1]))
+        sockets = {0: (b, socket0), 1: (c, socket1)}
+        await play_out(sockets, table.table_id, lambda: table.seq >= 30)
+        seq_at_crash = table.seq
+
+        await a.crash()
+        clock.advance(LEASE + 0.1)  # its leases lapse
+        owners = lambda: [n for n in (b, c) if n.registry.tables[table.table_id].owned]  # noqa: E731
+        await until(lambda: len(owners()) == 1, "a new owner")
+        (new_owner,) = owners()
+        assert new_owner.cluster.counters.takeovers == 1
+        survivor = new_owner.registry.tables[table.table_id]
+        assert survivor.epoch == 1
+        # The other process's socket follows the new owner: both seats are here again.
+        await until(lambda: all(survivor.seats[i].state.value == "present" for i in (0, 1)), "both back")
+
+        await play_out(sockets, table.table_id, lambda: survivor.state.phase.is_over)
+        log = await store.load_events(table.table_id)
+        assert [event.seq for event in log] == list(range(1, len(log) + 1))
+        assert log[-1].seq > seq_at_crash
+        assert survivor.state == state_of_log(survivor, log)
+        last = lambda socket: event_seqs(socket)[-1]  # noqa: E731
+        await until(lambda: last(socket0) == last(socket1) == survivor.seq, "every socket told the end")
+        for socket in (socket0, socket1):
+            assert_each_once_in_order(socket)
+
+
+async def test_an_owner_that_missed_its_lease_cannot_write_and_gives_the_table_up() -> None:
+    async with cluster_of(2) as (nodes, clock, store):
+        a, b = nodes
+        table, tokens = await new_table(a, humans=[0, 1])
+        await table.start_game()
+        local, remote = Socket("seat 0 on A"), Socket("seat 1 on B")
+        await table.call(commands.Subscribe(local, tokens[0]))
+        await (await on(b, table.table_id)).call(commands.Subscribe(remote, tokens[1]))
+        # A stalls (as a process stopped by SIGSTOP would): it renews nothing, reads nothing.
+        for task in a.cluster._loops:
+            task.cancel()
+        clock.advance(LEASE + 0.1)
+        taken = b.registry.tables[table.table_id]
+        await until(lambda: taken.owned, "B takes the table over")
+        assert table.owned  # A does not know yet
+        seq = taken.seq
+
+        # A wakes up and its socket's player acts: the store refuses A's write.
+        turn = table.state.turn
+        assert turn is not None
+        with pytest.raises(TableError) as refused:  # its turn clock runs out, say
+            await table.call_here(commands.Timeout(turn.turn_id))
+        assert refused.value.code == "table_moved"
+        assert not table.owned
+        assert a.cluster.counters.refused_writes == 1 and a.cluster.counters.given_up == 1
+        log = await store.load_events(table.table_id)
+        assert log[-1].seq == seq  # nothing of A's after B took over
+        assert taken.state == state_of_log(taken, log)
+        # A keeps a replica for its socket, which now follows B.
+        await until(lambda: table.seq == taken.seq, "A's replica catches up")
+        await until(lambda: taken.seats[0].state.value == "present", "A's socket counted by B")
