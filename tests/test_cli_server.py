@@ -265,3 +265,106 @@ class TestServe:
             in flat(out)
         )
         assert f"Base de datos: sqlite+aiosqlite:///{database}" in flat(out)
+
+
+class TestServeSeveralProcesses:
+    """`tranque serve --workers N --redis URL --db postgresql://…` (docs/deploy.md)."""
+
+    @pytest.mark.parametrize(
+        ("args", "spanish"),
+        [
+            (
+                ["--workers", "2"],
+                "Con --workers 2 los procesos se coordinan por Redis: indica --redis redis://…",
+            ),
+            (
+                ["--redis", "redis://127.0.0.1:6379/0"],
+                "Varios procesos comparten una base PostgreSQL: indica --db postgresql://… (SQLite es "
+                "para un solo proceso)",
+            ),
+            (["--workers", "0"], "--workers debe estar entre 1 y 64, no 0."),
+        ],
+    )
+    def test_an_impossible_combination_is_one_line_before_anything_starts(
+        self,
+        args: list[str],
+        spanish: str,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+    ) -> None:
+        forbid(monkeypatch, "the site", "uvicorn.run")
+        monkeypatch.chdir(tmp_path)
+        monkeypatch.delenv("TRANQUE_REDIS_URL", raising=False)
+        monkeypatch.delenv("TRANQUE_DATABASE_URL", raising=False)
+        assert main(["serve", *args]) == 2
+        assert spanish in one_line_error(capsys.readouterr())
+        assert list(tmp_path.iterdir()) == []
+
+    def test_workers_share_one_port_and_one_cluster(self, tmp_path: Path) -> None:
+        from tests import services
+
+        database = services.fresh_postgres_url().replace("postgresql+asyncpg://", "postgresql://")
+        redis = services.redis_url()
+        port = free_port()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TRANQUE_")}
+        command = ["serve", "--port", str(port), "--workers", "2", "--db", database, "--redis", redis]
+        process = subprocess.Popen(
+            [sys.executable, "-c", SERVE, *command],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            start_new_session=True,
+        )
+        try:
+            nodes: set[str] = set()
+            deadline = time.monotonic() + 90
+            while len(nodes) < 2:  # each request lands on one of the two processes
+                assert process.poll() is None, "tranque serve exited"
+                assert time.monotonic() < deadline, f"only {nodes} answered"
+                try:
+                    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as http:
+                        nodes.add(http.get("/api/cluster").json()["node"])
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            assert None not in nodes
+            # A practice game made on one process: the other keeps a replica of it, and a
+            # socket that lands on either takes the seat.
+            seated = httpx.post(
+                f"http://127.0.0.1:{port}/api/practice", json={"preset": "clasico"}, timeout=30
+            )
+            assert seated.status_code == 200, seated.text
+            statuses: dict[str, dict[str, Any]] = {}
+            while len(statuses) < 2 or sum(status["replicas"] for status in statuses.values()) < 1:
+                assert time.monotonic() < deadline, statuses
+                with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as http:
+                    status = http.get("/api/cluster").json()
+                statuses[status["node"]] = status
+            assert sorted((s["owned"], s["replicas"]) for s in statuses.values()) == [(0, 1), (1, 0)]
+            hello = {"type": "hello", "table": seated.json()["table"], "token": seated.json()["token"]}
+
+            async def take_the_seat() -> list[dict[str, Any]]:
+                import websockets
+
+                answers = []
+                for number in range(8):  # new connections: the two processes share them
+                    async with websockets.connect(f"ws://127.0.0.1:{port}/ws") as socket:
+                        await socket.send(json.dumps({**hello, "id": number}))
+                        while (frame := json.loads(await socket.recv()))["type"] not in ("ack", "error"):
+                            pass
+                        answers.append(frame)
+                return answers
+
+            assert all(
+                answer == {"type": "ack", "id": n, "seat": 0, "seq": answer["seq"]}
+                for n, answer in enumerate(asyncio.run(take_the_seat()))
+            )
+        finally:
+            os.killpg(process.pid, signal.SIGINT)
+            process.wait(timeout=60)
+            assert process.stdout is not None
+            out = process.stdout.read()
+            process.stdout.close()
+        assert "Procesos: 2, coordinados por Redis" in flat(out)

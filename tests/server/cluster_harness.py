@@ -49,6 +49,7 @@ class Node(Loopback):
         self.log_path = log_dir / f"node-{index}.log"
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        self.node_id: str | None = None  # its name in the cluster (a new one at each start)
         # What a scripted client reads of its server (ScriptedClient only moves a FakeClock).
         self.settings = None
 
@@ -71,7 +72,9 @@ class Node(Loopback):
             if self.process is not None and self.process.poll() is not None:
                 raise RuntimeError(f"node {self.index} exited: {self.log_path.read_text()[-3000:]}")
             try:
-                if httpx.get(self.http + "/api/cluster", timeout=1).status_code == 200:
+                answer = httpx.get(self.http + "/api/cluster", timeout=1)
+                if answer.status_code == 200:
+                    self.node_id = answer.json()["node"]
                     return
             except httpx.HTTPError:
                 pass
@@ -167,7 +170,7 @@ class ProcessCluster:
             return None
         owner = value.rpartition("/")[0]
         for node in self.live():
-            if node.status()["node"] == owner:
+            if node.node_id == owner:
                 return node
         return None
 

@@ -165,7 +165,7 @@ async def test_a_paused_owner_cannot_write_after_its_lease_and_gives_the_table_u
     database_url: str, redis_url: str, tmp_path: Path
 ) -> None:
     with cluster_of(3, database_url, redis_url, tmp_path, lease=1.0) as cluster:
-        clients = await seat_games(cluster, GAMES[:3])
+        clients = await seat_games(cluster, GAMES[:3], think=(0.05, 0.15))
         tables = sorted({client.table for client in clients})
         async with playing(clients):
             play = asyncio.gather(*(client.play() for client in clients))
@@ -173,13 +173,19 @@ async def test_a_paused_owner_cannot_write_after_its_lease_and_gives_the_table_u
             owner = await asyncio.to_thread(cluster.owner_of, tables[0])
             assert owner is not None
             owned = await asyncio.to_thread(_owned_live_tables, cluster, owner, tables)
+            assert not any(_over(clients, table) for table in owned)  # mid-game
             owner.signal(signal.SIGSTOP)
             # Well past its lease: the others take its tables over.
             await _until_owned_elsewhere(cluster, owner, owned)
             owner.signal(signal.SIGCONT)
             status = await _until_status(owner, lambda status: status["given_up"] >= len(owned))
             ended = await play
-        assert status["owned"] == 0 or all(cluster.owner_of(table) is not owner for table in owned)
+        # No split brain: the resumed process owns none of them, and wrote nothing after the
+        # takeover (the logs' numbers have no gap nor repeat: check_streams). Whether its first
+        # act on waking was a write the store refused or a renewal Redis refused is a race here;
+        # test_cluster_inprocess.py shows the refused write itself.
+        assert all(cluster.owner_of(table) is not owner for table in owned)
+        print(f"\npaused owner: gave up {status['given_up']}, writes refused {status['refused_writes']}")
         assert all(result["reason"] == "target" for result in ended)
         check_streams(clients, await logs_of(database_url, tables))
 
@@ -191,12 +197,13 @@ async def test_redis_restarted_mid_game_loses_nothing(database_url: str, tmp_pat
         cluster_of(3, database_url, redis_url, tmp_path) as cluster,
     ):
         if True:
-            clients = await seat_games(cluster, GAMES[:4])
+            clients = await seat_games(cluster, GAMES[:4], think=(0.05, 0.15))
             tables = sorted({client.table for client in clients})
             async with playing(clients):
                 play = asyncio.gather(*(client.play() for client in clients))
                 await asyncio.sleep(1.5)
                 marks = {table: _last_seq(clients, table) for table in tables}
+                assert not any(_over(clients, table) for table in tables)  # mid-game
                 await asyncio.to_thread(restart)
                 await _until_moving(clients, marks, time.monotonic())
                 ended = await play

@@ -31,16 +31,24 @@ def tune_garbage_collector() -> None:
     collector.manage()
 
 
-def uvicorn_options(limits: Limits) -> dict[str, Any]:
-    """The keyword arguments of `uvicorn.run` / `uvicorn.Config` that bound what a client sends."""
-    from tranque.server.http_protocol import header_timeout_protocol
+def uvicorn_options(limits: Limits, *, by_name: bool = False) -> dict[str, Any]:
+    """The keyword arguments of `uvicorn.run` / `uvicorn.Config` that bound what a client sends.
+    `by_name`: the protocol classes as import paths, for worker processes (uvicorn's `workers`
+    pickles its config), with the default header time limit."""
+    from tranque.server.http_protocol import HeaderTimeoutProtocol, header_timeout_protocol
     from tranque.server.ws_protocol import CoalescingWebSocketProtocol
 
+    if by_name:
+        assert limits.header_seconds == HeaderTimeoutProtocol.header_seconds
     return {
-        "http": header_timeout_protocol(limits.header_seconds),
+        "http": "tranque.server.http_protocol:HeaderTimeoutProtocol"
+        if by_name
+        else header_timeout_protocol(limits.header_seconds),
         "h11_max_incomplete_event_size": limits.header_bytes,
         "timeout_keep_alive": limits.keep_alive_seconds,
-        "ws": CoalescingWebSocketProtocol,
+        "ws": "tranque.server.ws_protocol:CoalescingWebSocketProtocol"
+        if by_name
+        else CoalescingWebSocketProtocol,
         "ws_max_size": WS_MAX_SIZE,
         "ws_per_message_deflate": WS_PER_MESSAGE_DEFLATE,
     }

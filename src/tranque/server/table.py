@@ -257,8 +257,9 @@ class Table:
             await self._store()
         except BaseException as error:
             if self._unstored:  # not stored: they never happened (and nobody was told of them)
+                stored_up_to = self.seq - len(self._unstored)
                 self._unstored = []
-                await self._rebuild()
+                await self._rebuild(stored_up_to)
             if isinstance(error, StaleEpoch):
                 self._send()
                 self.give_up(refused=True)
@@ -339,11 +340,16 @@ class Table:
         if unsent and self.owned and self.peers is not None:
             self.peers.published(self, unsent)
 
-    async def _rebuild(self) -> None:
-        """The state as the log has it, after a store refused events already applied."""
+    async def _rebuild(self, upto: int) -> None:
+        """The state as the log has it up to `upto` (this table's last stored event), after a
+        store refused events already applied. What another owner stored after it (the store
+        refused a stale epoch) is not folded in here: a replica's catch-up sends it too."""
         self.state = TableState(self.rules)
         try:
-            replay(self.state, await self.store.load_events(self.table_id))
+            replay(
+                self.state,
+                [event for event in await self.store.load_events(self.table_id) if event.seq <= upto],
+            )
         except Exception:
             log.exception("table %s: its log cannot be read back; it is retired", self.table_id)
             self.retired = True

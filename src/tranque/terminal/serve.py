@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -151,11 +152,13 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     ctx.out.print(t("serve_open", lang, url=site_url(args.host, args.port)), soft_wrap=True)
     ctx.out.print(t("serve_database", lang, url=url), soft_wrap=True)
     if redis is not None:
-        ctx.out.print(t("serve_cluster", lang, workers=args.workers, url=redis), soft_wrap=True)
+        shown = re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", redis)  # never its password
+        ctx.out.print(t("serve_cluster", lang, workers=args.workers, url=shown), soft_wrap=True)
     options: dict[str, Any] = {
         "host": args.host,
         "port": args.port,
-        **runtime.uvicorn_options(settings.limits),  # headers, bodies, frames: docs/protocol.md
+        # headers, bodies, frames: docs/protocol.md
+        **runtime.uvicorn_options(settings.limits, by_name=args.workers > 1),
         "ws_ping_interval": settings.socket_limits.ping_seconds,  # a dead link is dropped (docs/protocol.md)
         "ws_ping_timeout": settings.socket_limits.pong_seconds,
         **proxy_options(args),
