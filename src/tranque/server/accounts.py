@@ -146,9 +146,8 @@ async def register(body: Credentials, request: Request, response: Response) -> M
     if similar is not None:
         raise ApiError(409, "name_confusable", parameter="name", similar=similar.name)
     address = client_address(request)
-    if state.registrations.full(address):  # checked and counted with no await between
+    if not await state.registrations.take(address):  # checked and counted at once (throttle.py)
         raise ApiError(429, "too_many_registrations")
-    state.registrations.add(address)
     hashed = await hash_password(body.password)
     try:
         user = await state.store.create_user(name, hashed, state.settings.clock.now())
@@ -175,12 +174,12 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     address = client_address(request)
     name = normal_form(body.name[:NAME_MAX])
     key = login_key(name)
-    if not limiter.attempt(address, key):
+    if not await limiter.attempt(address, key):
         raise ApiError(429, "too_many_attempts")
     user = await _authenticate(state, name, body)
     if user is None:
         raise ApiError(401, "wrong_login")
-    limiter.succeeded(address, key)
+    await limiter.succeeded(address, key)
     await start_session(request, response, user)
     return Me(id=user.user_id, name=user.name)
 

@@ -189,7 +189,7 @@ class Friends:
                 return
             kind = "friend_online" if online else "friend_offline"
             for link in await self.store.friend_links(user_id):
-                if link.status == "friends":
-                    self.presence.send(link.user.user_id, notice(kind, user))
+                if link.status == "friends":  # every process tells its own sockets (presence.py)
+                    self.presence.send_local(link.user.user_id, notice(kind, user))
         except Exception:  # a store gone at shutdown: nobody is left to tell
             log.exception("could not tell the friends of %s", user_id)
