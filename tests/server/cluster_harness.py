@@ -345,6 +345,11 @@ class RoamingClient(ScriptedClient):
             else:
                 self.acted_turn = None
             return
+        if code == "not_between_rounds" and self.pending.get(frame["id"]) == "ready":
+            # A «listo» sent again after moving (it may never have arrived), once the round
+            # it was for had started after all.
+            self.pending.pop(frame["id"])
+            return
         if code in ("stale", "not_your_turn", "not_playing") and asked is not None:
             # The turn it was for is over (started again by a takeover, or the round ended
             # while the person thought): the next `turn` asks again.

@@ -37,7 +37,7 @@ from tranque.server.quickmatch import QuickMatch
 from tranque.server.registry import Registry
 from tranque.server.security import SecurityHeaders
 from tranque.server.settings import Settings
-from tranque.server.state import ServerState
+from tranque.server.state import ServerState, Shared
 from tranque.server.store import Store
 from tranque.server.store.factory import make_store
 from tranque.server.table import TableError
@@ -114,9 +114,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         verifier = Verifier(settings.limits, settings.verify_in_processes)
         collector = Collector() if managed() else None
-        app.state.tranque = ServerState(settings, store, registry, quick, bots, verifier, collector)
+        shared = (
+            Shared(cluster.bus, cluster.leases, cluster.node, settings.cluster, settings.redis_url)
+            if cluster is not None
+            else None
+        )
+        state = ServerState(settings, store, registry, quick, bots, verifier, collector, shared=shared)
+        app.state.tranque = state
         if cluster is not None:
+            cluster.watched = state.nodes  # presence's and quick match's processes, watched too
+            cluster.on_node_gone = state.node_gone
             await cluster.start(registry)
+        await state.start_shared()  # presence and quick match, on the cluster's bus and leases
         await registry.recover()
         if collector is not None:
             collector.start()
@@ -125,7 +134,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             if collector is not None:
                 collector.close()
-            app.state.tranque.presence.close()
+            await state.close_shared()  # while the bus and the leases are still open
+            state.presence.close()
             if cluster is not None:
                 await cluster.close()
             await registry.close()

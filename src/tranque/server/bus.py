@@ -312,6 +312,7 @@ class RedisBus:
         if self._closed:
             return
         self._closed = True
+        self._wakeup.set()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -395,7 +396,9 @@ class RedisBus:
 
     async def _write(self) -> None:
         delay = BACKOFF_MIN
-        while True:
+        # Not `while True`: redis-py may swallow the cancellation of a pipeline it is executing,
+        # and `close` then waits for this task to see `_closed` instead.
+        while not self._closed:
             if not self._queue:
                 self._wakeup.clear()
                 await self._wakeup.wait()

@@ -35,6 +35,7 @@ import logging
 import os
 import secrets
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -237,6 +238,10 @@ class Cluster:
         self._loading: dict[str, asyncio.Task[Table | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
+        # Other processes that this one's presence and quick match know of (state.py), and
+        # what to tell them when one's lease lapses: watched alongside the tables' owners.
+        self.watched: Callable[[], set[str]] = set
+        self.on_node_gone: Callable[[str], None] = lambda node: None
 
     def _channel_of(self, node: str) -> str:
         return f"{self.settings.prefix}:node:{node}"
@@ -735,12 +740,14 @@ class Cluster:
         once (`table_moved`: the next owner will have them), and their sockets on the tables
         this process owns leave."""
         owners = {replica.owner for replica in self._replicas.values() if replica.owner is not None}
-        nodes = sorted({node for _, node, _ in self._stubs} | owners - {self.node})
+        nodes = sorted(({node for _, node, _ in self._stubs} | owners | self.watched()) - {self.node})
         if not nodes:
             return
         values = await self.leases.read([self._node_lease(node) for node in nodes])
         gone = {node for node, value in zip(nodes, values, strict=True) if value is None}
         self._gone = gone
+        for node in gone:
+            self.on_node_gone(node)
         for owner, future in self._calls.values():
             if owner in gone and not future.done():
                 future.set_result({"err": {"key": "table_moved", "body": TableError("table_moved").body()}})
