@@ -153,11 +153,15 @@ class ProcessCluster:
 
     async def account(self, node: Node) -> httpx.Cookies:
         """A new account, registered on `node`: its session's cookies."""
+        jar, _ = await self.named_account(node)
+        return jar
+
+    async def named_account(self, node: Node) -> tuple[httpx.Cookies, str]:
         name = f"j{secrets.token_hex(5)}"
         async with httpx.AsyncClient(base_url=node.http, timeout=30) as http:
             response = await http.post("/api/register", json={"name": name, "password": PASSWORD})
             response.raise_for_status()
-            return response.cookies
+            return response.cookies, name
 
     def owner_of(self, table_id: str) -> Node | None:
         """The live process that holds the table's lease in Redis, if any."""

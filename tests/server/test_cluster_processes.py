@@ -350,3 +350,71 @@ def _private_redis(tmp_path: Path) -> Iterator[tuple[str, Any]]:
     finally:
         process.kill()
         process.wait(10)
+
+
+async def test_friends_quick_match_and_limits_are_the_same_through_any_process(
+    database_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """An account online on one process is online for its friend on another, a friend request
+    made on one reaches the sockets on the other, two people asking for «Jugar ahora» on two
+    processes are seated together, and the login limit counts an address's failures on
+    every process."""
+    import json
+
+    import websockets
+
+    with cluster_of(2, database_url, redis_url, tmp_path) as cluster:
+        a, b = cluster.nodes
+        names = []
+        jars = []
+        for node in (a, b):
+            jar, name = await cluster.named_account(node)
+            jars.append(jar)
+            names.append(name)
+
+        def header(jar: httpx.Cookies) -> dict[str, str]:
+            return {"cookie": "; ".join(f"{key}={value}" for key, value in jar.items())}
+
+        async with (
+            websockets.connect(a.ws, additional_headers=header(jars[0])) as on_a,
+            websockets.connect(b.ws, additional_headers=header(jars[1])) as on_b,
+        ):
+            # A friend request made through process A reaches the socket on process B.
+            async with httpx.AsyncClient(base_url=a.http, cookies=jars[0], timeout=30) as http:
+                asked = await http.post("/api/friends", json={"name": names[1]})
+                assert asked.status_code == 200, asked.text
+            notice = await _next(on_b, lambda frame: frame["type"] == "notice")
+            assert notice["kind"] == "friend_request" and notice["from"] == names[0]
+            async with httpx.AsyncClient(base_url=b.http, cookies=jars[1], timeout=30) as http:
+                accepted = await http.post(f"/api/friends/{names[0]}/accept", json={})
+                assert accepted.status_code == 200, accepted.text
+                (friend,) = accepted.json()["friends"]
+                assert friend["name"] == names[0] and friend["online"]  # its socket is on A
+
+            # «Jugar ahora» from both processes: one table of two.
+            for socket in (on_a, on_b):
+                await socket.send(json.dumps({"type": "quick_match", "id": 7, "with_bots": False}))
+            matched = [
+                await _next(socket, lambda frame: frame["type"] == "matched") for socket in (on_a, on_b)
+            ]
+            assert matched[0]["table"] == matched[1]["table"]
+            assert sorted(frame["seat"] for frame in matched) == [0, 1]
+
+        # The login limit: an address's failures on A and on B count together.
+        refused = []
+        for attempt in range(12):
+            node = (a, b)[attempt % 2]
+            async with httpx.AsyncClient(base_url=node.http, timeout=30) as http:
+                answer = await http.post("/api/login", json={"name": names[0], "password": "no-es-esta-9981"})
+            refused.append(answer.status_code)
+        assert refused[:10] == [401] * 10 and refused[10:] == [429, 429]
+
+
+async def _next(socket: Any, wanted: Any) -> dict[str, Any]:
+    import json
+
+    async with asyncio.timeout(30):
+        while True:
+            frame: dict[str, Any] = json.loads(await socket.recv())
+            if wanted(frame):
+                return frame
