@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 import subprocess
 import time
@@ -26,7 +27,16 @@ from tests.server.cluster_harness import Node, ProcessCluster, RoamingClient
 from tranque.server.store import StoredEvent
 from tranque.server.store.sql import SqlStore
 
-pytestmark = pytest.mark.anyio
+pytestmark = [
+    pytest.mark.anyio,
+    # These clusters always use PostgreSQL and Redis, whatever TRANQUE_TEST_DB gives the other
+    # server tests: they run once, in the suite's main pass (.ci/run runs tests/server again
+    # on SQLite and on PostgreSQL).
+    pytest.mark.skipif(
+        os.environ.get("TRANQUE_TEST_DB", "memory") != "memory",
+        reason="a cluster runs on PostgreSQL and Redis whatever TRANQUE_TEST_DB says; run in the main pass",
+    ),
+]
 
 # (table options, how many of its seats are people): bots in the others.
 GAMES: list[tuple[dict[str, Any], int]] = [
