@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
-from tranque.terminal import arena, play, replay, serve, simulate, verify
+from tranque.terminal import analyze, arena, play, replay, serve, simulate, verify
 from tranque.terminal.catalogue import LANGS, t
 from tranque.terminal.command import CliError, Command, Context
 
@@ -28,6 +28,7 @@ COMMANDS: dict[str, Command] = {
     "serve": serve.COMMAND,
     "verify": verify.COMMAND,
     "arena": arena.COMMAND,
+    "analyze": analyze.COMMAND,
 }
 
 # argparse's own messages (Python 3.11+), and the catalogue key that says each in the player's language.

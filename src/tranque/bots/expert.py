@@ -58,6 +58,23 @@ class Budget:
     time_limit: float | None = None  # seconds of wall clock; None: the counts alone decide
 
 
+@dataclass(frozen=True)
+class Estimate:
+    """What the search found for each legal action (in `view.legal_actions` order): `totals`
+    is its worth summed over the `deals` weighed (a deal drawn twice counts twice); `exact`
+    says the deals were solved exactly to the end of the round rather than rolled out."""
+
+    actions: tuple[Action, ...]
+    totals: tuple[float, ...]
+    deals: int
+    exact: bool
+
+    @property
+    def worth(self) -> tuple[float, ...]:
+        """Each action's mean worth over the deals."""
+        return tuple(total / self.deals for total in self.totals)
+
+
 def weighted_deals(
     sampler: DealSampler, model: ChoiceModel, count: int, oversample: int, rng: random.Random
 ) -> list[tuple[Deal, int]]:
@@ -94,6 +111,22 @@ class ExpertBot:
         actions = legal_choices(view)
         if len(actions) == 1:
             return actions[0]
+        estimate = self.estimate(view)
+        totals = list(estimate.totals)
+        done = estimate.deals
+        budget = self.budget
+        prior = budget.prior_exact if estimate.exact else budget.prior
+        if prior and done:
+            table = Advice(view, knowledge_of(view))
+            for index, action in enumerate(actions):
+                totals[index] += prior * done * table.score(action, WEIGHTS)
+        best = max(range(len(actions)), key=totals.__getitem__)
+        return actions[best]
+
+    def estimate(self, view: PlayerView) -> Estimate:
+        """The worth of each legal action of `view` over the deals of the hidden tiles: the
+        search `choose` makes, without the heuristic's prior. The seat must be to act."""
+        actions = legal_choices(view)
         assert view.seat is not None
         budget = self.budget
         rules = view.rules
@@ -143,13 +176,7 @@ class ExpertBot:
                 break
             if exact and nodes > budget.exact_nodes * 0.5 and done >= budget.exact_min_samples:
                 break
-        prior = budget.prior_exact if exact else budget.prior
-        if prior and done:
-            table = Advice(view, known)
-            for index, action in enumerate(actions):
-                totals[index] += prior * done * table.score(action, WEIGHTS)
-        best = max(range(len(moves)), key=totals.__getitem__)
-        return actions[best]
+        return Estimate(actions, tuple(totals), done, exact)
 
     @staticmethod
     def _solve(solver: Solver, state: RoundState, move: Move) -> float:

@@ -58,6 +58,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "comprueba los repartos y las jugadas de una partida guardada",
         "en": "check the deals and the moves of a saved game",
     },
+    "help_analyze": {
+        "es": "analiza una partida guardada: cuánto perdió cada jugada frente a la mejor",
+        "en": "analyse a saved game: how much each move lost against the best",
+    },
     "opt_host": {"es": "dirección donde escuchar", "en": "address to listen on"},
     "opt_port": {"es": "puerto donde escuchar", "en": "port to listen on"},
     "opt_db": {
@@ -533,6 +537,81 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{bot} stays above 50% of games (95% CI) from game {games} on.",
     },
     "arena_times": {"es": "Tiempo por jugada: CPU de un núcleo.", "en": "Time per move: CPU of one core."},
+    # Analysis
+    "opt_analyze_file": {
+        "es": "el registro de la partida (JSON: de tranque play --record, tranque simulate --record o "
+        "descargado del sitio)",
+        "en": "the game's record (JSON: from tranque play --record, tranque simulate --record or "
+        "downloaded from the site)",
+    },
+    "opt_analyze_seat": {
+        "es": "analiza solo las decisiones de este asiento, de 0 a N-1 (por defecto: todos)",
+        "en": "analyse only this seat's decisions, from 0 to N-1 (default: every seat)",
+    },
+    "opt_analyze_budget": {
+        "es": "repartos de las fichas ocultas por decisión (la décima parte se resuelve exacta al final "
+        "de la mano): más es más fino y más lento",
+        "en": "deals of the hidden tiles per decision (a tenth of them solved exactly late in the "
+        "round): more is finer and slower",
+    },
+    "opt_analyze_seed": {
+        "es": "semilla de los repartos: la misma semilla da el mismo análisis",
+        "en": "seed for the deals: the same seed gives the same analysis",
+    },
+    "opt_analyze_json": {"es": "escribe el análisis en JSON", "en": "print the analysis as JSON"},
+    "analyzing": {"es": "Analizando", "en": "Analysing"},
+    "analysis_title": {"es": "Análisis · {rules}", "en": "Analysis · {rules}"},
+    "analysis_how": {
+        "es": "Cada decisión se juzga solo con lo que sabía quien jugaba (su mano y lo jugado en la "
+        "mesa): {deals} repartos de las fichas que no veía, semilla {seed}. Las jugadas forzadas (una "
+        "sola opción) no se juzgan.",
+        "en": "Each decision is judged only by what its player knew (their hand and what was played): "
+        "{deals} deals of the tiles they could not see, seed {seed}. Forced moves (a single option) "
+        "are not judged.",
+    },
+    "analysis_worth": {
+        "es": "Valor: lo que se espera que valga la jugada al final de la mano para el lado de quien "
+        "juega: sus puntos menos los de los demás, {bonus} más por ganar la mano (menos por perderla) "
+        "y {target} más si gana la partida (menos si la pierde).",
+        "en": "Worth: what the move is expected to be worth at the end of the round to the mover's "
+        "side: its points less the others', {bonus} more for winning the round (less for losing it) "
+        "and {target} more if it wins the game (less if it loses it).",
+    },
+    "analysis_classes": {
+        "es": "Clases por lo que pierde la jugada frente a la mejor: precisa, menos de {inaccuracy}; "
+        "imprecisión, desde {inaccuracy}; error, desde {error}.",
+        "en": "Classes by what the move loses against the best: accurate, less than {inaccuracy}; "
+        "inaccuracy, from {inaccuracy}; error, from {error}.",
+    },
+    "analysis_nothing": {
+        "es": "No hay decisiones que juzgar: todas las jugadas fueron forzadas.",
+        "en": "There are no decisions to judge: every move was forced.",
+    },
+    "analysis_was_best": {"es": " (la mejor)", "en": " (the best)"},
+    "analysis_as_good": {
+        "es": " (vale lo mismo que la mejor, {best})",
+        "en": " (worth as much as the best, {best})",
+    },
+    "analysis_lost": {"es": ", pierde {loss} (mejor: {best})", "en": ", loses {loss} (best: {best})"},
+    "mark_best": {"es": "mejor", "en": "best"},
+    "mark_played": {"es": "jugada", "en": "played"},
+    "verdict_accurate": {"es": "precisa", "en": "accurate"},
+    "verdict_inaccuracy": {"es": "imprecisión", "en": "inaccuracy"},
+    "verdict_error": {"es": "error", "en": "error"},
+    "verdict_forced": {"es": "forzada", "en": "forced"},
+    "accuracy_title": {"es": "Precisión por jugador", "en": "Accuracy by player"},
+    "col_accurate": {"es": "Precisas", "en": "Accurate"},
+    "col_inaccuracies": {"es": "Imprecisiones", "en": "Inaccuracies"},
+    "col_errors": {"es": "Errores", "en": "Errors"},
+    "col_forced": {"es": "Forzadas", "en": "Forced"},
+    "col_mean_loss": {"es": "Pérdida\nmedia", "en": "Mean\nloss"},
+    "col_accuracy": {"es": "Precisión", "en": "Accuracy"},
+    "accuracy_note": {
+        "es": "Precisión: la parte de las decisiones (las jugadas no forzadas) que fueron precisas. "
+        "Pérdida media: lo que perdió cada decisión frente a la mejor, en promedio.",
+        "en": "Accuracy: the share of the decisions (the unforced moves) that were accurate. Mean "
+        "loss: what each decision lost against the best, on average.",
+    },
 }
 
 # Nouns counted in messages: (singular, plural) in each language.

@@ -1,0 +1,347 @@
+"""Post-game analysis ("Análisis"): how much each decision of a finished game gave away.
+
+Every decision is judged from the deciding seat's information only, the `PlayerView` the
+engine gave that seat at that moment (its hand and the public history), never the hidden
+hands. The judge is the `expert`'s own search (`ExpertBot.estimate`) with a bigger budget:
+many deals of the unseen tiles consistent with what the seat knows (weighted by how well
+they explain the other seats' choices), each candidate played out on every deal, solved
+exactly once few enough tiles remain (two sides) and rolled out ("bota gorda") before that.
+The expected *worth* of a candidate is the `Valuer`'s, as the expert uses it: the round's
+points for the seat's side minus the others' (their average with more than two sides),
+plus the target when the result wins the game (minus when it loses it), plus 15% of the
+target for winning the round. Unlike the expert in play, no heuristic prior is added: what
+is shown is an estimate of worth, nothing else.
+
+The best candidate is the one of highest worth (the first, on a tie); the *loss* of the move
+played is the best's worth minus its own. A decision with a single legal action is forced
+and not evaluated. Each evaluated move is classed by its loss, as a share of the preset's
+own target (`scale`; `Thresholds`): "precisa" below `inaccuracy` (5%), "imprecisión" from
+there, "error" from `error` (15%) on. A player's *accuracy* in a game is the share of its
+evaluated decisions that were "precisa"; its mean loss is reported next to it.
+
+Deterministic: every decision's deals come from its own seed, derived from the analysis
+seed, the round and the move's place in it, so the same record gives the same analysis.
+
+>>> from tranque import Game, Rules
+>>> from tranque.bots import make_bot
+>>> from tranque.bots.arena import play_out
+>>> rules = Rules.preset("clasico", players=2, target=30)
+>>> game = play_out(Game(rules, seed=3), [make_bot("greedy", seed=1), make_bot("random", seed=2)])
+>>> report = analyze(game, deals=20)
+>>> [d.verdict for d in report.decisions if d.evaluation is None][:1]
+[<Verdict.FORCED: 'forced'>]
+>>> all(d.loss == 0 for d in report.decisions if d.evaluation and d.played == d.evaluation.best)
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from tranque.bots.expert import Budget, ExpertBot
+from tranque.engine import Action, Game, PlayerView, Rules
+
+DEALS = 2000  # deals of the hidden tiles per decision while rolling out (the expert: 40)
+EXACT_SHARE = 10  # one deal in this many is solved exactly, once few tiles are left
+NODES_PER_EXACT_DEAL = 25_000  # the solver's positions, per exact deal: past them, roll out
+
+
+def analysis_budget(deals: int = DEALS) -> Budget:
+    """The expert's `Budget`, scaled to `deals` deals per decision, with no heuristic prior:
+    `deals` rollouts early in a round, `deals // EXACT_SHARE` exact solutions late in it
+    (the expert in play: 40 and 40; a solution costs far more than a rollout). Only counts,
+    never the clock: the result is the same on any machine."""
+    exact = max(1, deals // EXACT_SHARE)
+    return Budget(
+        samples=deals,
+        exact_samples=exact,
+        exact_nodes=exact * NODES_PER_EXACT_DEAL,
+        exact_min_samples=exact,
+        prior=0.0,
+        prior_exact=0.0,
+    )
+
+
+class Verdict(Enum):
+    """The class of a move, by how much it lost against the best."""
+
+    ACCURATE = "accurate"  # "precisa"
+    INACCURACY = "inaccuracy"  # "imprecisión"
+    ERROR = "error"  # "error"
+    FORCED = "forced"  # a single legal action: not evaluated
+
+
+def scale(rules: Rules) -> int:
+    """What a round's points are measured against: the preset's own target for this many
+    players in this mode (clasico 4 in pairs: 100; with 5 or 6: 200; ponce: 20 palitos),
+    whatever target the table chose, since a game to 50 plays rounds like one to 100.
+
+    >>> scale(Rules.preset("clasico", target=30)), scale(Rules.preset("ponce"))
+    (100, 20)
+    """
+    try:
+        return Rules.preset(rules.preset_name, players=rules.players, mode=rules.mode.value).target
+    except (KeyError, ValueError):  # rules of no preset
+        return rules.target
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Where the classes start, as a share of the preset's target (`scale`), so that a
+    ponce palito or a point of double-nine to 200 weighs as a clasico point to 100 does.
+    Calibrated on games of the bots themselves: README, "Análisis"."""
+
+    inaccuracy: float = 0.05  # clasico 4 in pairs: from 5 points
+    error: float = 0.15  # from 15 points
+
+    def points(self, rules: Rules) -> tuple[float, float]:
+        """The two thresholds in the worth's own units, for `rules`."""
+        measure = scale(rules)
+        return self.inaccuracy * measure, self.error * measure
+
+    def classify(self, loss: float, rules: Rules) -> Verdict:
+        inaccuracy, error = self.points(rules)
+        if loss >= error:
+            return Verdict.ERROR
+        if loss >= inaccuracy:
+            return Verdict.INACCURACY
+        return Verdict.ACCURATE
+
+
+THRESHOLDS = Thresholds()
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Every legal action of one decision (in `view.legal_actions` order) with its expected
+    worth; `deals` deals were weighed, solved exactly when `exact`."""
+
+    actions: tuple[Action, ...]
+    worth: tuple[float, ...]
+    deals: int
+    exact: bool
+
+    @property
+    def best(self) -> Action:
+        """The action of highest worth (the first of them, on a tie)."""
+        return self.actions[max(range(len(self.worth)), key=self.worth.__getitem__)]
+
+    def worth_of(self, action: Action) -> float:
+        return self.worth[self.actions.index(action)]
+
+    def loss(self, action: Action) -> float:
+        """How much less than the best `action` is worth: 0 for the best."""
+        return max(self.worth) - self.worth_of(action)
+
+    def ranked(self) -> list[tuple[Action, float]]:
+        """The actions, most worth first (ties in legal order)."""
+        return sorted(zip(self.actions, self.worth, strict=True), key=lambda pair: -pair[1])
+
+
+def evaluate(view: PlayerView, deals: int = DEALS, seed: int = 0) -> Evaluation:
+    """The expected worth of each legal action of the seat to act, from `view` alone.
+
+    Two views that are equal (whatever the hidden hands behind them) give equal evaluations
+    for the same `deals` and `seed`. A view with fewer than two legal actions is refused
+    (`ValueError`): there is nothing to choose."""
+    if view.seat is None or view.seat != view.turn or len(view.legal_actions) < 2:
+        raise ValueError("no hay nada que elegir: la jugada es forzada o no le toca a este asiento")
+    estimate = ExpertBot(seed=seed, budget=analysis_budget(deals)).estimate(view)
+    return Evaluation(estimate.actions, estimate.worth, estimate.deals, estimate.exact)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One action of the game: who took it, where, what it was, and its judgement
+    (`evaluation` None and `verdict` FORCED for a forced one)."""
+
+    round: int  # 0-based
+    number: int  # 0-based place of the action in its round
+    seat: int
+    played: Action
+    ends: tuple[int, int] | None  # the line's ends before the action
+    evaluation: Evaluation | None
+    loss: float
+    verdict: Verdict
+
+    @property
+    def best(self) -> Action:
+        return self.played if self.evaluation is None else self.evaluation.best
+
+
+@dataclass(frozen=True)
+class PlayerAccuracy:
+    """A seat's figures for the game: its evaluated decisions by class and their losses."""
+
+    seat: int
+    forced: int
+    accurate: int
+    inaccuracies: int
+    errors: int
+    total_loss: float
+
+    @property
+    def decisions(self) -> int:
+        """Evaluated decisions (forced ones not counted)."""
+        return self.accurate + self.inaccuracies + self.errors
+
+    @property
+    def accuracy(self) -> float | None:
+        """The share of evaluated decisions that were "precisa", in percent; None without any."""
+        return 100.0 * self.accurate / self.decisions if self.decisions else None
+
+    @property
+    def mean_loss(self) -> float | None:
+        return self.total_loss / self.decisions if self.decisions else None
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    rules: Rules
+    deals: int
+    seed: int
+    thresholds: Thresholds
+    seats: tuple[int, ...]  # the seats analysed
+    decisions: tuple[Decision, ...]  # every action of those seats, in the order played
+
+    @property
+    def players(self) -> tuple[PlayerAccuracy, ...]:
+        """Each analysed seat's figures."""
+        return tuple(self.accuracy_of(seat) for seat in self.seats)
+
+    def accuracy_of(self, seat: int) -> PlayerAccuracy:
+        mine = [d for d in self.decisions if d.seat == seat]
+        count = {verdict: sum(1 for d in mine if d.verdict is verdict) for verdict in Verdict}
+        return PlayerAccuracy(
+            seat=seat,
+            forced=count[Verdict.FORCED],
+            accurate=count[Verdict.ACCURATE],
+            inaccuracies=count[Verdict.INACCURACY],
+            errors=count[Verdict.ERROR],
+            total_loss=sum(d.loss for d in mine),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        inaccuracy, error = self.thresholds.points(self.rules)
+        return {
+            "rules": self.rules.to_json(),
+            "deals": self.deals,
+            "seed": self.seed,
+            "thresholds": {"inaccuracy": inaccuracy, "error": error},
+            "decisions": [_decision_json(d) for d in self.decisions],
+            "players": [
+                {
+                    "seat": p.seat,
+                    "decisions": p.decisions,
+                    "forced": p.forced,
+                    "accurate": p.accurate,
+                    "inaccuracies": p.inaccuracies,
+                    "errors": p.errors,
+                    "accuracy": None if p.accuracy is None else round(p.accuracy, 1),
+                    "mean_loss": None if p.mean_loss is None else round(p.mean_loss, 2),
+                }
+                for p in self.players
+            ],
+        }
+
+
+def _decision_json(decision: Decision) -> dict[str, Any]:
+    evaluation = decision.evaluation
+    return {
+        "round": decision.round + 1,
+        "move": decision.number + 1,
+        "seat": decision.seat,
+        "played": decision.played.to_json(),
+        "verdict": decision.verdict.value,
+        "best": decision.best.to_json(),
+        "loss": round(decision.loss, 2),
+        "exact": None if evaluation is None else evaluation.exact,
+        "alternatives": []
+        if evaluation is None
+        else [{"action": a.to_json(), "worth": round(w, 2)} for a, w in evaluation.ranked()],
+    }
+
+
+def positions(game: Game) -> Iterator[tuple[int, int, PlayerView, Action]]:
+    """(round, place in the round, the view of the seat to act, the action it took) for every
+    action of `game`, replayed from its deals."""
+    deals = [(round_.dealt_hands, round_.dealt_boneyard) for round_ in game.rounds]
+    again = Game(game.rules, deals=deals, first_starter=game.first_starter)
+    number = 0
+    for round_number, seat, action in game.actions:
+        while again.round_number < round_number:
+            again.start_next_round()
+            number = 0
+        view = again.view(seat)
+        played = again.apply(action, seat=seat).action
+        yield round_number, number, view, played
+        number += 1
+
+
+def decision_seed(seed: int, round_number: int, number: int) -> int:
+    """The seed of one decision's deals: the same for the same analysis seed and place."""
+    text = b"tranque-analysis:%d:%d:%d" % (seed, round_number, number)
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
+
+
+def _evaluate_job(job: tuple[PlayerView, int, int]) -> Evaluation:
+    return evaluate(*job)
+
+
+def analyze(
+    game: Game,
+    *,
+    deals: int = DEALS,
+    seed: int = 0,
+    seats: Sequence[int] | None = None,
+    thresholds: Thresholds = THRESHOLDS,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+) -> GameAnalysis:
+    """Judge every action of `game` (of `seats` only, if given). `progress(done, total)` is
+    called before the first evaluation and after each, `total` being the decisions to
+    evaluate (the unforced ones). `jobs` > 1 evaluates them in that many processes; the
+    result is the same."""
+    rules = game.rules
+    chosen = tuple(range(rules.players)) if seats is None else tuple(sorted(set(seats)))
+    found = [
+        (round_number, number, view, action)
+        for round_number, number, view, action in positions(game)
+        if view.seat in chosen
+    ]
+    pending = [
+        (view, deals, decision_seed(seed, r, n)) for r, n, view, _ in found if len(view.legal_actions) > 1
+    ]
+    total = len(pending)
+    progress(0, total)
+    evaluations: list[Evaluation] = []
+    if jobs <= 1 or total < 2:
+        for job in pending:
+            evaluations.append(_evaluate_job(job))
+            progress(len(evaluations), total)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for evaluation in pool.map(_evaluate_job, pending):
+                evaluations.append(evaluation)
+                progress(len(evaluations), total)
+    answers = iter(evaluations)
+    decisions = []
+    for round_number, number, view, action in found:
+        assert view.seat is not None
+        if len(view.legal_actions) < 2:
+            decisions.append(
+                Decision(round_number, number, view.seat, action, view.ends, None, 0.0, Verdict.FORCED)
+            )
+            continue
+        evaluation = next(answers)
+        loss = evaluation.loss(action)
+        verdict = thresholds.classify(loss, rules)
+        decisions.append(
+            Decision(round_number, number, view.seat, action, view.ends, evaluation, loss, verdict)
+        )
+    return GameAnalysis(rules, deals, seed, thresholds, chosen, tuple(decisions))
