@@ -5,7 +5,9 @@ then from each event (its hand from `round_started`, its own drawn tiles, every 
 On its turn it chooses among the legal actions of that view; for a lead (where R6 may
 force the tile) it asks for a fresh `sync` over a second socket of the same seat, which
 changes nothing at the table. With `verify=True` it does that on every turn and checks
-that the view it kept equals the server's.
+that the view it kept equals the server's. With `hints` (a practice table) it asks for a
+hint («Pista») before that share of its moves and checks that each is one of its legal
+actions for that turn.
 
     async with ScriptedClient(server, table, token, rng=random.Random(1)) as client:
         ended = await client.play()   # the game_ended event's data
@@ -76,6 +78,7 @@ class ScriptedClient:
         autoplay_forced: bool = False,
         compression: bool = True,
         reconnect_after: int | None = None,
+        hints: float = 0.0,
     ) -> None:
         self.server = server
         self.table = table
@@ -111,6 +114,9 @@ class ScriptedClient:
         self.forced_left = 0  # forced turns left for the server to play (autoplay_forced)
         self.forced_lost = 0  # forced turns the server played first (another client moved the clock)
         self.views_checked = 0
+        self.hints = hints  # the share of its own moves it asks a hint for first
+        self.hint_asked: dict[int, tuple[int, list[dict[str, Any]]]] = {}  # id -> (turn_id, legal)
+        self.hints_given: list[Message] = []  # the acks of its hints
 
     async def __aenter__(self) -> ScriptedClient:
         await self.player.connect()
@@ -206,6 +212,10 @@ class ScriptedClient:
                 return
         else:
             legal = self.legal_actions()
+        if self.hints and self.rng.random() < self.hints:
+            message_id = await self.player.send({"type": "hint"})
+            self.pending[message_id] = "hint"
+            self.hint_asked[message_id] = (turn["turn_id"], legal)
         action = self.rng.choice(legal)
         what = "forced act" if turn.get("auto") else "act"
         await self._ask({"type": "act", "action": action, "turn_id": turn["turn_id"]}, what)
@@ -258,14 +268,21 @@ class ScriptedClient:
                 self.seat = frame["seat"]
             elif what in ("act", "forced act"):
                 self.actions_acked += 1
+            elif what == "hint":
+                turn_id, legal = self.hint_asked.pop(frame["id"])
+                assert frame["turn_id"] == turn_id and frame["action"] in legal, (frame, legal)
+                self.hints_given.append(frame)
             return
         # Two races are expected, nothing else: a «ready» sent at round_ended against the
         # game_ended right behind it, and a forced move the server made when another client
-        # moved the shared FakeClock.
+        # moved the shared FakeClock. And a hint past the game's limit is refused.
         if what == "ready" and frame["code"] == "not_between_rounds" and self.ended is not None:
             return
         if what == "forced act" and frame["code"] in ("not_your_turn", "stale", "not_playing"):
             self.forced_lost += 1
+            return
+        if what == "hint" and frame["code"] == "too_many_hints":
+            self.hint_asked.pop(frame["id"])
             return
         raise AssertionError(f"{what} refused: {frame}")
 

@@ -7,6 +7,10 @@ every hand and every drawn tile, and replays what each receiver was allowed to k
 frame it got: its own hand and draws, the tiles on the line, and every hand once the round
 has ended. Any other tile in any frame is a leak; so is a round's seed or salt before that
 round ended, and any seat token or its hash, ever.
+
+Practice tables with two people, each asking for hints («Pista») on many turns, are
+scanned the same way: the tile a hint suggests is the asker's, and no one else's frames may
+carry it.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from tests.server.scripted import ScriptedClient, game_settings, seat_table, sta
 from tranque.engine import Rules
 from tranque.engine.presets import PRESETS
 from tranque.server.store import StoredEvent
+from tranque.server.table_log import visible
+from tranque.server.table_state import TableKind
 
 TILE = re.compile(r"^\d-\d$")
 GAMES = 200
@@ -291,3 +297,81 @@ def test_R17_no_frame_to_any_seat_or_spectator_leaks_a_tile_in_200_games(server:
     assert tally.games == GAMES
     assert len(tally.presets) == len({(p.preset, p.players, p.mode) for p in all_plans})
     assert tally.frames > 100 * GAMES
+
+
+# Hints at practice tables: the suggested tile is the asker's alone --------------------------
+
+HINT_GAMES = 12
+# (preset, players, mode, the people's seats): partners, opponents, and a lone pair of rivals.
+HINT_SEATINGS = [
+    ("clasico", 4, "pairs", [0, 2]),
+    ("clasico", 4, "pairs", [0, 1]),
+    ("clasico", 2, "individual", [0, 1]),
+    ("ponce", 4, "pairs", [1, 3]),
+    ("en-contra", 3, "individual", [0, 2]),
+    ("sin-pozo", 4, "pairs", [2, 3]),
+]
+
+
+async def play_with_hints(server: LiveServer, number: int) -> Played:
+    """A practice game with two people who ask for a hint before most of their moves."""
+    name, players, mode, humans = HINT_SEATINGS[number % len(HINT_SEATINGS)]
+    target = {"target": 8} if name == "ponce" else {"target": 30}
+    rules = Rules.preset(name, players=players, mode=mode, **target)
+    table, tokens = await asyncio.to_thread(seat_table, server, rules, humans, "greedy", TableKind.PRACTICE)
+    people = [
+        ScriptedClient(
+            server,
+            table,
+            token,
+            rng=random.Random(number * 10 + seat),
+            compression=False,
+            reconnect_after=60 if number % 3 == 2 else None,
+            hints=0.7,
+        )
+        for seat, token in tokens.items()
+    ]
+    for person in people:
+        await person.player.connect()
+        await person.join()
+    await start_table(server, table)
+    try:
+        await asyncio.gather(*(person.play() for person in people))
+    finally:
+        for person in people:
+            await person.player.close()
+    return Played(table, tokens, people)
+
+
+def test_R17_a_hint_tells_its_tile_to_the_asker_and_to_nobody_else(server: LiveServer) -> None:
+    async def run_all() -> list[Played]:
+        return list(await asyncio.gather(*(play_with_hints(server, number) for number in range(HINT_GAMES))))
+
+    leaks: list[str] = []
+    hints = planted = 0
+    for played in asyncio.run(run_all()):
+        events = stored_events(server, played.table)
+        assert events[-1].kind == "game_ended"
+        never = never_sent(events, played.tokens)
+        given = [event for event in events if event.kind == "hint"]
+        assert len(given) == sum(len(person.hints_given) for person in played.clients)
+        hints += len(given)
+        for person in played.clients:
+            leaks += scan(events, person, never)
+            for frame in (f for stream in person.streams for f in stream):
+                if frame.get("kind") == "hint":
+                    assert ("action" in frame["data"]) == (frame["data"]["seat"] == person.seat), frame
+        # The scan would see it: the asker's own frame of a hint to play a tile, sent to the
+        # other person while that tile is still in the asker's hand, is a leak.
+        knowledge = {person.seat: truth(events, person.seat, never) for person in played.clients}
+        for event in given:
+            shown = visible(event, event.data["seat"])
+            tile = shown["data"]["action"].get("tile")
+            (other,) = [seat for seat in knowledge if seat != event.data["seat"]]
+            if tile is not None and tile not in knowledge[other].known[event.seq]:
+                assert leaks_in([shown], knowledge[other]), shown
+                planted += 1
+    print(f"hint scan: {HINT_GAMES} games, {hints} hints, {planted} planted leaks found")
+    assert leaks == []
+    assert hints >= 10 * HINT_GAMES
+    assert planted >= HINT_GAMES

@@ -406,6 +406,7 @@ class TestGames:
             "goals": [0, 0, 0],
             "winners": [0],
             "rounds": 3,
+            "hints": [0, 0, 0],
             "participants": [
                 {
                     "name": "ana",

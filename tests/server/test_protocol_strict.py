@@ -43,6 +43,7 @@ ACCEPTS: dict[str, dict[str, set[str]]] = {
         "action.side": {"string", "null"},
         "turn_id": {"integer", "null"},
     },
+    "hint": {},
     "ready": {},
     "phrase": {"phrase": {"string"}},
     "vote": {"agree": {"boolean"}},
@@ -119,6 +120,7 @@ def new_world(server: LiveServer) -> World:
     bases: dict[str, Message] = {
         "hello": {"type": "hello", "table": table, "token": tokens[seat], "last_seq": 0},
         "act": {"type": "act", "action": play, "turn_id": sync["turn"]["turn_id"]},
+        "hint": {"type": "hint"},
         "ready": {"type": "ready"},
         "phrase": {"type": "phrase", "phrase": "buena"},
         "vote": {"type": "vote", "agree": True},

@@ -71,6 +71,7 @@ FORWARDED: dict[str, type[Any]] = {
         commands.FillWithBots,
         commands.AccountSeat,
         commands.StartGame,
+        commands.Hint,
     )
 }
 

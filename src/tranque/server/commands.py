@@ -20,6 +20,7 @@ from tranque.bots import bot_names
 from tranque.engine import Action, Draw, IllegalAction, Pass, action_from_json
 from tranque.engine.rules import FirstLead
 from tranque.server.addresses import seat_address_key
+from tranque.server.hints import suggest
 from tranque.server.seats import Seat, SeatKind, SeatState, new_token, token_hash
 from tranque.server.table_events import (
     PHRASES,
@@ -28,6 +29,7 @@ from tranque.server.table_events import (
     EndReason,
     GameEnded,
     GameStarted,
+    HintGiven,
     Mover,
     PhraseSaid,
     ReadyGiven,
@@ -141,7 +143,7 @@ class FromSocket:
     act, vote or speak for it."""
 
     subscriber: Subscriber
-    command: Any  # a command with a `seat`: Act, Ready, Phrase, Vote, ReturnToSeat
+    command: Any  # a command with a `seat`: Act, Hint, Ready, Phrase, Vote, ReturnToSeat, Rematch
 
     async def run(self, table: Table) -> Any:
         seat = self.command.seat
@@ -224,6 +226,45 @@ class Act:
             events.append(SeatChanged(seat.arrive()))
         await table.record(*events, taken)
         return {"seq": table.seq}
+
+
+@dataclass
+class Hint:
+    """«Pista»: the expert's suggestion for this seat's move, at a practice table, on its
+    turn. Computed from the seat's own view (`hints.suggest`, in a bot worker: the actor
+    waits for it, the event loop does not), so no other command changes the turn meanwhile;
+    but with several processes the table may be given up meanwhile (its lease lapsed), and
+    then nothing is stored (`table_moved`). One hint a turn: asking again answers the same
+    one and decides nothing; at most `hints_per_game` a game."""
+
+    seat: int | None
+
+    async def run(self, table: Table) -> dict[str, Any]:
+        seat = _seated(table, self.seat)
+        state = table.state
+        if table.options.kind is not TableKind.PRACTICE:
+            raise TableError("not_practice")
+        _not_over(state)
+        if state.phase is not Phase.PLAYING:
+            raise TableError("not_playing")
+        turn = state.turn
+        if turn is None or turn.seat != seat.index:
+            raise TableError("not_your_turn")
+        most = table.options.hints_per_game
+        given = state.last_hint.get(seat.index)
+        if given is None or given[0] != turn.turn_id:
+            if state.hints.get(seat.index, 0) >= most:
+                raise TableError("too_many_hints", most=most)
+            epoch = table.epoch
+            action = await suggest(table.bots, state.playing_game(), seat.index)
+            if not table.owned or table.epoch != epoch:
+                raise TableError("table_moved")  # another process owns the table now
+            count = state.hints.get(seat.index, 0) + 1
+            await table.record(HintGiven(seat.index, turn.turn_id, action, count))
+            given = (turn.turn_id, action)
+        turn_id, action = given
+        left = max(0, most - state.hints.get(seat.index, 0))
+        return {"turn_id": turn_id, "action": action.to_json(), "left": left, "seq": table.seq}
 
 
 @dataclass

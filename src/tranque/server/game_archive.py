@@ -6,7 +6,8 @@ players' new ratings and the XP they gained (game_rating.py).
 its players' ratings, which the table reads from the store just before) and says what to
 keep; it reads nothing else. The table saves it with `Store.save_game` in the same step that
 stores the game's end, so a restart that replays the log finds it kept (saving it again
-changes nothing: ratings and XP are never counted twice).
+changes nothing: ratings and XP are never counted twice). A game in which a seat asked for
+hints («Pista», hints.py) says how many each seat used, in its summary and its record.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from tranque.engine import Rules
 from tranque.server import ratings, xp
 from tranque.server.game_rating import RatedPlayer, rate_game, standings
+from tranque.server.hints import with_hints
 from tranque.server.seats import SeatKind
 from tranque.server.store import GamePlayerRow, GameRow, RatingRow
 from tranque.server.table_rating import unrated_reason
@@ -74,6 +76,7 @@ def finished_game(
         "goals": list(game.goals),
         "winners": sorted(winners),
         "rounds": game.round_number + 1,
+        "hints": state.hint_counts(),  # «Pista» at a practice table: how many each seat used
     }
     row = GameRow(
         game_id=f"{table_id}.{state.game_number}",
@@ -89,7 +92,7 @@ def finished_game(
         rated=reason is None,
         unrated_reason=None if reason is None else reason.value,
         summary=summary,
-        record=record,
+        record=with_hints(record, state),
     )
     rated = rate_game(rules, state.seats, game.winners, game.scores, known) if reason is None else []
     by_seat = {player.seat: player for player in rated}

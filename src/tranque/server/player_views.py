@@ -126,6 +126,8 @@ def game_page(game: GameRow, players: list[GamePlayerRow]) -> dict[str, Any]:
         "goals": summary["goals"],
         "winners": summary["winners"],
         "rounds": summary["rounds"],
+        # «Pista»: how many hints each seat used (games kept before hints existed: none)
+        "hints": summary.get("hints") or [0] * game.players,
         "participants": [
             {
                 "name": names.get(player.seat),

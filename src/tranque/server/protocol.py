@@ -77,6 +77,10 @@ class Act(_Message):
     turn_id: int | None = None
 
 
+class Hint(_Message):
+    type: Literal["hint"]
+
+
 class Ready(_Message):
     type: Literal["ready"]
 
@@ -141,6 +145,7 @@ class Ping(_Message):
 Inbound = Annotated[
     Hello
     | Act
+    | Hint
     | Ready
     | Phrase
     | Vote
@@ -160,6 +165,7 @@ MESSAGE_ID: TypeAdapter[MessageId] = TypeAdapter(MessageId, config=STRICT)
 MESSAGES: tuple[type[_Message], ...] = (
     Hello,
     Act,
+    Hint,
     Ready,
     Phrase,
     Vote,

@@ -117,6 +117,14 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "en": "That move is for a turn that is over.",
     },
     "illegal": {"es": "{cause}", "en": "{cause}"},  # the engine's own message (IllegalAction)
+    "not_practice": {
+        "es": "Las pistas son solo para las partidas de práctica contra la máquina.",
+        "en": "Hints are only for practice games against the machine.",
+    },
+    "too_many_hints": {
+        "es": "Ya usaste las {most} pistas de esta partida.",
+        "en": "You have used this game's {most} hints.",
+    },
     "not_between_rounds": {
         "es": "Solo puedes decir «listo» entre manos.",
         "en": "You can say you are ready only between rounds.",

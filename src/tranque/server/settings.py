@@ -26,6 +26,7 @@ class Settings:
     bot_min_seconds: float = 0.6
     deserted_game_seconds: float = 300.0  # a practice or quick game every human left ends then
     idle_waiting_seconds: float = 1800.0  # a table waiting for players that nobody follows
+    hints_per_game: int = 20  # «Pista»: the expert's suggestions one seat may ask for in a practice game
     quick_match_wait_seconds: float = 10.0
     lobby_update_seconds: float = 1.0  # a lobby follower gets at most one update this often
     default_bot_level: str = "heuristic"
@@ -49,4 +50,5 @@ class Settings:
             "bot_min_seconds": self.bot_min_seconds,
             "deserted_game_seconds": self.deserted_game_seconds,
             "idle_waiting_seconds": self.idle_waiting_seconds,
+            "hints_per_game": self.hints_per_game,
         }

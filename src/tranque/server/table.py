@@ -27,6 +27,7 @@ from tranque.server.bot_runner import Bots
 from tranque.server.clock import Clock, Timer
 from tranque.server.fairness import DealSecret
 from tranque.server.game_archive import finished_game, game_format
+from tranque.server.hints import with_hints
 from tranque.server.line_layout import line_json
 from tranque.server.muting import hides, hushed, speaker
 from tranque.server.seats import Seat, SeatKind, new_token, token_hash
@@ -597,7 +598,7 @@ class Table:
             else:
                 round_data["seed"] = None
         record["table"] = self.table_id
-        return record
+        return with_hints(record, self.state)
 
     # Clocks and bots, re-armed from the state after every command ----------------------------
 

@@ -3,8 +3,8 @@ see of it (R17 of docs/rules.md) and the one `apply` that folds it into a `Table
 (what an event is: `event_base`).
 
 The kinds of the table's own life are here (its creation, its seats, the start and end of
-the game, phrases and votes); the round's (deal, turns, actions, its end), which carry the
-hidden information, are in `round_events`, and this module names them too. `EVENT_TYPES`
+the game, phrases, votes, practice hints); the round's (deal, turns, actions, its end), which
+carry the hidden information, are in `round_events`, and this module names them too. `EVENT_TYPES`
 and `decode` read a stored event back: the stored JSON and the `kind` names are the ones
 logs have always had, so old logs still restore.
 
@@ -15,10 +15,12 @@ lifecycle does not allow at that point: a bug or a corrupt log.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, ClassVar, Self
 
+from tranque.engine import Action, action_from_json
 from tranque.server.event_base import FieldsEvent, TableEvent, in_game, seat_index
 from tranque.server.round_events import ActionTaken, Mover, RoundEnded, RoundStarted, TurnStarted
 from tranque.server.seats import PUBLIC_KEYS, Seat, SeatKind, SeatState
@@ -32,6 +34,7 @@ __all__ = [
     "EndReason",
     "GameEnded",
     "GameStarted",
+    "HintGiven",
     "Mover",
     "PhraseSaid",
     "RatingShown",
@@ -280,6 +283,59 @@ class Annulled(FieldsEvent):
         in_game(state, "an annulment")
 
 
+@dataclass(frozen=True)
+class HintGiven(TableEvent):
+    """A seat of a practice table asked for a hint («Pista») on its turn and was given
+    `action`, the expert's choice from the seat's own view (`hints.suggest`); `count` is how
+    many hints the seat has been given in this game, this one included.
+
+    What it suggests is a tile of the seat's hand: only that seat sees `action` (R17). Every
+    other viewer sees that the seat used a hint on that turn, and how many it has used."""
+
+    kind: ClassVar[str] = "hint"
+    visible_keys: ClassVar[tuple[str, ...]] = ("seat", "turn_id", "action", "count")
+    seat: int
+    turn_id: int
+    action: Action
+    count: int
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "turn_id": self.turn_id,
+            "action": self.action.to_json(),
+            "count": self.count,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Self:
+        return cls(data["seat"], data["turn_id"], action_from_json(data["action"]), data["count"])
+
+    def audience(self, viewer: Viewer) -> Hashable:
+        return viewer == self.seat
+
+    def project(self, viewer: Viewer) -> dict[str, Any]:
+        shown = self.to_data()
+        if viewer != self.seat:
+            del shown["action"]
+        return shown
+
+    def apply(self, state: TableState) -> None:
+        turn = state.turn
+        playing = None if turn is None or state.phase is not Phase.PLAYING else (turn.seat, turn.turn_id)
+        if playing != (self.seat, self.turn_id):
+            raise TransitionError(f"a hint for seat {self.seat} on turn {self.turn_id}, not the one in play")
+        if state.seats[seat_index(state, self.seat)].kind is not SeatKind.HUMAN:
+            raise TransitionError(f"a hint for seat {self.seat}, which is not a person's")
+        if self.action not in state.playing_game().round.legal_actions():
+            raise TransitionError(f"a hint the rules refuse: {self.action}")
+        count = state.hints.get(self.seat, 0) + 1
+        if count != self.count:
+            raise TransitionError(f"hint {self.count} of seat {self.seat} after {count - 1}")
+        state.hints[self.seat] = count
+        state.last_hint[self.seat] = (self.turn_id, self.action)
+
+
 EVENT_TYPES: dict[str, type[TableEvent]] = {
     cls.kind: cls
     for cls in (
@@ -297,6 +353,7 @@ EVENT_TYPES: dict[str, type[TableEvent]] = {
         Annulled,
         RematchVoted,
         RatingShown,
+        HintGiven,
     )
 }
 

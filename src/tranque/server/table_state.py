@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from tranque.engine import Game, Rules
+from tranque.engine import Action, Game, Rules
 from tranque.engine.record import to_record
 from tranque.server.fairness import DealSecret
 from tranque.server.line_layout import Snake
@@ -106,6 +106,7 @@ class TableOptions:
     bot_min_seconds: float = 0.6
     deserted_game_seconds: float = 300.0  # practice and quick: every human gone this long
     idle_waiting_seconds: float = 1800.0  # a table waiting for players that nobody follows
+    hints_per_game: int = 20  # practice: the expert's suggestions a seat may ask for in a game
 
     def __post_init__(self) -> None:
         self.kind = TableKind(self.kind)
@@ -145,6 +146,8 @@ class TableState:
         self.game_number = 0  # 1-based: the game being played or last played at this table
         self.rematch: set[int] = set()  # the seats that agreed to play another game
         self.rating: dict[str, Any] | None = None  # the last `rating` event's data
+        self.hints: dict[int, int] = {}  # seat → hints it was given in this game (practice)
+        self.last_hint: dict[int, tuple[int, Action]] = {}  # seat → (turn_id, action) of its last hint
 
     def apply(self, event: TableEvent, seq: int) -> None:
         """Fold one event in: the only way a table's state changes."""
@@ -193,6 +196,12 @@ class TableState:
         self.ready = set()
         self.votes = set()
         self.rematch = set()
+        self.hints = {}
+        self.last_hint = {}
+
+    def hint_counts(self) -> list[int]:
+        """How many hints each seat was given in this game (practice tables; zeros elsewhere)."""
+        return [self.hints.get(seat.index, 0) for seat in self.seats]
 
     def playing_game(self) -> Game:
         """The game, which must exist (it does from the first `round_started` on)."""
@@ -246,6 +255,8 @@ class TableState:
             "game_number": self.game_number,
             "rematch": sorted(self.rematch),
             "rating": self.rating,
+            "hints": self.hint_counts(),
+            "last_hint": {seat: [turn, action.to_json()] for seat, (turn, action) in self.last_hint.items()},
             "game": None if game is None else _game_facts(game),
         }
 

@@ -30,7 +30,13 @@ FLOOD_CLOSE = 4029  # kept sending after `flood_refusals` messages in a row were
 
 Answer = dict[str, object]  # what an `ack` carries besides its type and id
 SeatCommand = (
-    commands.Act | commands.Ready | commands.Phrase | commands.Vote | commands.ReturnToSeat | commands.Rematch
+    commands.Act
+    | commands.Hint
+    | commands.Ready
+    | commands.Phrase
+    | commands.Vote
+    | commands.ReturnToSeat
+    | commands.Rematch
 )
 
 
@@ -169,6 +175,8 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
                 await _as_seat(client, commands.Act(client.seat, message.action.to_json(), message.turn_id))
                 or {}
             )
+        case protocol.Hint():
+            return await _as_seat(client, commands.Hint(client.seat)) or {}
         case protocol.Ready():
             await _as_seat(client, commands.Ready(client.seat))
         case protocol.Phrase():
@@ -212,7 +220,7 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
 
 async def _as_seat(client: Client, command: SeatCommand) -> Answer | None:
     """Run a seat's command, checked by the table against the seat this socket follows now;
-    only `Act` answers something (what the move did)."""
+    only `Act` and `Hint` answer something (what the move did, the hint given)."""
     answer: Answer | None = await _table(client).call(commands.FromSocket(client.connection, command))
     return answer
 

@@ -81,7 +81,7 @@ class GameRow:
     competitive: bool
     rated: bool
     unrated_reason: str | None
-    summary: dict[str, Any]  # seats (names, kinds, user ids), scores, goals, winners
+    summary: dict[str, Any]  # seats (names, kinds, user ids), scores, goals, winners, hints
     record: dict[str, Any]  # the engine's game record with revealed seeds
 
 

@@ -4,10 +4,11 @@
 // module only draws that board, in one SVG whose user units are the server's units, scaled as
 // a whole to fit its container (it zooms out when the line outgrows it, never moves a tile).
 //
-//   renderLine(container, { line, ends, choosing }, { onEnd })
+//   renderLine(container, { line, ends, choosing, hinted }, { onEnd })
 //
 // `line`: the boxes, left end first; `ends`: {left, right} or null before the lead;
 // `choosing`: truthy while the player must pick an end (true, or a list of sides to light);
+// `hinted`: the end a «Pista» from the server names ("left" or "right"), or null;
 // `onEnd(side)`: called when an end's button is pressed (click, Enter or Space);
 // `describe(box)`: what a placed tile says when hovered, tapped or read (how many of its
 // numbers are out, the view's words); `onTile(box)`: called when a placed tile is tapped.
@@ -58,10 +59,10 @@ function createBoard(container) {
 }
 
 // Draw `line` and `ends` into `container`, reusing what is already there.
-export function renderLine(container, { line = [], ends = null, choosing = null } = {}, { onEnd = null, describe = null, onTile = null } = {}) {
+export function renderLine(container, { line = [], ends = null, choosing = null, hinted = null } = {}, { onEnd = null, describe = null, onTile = null } = {}) {
   let board = boards.get(container);
   if (!board || board.root.parentNode !== container) board = createBoard(container);
-  board.props = { line: line || [], ends: ends || null, choosing };
+  board.props = { line: line || [], ends: ends || null, choosing, hinted };
   board.onEnd = onEnd;
   board.onTile = onTile;
 
@@ -107,7 +108,7 @@ export function renderLine(container, { line = [], ends = null, choosing = null 
 // board is zoomed far out, so a finger can still hit them).
 function fit(container, board) {
   if (!board.props) return;
-  const { line, ends, choosing } = board.props;
+  const { line, ends, choosing, hinted } = board.props;
   const width = container.clientWidth || 320;
   const height = container.clientHeight || 160;
   let view = fitView(boardBounds(line, ends), width, height, { maxScale: MAX_SCALE });
@@ -139,7 +140,10 @@ function fit(container, board) {
     button.lastChild.textContent = String(end.pips);
     button.lastChild.setAttribute("font-size", radius * 1.1);
     button.classList.toggle("choose", lit.has(side));
-    const label = `${t(side === "left" ? "left_end" : "right_end")}: ${end.pips}`;
-    button.setAttribute("aria-label", lit.has(side) ? `${label} · ${t("line_play_here")}` : label);
+    button.classList.toggle("hinted", hinted === side);
+    let label = `${t(side === "left" ? "left_end" : "right_end")}: ${end.pips}`;
+    if (lit.has(side)) label += ` · ${t("line_play_here")}`;
+    if (hinted === side) label += ` · ${t("hint_mark")}`;
+    button.setAttribute("aria-label", label);
   }
 }

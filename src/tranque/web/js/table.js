@@ -8,8 +8,9 @@ import { api } from "./api.js";
 import { showRoundEnd, showGameEnd, showRematchVote, closeOverlay } from "./results.js";
 import { DealBook } from "./fairness.js";
 import { el, button, setText, place } from "./dom.js";
-import { initialState, reduceSync, reduceEvent, reduceOptions, playsOf, canDo, isMyTurn, humanCount } from "./table_state.js";
-import { headerHtml, Badge, Opponent, HandView, ToolsPanel, EndsBar, describeAction } from "./table_views.js";
+import { initialState, reduceSync, reduceEvent, reduceOptions, reduceHint, playsOf, canDo, isMyTurn, humanCount } from "./table_state.js";
+import { headerHtml, Badge, Opponent, HandView, ToolsPanel, HintBar, EndsBar, describeAction } from "./table_views.js";
+import { canAskHint, currentHint, hintTarget, offersHints } from "./hint.js";
 import { HostPanel } from "./host_panel.js";
 import { attachHandInput } from "./input.js";
 import { TurnClock } from "./clock.js";
@@ -39,6 +40,7 @@ export class TableView {
     this.focusKey = null;
     this.choosing = null; // a tile that fits both ends, waiting for the end
     this.sentFor = null; // the turn an action was sent for: one per turn
+    this.hintAsked = null; // the turn a «Pista» was asked for, until the server answers
     this.aids = { playable: true, ends: true, passes: true, ...JSON.parse(localStorage.getItem(AIDS_KEY) || "{}") };
     this.parts = null;
     this.clock = new TurnClock(root, () => this.state);
@@ -265,6 +267,30 @@ export class TableView {
     });
   }
 
+  // «Pista»: the server's suggestion for this turn (practice tables). The `hint` event has
+  // already put it in the state by the time the ack comes; the ack alone brings it again
+  // when it was given before (another tab, before a reload).
+  askHint() {
+    const s = this.state;
+    if (!canAskHint(s) || this.hintAsked !== null) return;
+    const turnId = s.turn.turn_id;
+    this.hintAsked = turnId;
+    this.render();
+    this.socket
+      .request({ type: "hint" })
+      .then((ack) => {
+        this.state = reduceHint(this.state, ack);
+      })
+      .catch((error) => {
+        if (error && error.code === "too_many_hints") this.state = { ...this.state, hintsLeft: 0 };
+        this.fail(error);
+      })
+      .finally(() => {
+        if (this.hintAsked === turnId) this.hintAsked = null;
+        this.render();
+      });
+  }
+
   // Names ------------------------------------------------------------------------------
 
   nameOf(seat) {
@@ -340,7 +366,9 @@ export class TableView {
         end: (side) => this.choosing && this.chooseEnd(side),
       });
       parts.tools = new ToolsPanel(this);
-      parts.me.append(parts.status, parts.hand.root, parts.tools.root);
+      parts.hint = new HintBar(this);
+      parts.toolRow = el("div", { class: "tool-row" }, parts.tools.root);
+      parts.me.append(parts.status, parts.hand.root, parts.toolRow);
     }
     parts.announcer = el("div", { class: "announcer visually-hidden", "aria-live": "polite", role: "status" });
     parts.screen = el("div", { class: `table-screen players-${s.rules.players}` }, parts.header, parts.rating, parts.grid, parts.me, parts.announcer);
@@ -376,13 +404,18 @@ export class TableView {
       parts.badge.update(this, s);
       let text = "";
       if (this.choosing) text = t("choose_end");
-      else if (s.turn) text = s.turn.seat === s.you ? t("your_turn") : t("turn_of", { name: this.nameOf(s.turn.seat) });
+      else if (s.turn && s.turn.seat !== s.you) text = t("turn_of", { name: this.nameOf(s.turn.seat) });
+      else if (s.turn && !currentHint(s)) text = t("your_turn"); // a hint says it is your move
       setText(parts.turnText, text);
       place(parts.status, parts.pass, Boolean(s.turn && s.turn.seat === s.you && canDo(s, "pass")));
       const mine = s.seats[s.you] || {};
       place(parts.me, parts.covered, mine.state === "covered", parts.hand.root);
       parts.hand.update(this, s);
       parts.tools.update(s);
+      const hints = offersHints(s);
+      place(parts.toolRow, parts.hint.button, hints, parts.tools.root);
+      place(parts.status, parts.hint.text, hints, parts.turnText.nextSibling);
+      if (hints) parts.hint.update(this, s);
       if (hadFocus && !parts.hand.root.contains(document.activeElement)) parts.hand.focus(this.handOrder[0]);
     }
     this.renderLine();
@@ -392,9 +425,10 @@ export class TableView {
   renderLine() {
     const s = this.state;
     const sides = this.choosingSides();
+    const target = hintTarget(s);
     renderLine(
       this.parts.line,
-      { line: s.line, ends: s.lineEnds, choosing: sides.length ? sides : null },
+      { line: s.line, ends: s.lineEnds, choosing: sides.length ? sides : null, hinted: target && target.side },
       { onEnd: (side) => this.chooseEnd(side), describe: (box) => this.tileOnBoard(box), onTile: (box) => this.toast(this.tileOnBoard(box)) },
     );
   }

@@ -76,6 +76,8 @@ export function initialState({ you = null } = {}) {
     ready: [],
     annulled: null, // the seats that voted, once the game was annulled by vote
     lastPhrase: null, // {seq, seat, phrase}
+    hint: null, // {turn_id, action}: the «Pista» the server gave this seat (practice tables)
+    hintsLeft: null, // how many more this game, as the last hint's ack said (null: not known)
     announcements: [], // {seq, seat, type, tile, side, by, laid, scores}: what happened, newest last
   };
 }
@@ -105,6 +107,8 @@ export function reduceSync(state, snapshot) {
     rematch: snapshot.rematch || null,
     rating: snapshot.rating || null,
     announcements: state.table === snapshot.table ? state.announcements : [],
+    hint: state.table === snapshot.table ? state.hint : null, // kept only for its own turn (hint.js)
+    hintsLeft: state.table === snapshot.table && state.game === snapshot.game ? state.hintsLeft : null,
   };
   if (snapshot.commitment && next.round !== null) next.commitments[next.round] = snapshot.commitment;
   if (view) {
@@ -230,6 +234,8 @@ const HANDLERS = {
       s.annulled = null;
       s.scores = zeros(s.rules);
       s.goals = zeros(s.rules);
+      s.hint = null;
+      s.hintsLeft = null; // a new game, its own hints
     }
     return s;
   },
@@ -251,6 +257,7 @@ const HANDLERS = {
       passedOn: {},
       options: null,
       turn: null,
+      hint: null,
       ready: [],
       commitments: { ...s.commitments, [d.round]: d.commitment },
     });
@@ -360,7 +367,22 @@ const HANDLERS = {
   rating(s, d) {
     return reduceRating(s, d);
   },
+
+  hint(s, d) {
+    return reduceHint(s, d);
+  },
 };
+
+// A «Pista» (docs/protocol.md, «Hints at practice tables»): a `hint` event, whose `action`
+// only the seat that asked receives, or the ack of this seat's own `hint` message. Kept for
+// the turn it is for; every other seat's hint (no action) changes nothing here.
+export function reduceHint(state, data) {
+  if (!data || !data.action || !Number.isInteger(data.turn_id)) return state;
+  if (data.seat !== undefined && data.seat !== state.you) return state;
+  const next = { ...state, hint: { turn_id: data.turn_id, action: { ...data.action } } };
+  if (Number.isInteger(data.left)) next.hintsLeft = data.left; // only the ack says it
+  return next;
+}
 
 // The table's rating line changed (a player sat or left): the same data as sync's `rating`.
 export function reduceRating(state, data) {

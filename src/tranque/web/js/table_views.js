@@ -8,6 +8,7 @@ import { tileSvg } from "./tiles.js";
 import { el, button, setText, setAttr, place, arrange, escapeHtml } from "./dom.js";
 import { parseTile, playsOf, canDo, isMyTurn, humanCount, partnerOf, sideOf } from "./table_state.js";
 import { CLOCK_RADIUS } from "./clock.js";
+import { canAskHint, currentHint, hintTarget, hintText } from "./hint.js";
 
 export const HAND_UNIT = 30; // a hand tile's half: the board never draws its tiles larger
 const BACKS_SHOWN = 12;
@@ -153,6 +154,7 @@ export class HandView {
 
   update(view, state) {
     const myTurn = isMyTurn(state);
+    const target = hintTarget(state);
     const focusKey = view.focusKey && view.handOrder.includes(view.focusKey) ? view.focusKey : view.handOrder[0];
     const children = view.handOrder.map((key) => {
       const item = this.item(key);
@@ -166,7 +168,10 @@ export class HandView {
       const playable = myTurn && playsOf(state, key).length > 0;
       item.classList.toggle("playable", Boolean(playable && view.aids.playable));
       item.classList.toggle("choosing", view.choosing === key);
-      setAttr(item, "aria-label", `${tileLabel(a, b)}${playable ? `, ${t("table_playable")}` : ""}`);
+      const hinted = Boolean(target && target.tile === key);
+      item.classList.toggle("hinted", hinted);
+      const label = `${tileLabel(a, b)}${playable ? `, ${t("table_playable")}` : ""}${hinted ? `, ${t("hint_mark")}` : ""}`;
+      setAttr(item, "aria-label", label);
       setAttr(item, "aria-selected", key === focusKey ? "true" : "false");
       setAttr(item, "tabindex", key === focusKey ? "0" : "-1");
       return item;
@@ -210,6 +215,27 @@ export class ToolsPanel {
     this.voted = state.votes.includes(state.you);
     setText(this.vote, this.voted ? t("annul_no") : t("annul"));
     place(this.body, this.vote, canVote);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// «Pista» (practice tables): the button that asks the server (beside "Frases · Ayudas"),
+// and what it answered, in words, in a live region on the status row above the hand (the
+// tile itself is lit in the hand, its end on the board).
+
+export class HintBar {
+  constructor(view) {
+    this.button = button(t("hint"), () => view.askHint(), "hint-button");
+    this.button.title = t("hint_title");
+    this.text = el("span", { class: "hint-text", role: "status", "aria-live": "polite" });
+  }
+
+  update(view, state) {
+    const asking = view.hintAsked !== null && view.hintAsked === (state.turn && state.turn.turn_id);
+    this.button.disabled = asking || !canAskHint(state);
+    setText(this.button, asking ? t("hint_thinking") : t("hint"));
+    const hint = currentHint(state);
+    setText(this.text, hint ? hintText(hint.action) : "");
   }
 }
 
