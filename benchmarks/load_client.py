@@ -130,6 +130,7 @@ class Window:
 @dataclass
 class Stats:
     latencies_ms: list[float] = field(default_factory=list)  # act sent -> its action event
+    latency_remote: list[bool] = field(default_factory=list)  # each: its socket is not on the owner
     sent_at: list[float] = field(default_factory=list)  # when each of those acts was sent
     ack_ms: list[float] = field(default_factory=list)  # act sent -> its ack
     actions: int = 0  # actions by our players, accepted in the window
@@ -146,7 +147,10 @@ class Player:
     def __init__(
         self, url: str, entry: dict[str, Any], think: tuple[float, float], stats: Stats, window: Window
     ) -> None:
-        self.url = url
+        # With several server processes the seats file names each socket's process (and
+        # whether that process owns the table): server_load.py --processes P.
+        self.url = entry.get("url", url)
+        self.remote = bool(entry.get("remote", False))
         self.table: str = entry["table"]
         self.token: str = entry["token"]
         self.model = SeatModel(entry["seat"])
@@ -232,6 +236,7 @@ class Player:
                 if self.waiting_action is not None and data["by"] == "human":
                     if self.window.inside(self.waiting_action):
                         stats.latencies_ms.append((now - self.waiting_action) * 1000)
+                        stats.latency_remote.append(self.remote)
                         stats.sent_at.append(self.waiting_action)
                     self.waiting_action = None
         elif kind == "turn":
@@ -368,6 +373,7 @@ async def main_async(args: argparse.Namespace) -> None:
     emit(
         {
             "latencies_ms": stats.latencies_ms,
+            "latency_remote": stats.latency_remote,
             "sent_at": stats.sent_at,
             "ack_ms": stats.ack_ms,
             "actions": stats.actions,
@@ -410,7 +416,9 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--url", required=True)
-    parser.add_argument("--seats", required=True, help="the JSON list of {table, seat, token}")
+    parser.add_argument(
+        "--seats", required=True, help="the JSON list of {table, seat, token[, url, node, remote]}"
+    )
     parser.add_argument("--part", default="0/1", help="this worker's share: index/count")
     parser.add_argument("--think", default="0.5-2")
     parser.add_argument("--compression", choices=["deflate", "none"], default="deflate")

@@ -1,7 +1,8 @@
 """Load test of the real-time server: N tables of 4 simulated people over real WebSockets.
 
     python benchmarks/server_load.py --tables N [--think 0.5-2 | --think 0] [--duration S]
-                                     [--db memory|sqlite] [--workers K] [--stagger S]
+                                     [--db memory|sqlite|postgresql] [--workers K] [--stagger S]
+                                     [--processes P --redis [URL] --db postgresql]
 
 It starts the server itself, in a subprocess (this file run with `--serve`), as `tranque serve`
 runs it: `create_app(Settings(database_url=...))` with the default settings (the socket limits
@@ -32,6 +33,22 @@ the stagger), the rest is measured:
 Everything runs on 127.0.0.1; the run stops after --duration seconds of play and kills the
 server. Goal: 1,000 tables (4,000 sockets) at p99 <= 150 ms with think 0.5-2 s.
 
+`--db postgresql` is a new database on the local PostgreSQL (TRANQUE_BENCH_POSTGRES_URL, default
+postgresql://postgres@127.0.0.1:5432/postgres, must allow CREATE DATABASE), dropped at the end.
+Several processes (docs/deploy.md): `--processes P --redis [URL] --db postgresql` starts P
+server processes, each on its own port with `Settings(redis_url=..., cluster=ClusterSettings(
+prefix=...))` (a prefix of the run's own, its Redis keys deleted at the end; URL defaults to
+redis://127.0.0.1:6379/0). The first starts alone (it makes the schema); once all are up, each
+makes its share of the N tables (so it owns them), and every process has loaded the others'
+as replicas before the clients connect. Each socket goes to a process in turn (`--connect
+round-robin`, the default) or at random (`--connect random`), as behind a load balancer: with
+P = 2, half of each table's sockets are on a process that does not own it. The table then
+shows the latency for sockets on the owner and on another process apart; the CPU, RSS, full
+garbage collection and GET /api/cluster counters of each process (CPU per accepted action:
+that process's CPU over every action the run accepted, so the processes' figures add up to
+the total); and the CPU PostgreSQL's and Redis's processes used (also with --db postgresql
+alone). --py-spy profiles the first process.
+
 Other options: --server-deflate on|off (uvicorn's ws_per_message_deflate; off by default, as
 `tranque serve` runs it), --server-gc default|tuned (tuned by default, as `tranque serve` runs
 it: tranque.server.runtime), --compression deflate|none (what the
@@ -42,16 +59,20 @@ Experiments, by environment variable:
 BENCH_AIOSQLITE_APPENDS=1 (a SQLite file's appends group-committed through SQLAlchemy and
 aiosqlite, as PostgreSQL's are, not on their own thread), BENCH_COALESCE=1 (queued
 messages leave in one JSON-array frame: what fewer frames per action would save),
-BENCH_GC_LOG=FILE (log every garbage collection of 20 ms or more, and what the heap holds).
+BENCH_GC_LOG=FILE (log every garbage collection of 20 ms or more, and what the heap holds),
+BENCH_GC_CYCLES=FILE (what the full collection at the end finds, by type: FILE.<pid>).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
+import random
+import secrets
 import signal
 import socket
 import subprocess
@@ -59,6 +80,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +95,8 @@ HERE = Path(__file__).resolve().parent
 TARGET = 1_000_000  # no game reaches it within a run
 LAUNCH_TIMEOUT = 120.0
 CONNECT_TIMEOUT = 300.0
+DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"  # $TRANQUE_BENCH_POSTGRES_URL
+DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 
 
 # The server launcher (python server_load.py --serve ...) ------------------------------------
@@ -93,6 +118,33 @@ def _log_collections(path: str) -> None:
                 )
 
     gc.callbacks.append(callback)
+
+
+def _log_cycles(path: str) -> None:
+    """The garbage a full collection finds now (cycles among objects once frozen), by type,
+    with a sample of each kind's shortest text: written to PATH.<pid>."""
+    from collections import Counter
+
+    gc.unfreeze()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    gc.collect()
+    gc.set_debug(0)
+    found = list(gc.garbage)
+    gc.garbage.clear()
+    kinds = Counter(type(thing).__qualname__ for thing in found)
+    samples: dict[str, str] = {}
+    for thing in found:
+        name = type(thing).__qualname__
+        if name not in samples and name in dict(kinds.most_common(25)):
+            with contextlib.suppress(Exception):
+                samples[name] = repr(thing)[:300]
+    with open(f"{path}.{os.getpid()}", "w") as log:
+        log.write(f"{len(found)} objects in garbage cycles\n")
+        for name, count in kinds.most_common(25):
+            log.write(f"{count:8d}  {name}  {samples.get(name, '')}\n")
+    del found
+    gc.collect()
+    gc.freeze()
 
 
 def _coalesce_frames() -> None:
@@ -147,7 +199,13 @@ async def serve(args: argparse.Namespace) -> None:
         from tranque.server.store import sql
 
         sql.sqlite_file = lambda url: None
-    settings = Settings(database_url=args.database_url)
+    if args.redis_url:  # one process of a cluster (--processes P): its share of the tables is its own
+        from tranque.server.cluster_settings import ClusterSettings
+
+        cluster = ClusterSettings(prefix=args.cluster_prefix)
+        settings = Settings(database_url=args.database_url, redis_url=args.redis_url, cluster=cluster)
+    else:
+        settings = Settings(database_url=args.database_url)
     app = create_app(settings)
     tables: list[Any] = []
     young_before = [0]
@@ -172,6 +230,8 @@ async def serve(args: argparse.Namespace) -> None:
         young = gc.get_stats()[0]["collections"] - young_before[0]
         if collector is None:
             return {"ms": None, "young": young}
+        if os.environ.get("BENCH_GC_CYCLES"):  # diagnosis: what the full collection finds, by type
+            _log_cycles(os.environ["BENCH_GC_CYCLES"])
         collector.collect_all()
         return {"ms": collector.last_full_ms, "found": collector.last_full_found, "young": young}
 
@@ -202,6 +262,9 @@ async def serve(args: argparse.Namespace) -> None:
     import psutil as server_psutil
 
     Path(args.seats_out + ".rss").write_text(str(server_psutil.Process().memory_info().rss))
+    if args.go_file:  # a cluster: every process is up (and the schema made) before any table
+        while not Path(args.go_file).exists():
+            await asyncio.sleep(0.05)
     registry = app.state.tranque.registry
     rules = Rules.preset("clasico", players=4, mode="pairs", target=TARGET)
     seats = []
@@ -265,47 +328,257 @@ def read_json_line(worker: subprocess.Popen[str], timeout: float) -> dict[str, A
             raise SystemExit("a client worker did not answer in time")
 
 
+# Databases and Redis for a run (--db postgresql, --redis) ---------------------------------------
+
+
+def _postgres_admin() -> Any:
+    import sqlalchemy as sa
+
+    return sa.make_url(os.environ.get("TRANQUE_BENCH_POSTGRES_URL", DEFAULT_POSTGRES))
+
+
+def _on_postgres(statement: str) -> None:
+    """Run `statement` on the PostgreSQL server itself (CREATE/DROP DATABASE: no transaction)."""
+    import sqlalchemy as sa
+    from sqlalchemy.ext.asyncio import create_async_engine
+    from sqlalchemy.pool import NullPool
+
+    async def execute() -> None:
+        engine = create_async_engine(
+            _postgres_admin().set(drivername="postgresql+asyncpg"),
+            isolation_level="AUTOCOMMIT",
+            poolclass=NullPool,
+            connect_args={"timeout": 5},
+        )
+        try:
+            async with engine.connect() as connection:
+                await connection.execute(sa.text(statement))
+        finally:
+            await engine.dispose()
+
+    asyncio.run(execute())
+
+
+@contextlib.contextmanager
+def fresh_postgres() -> Iterator[str]:
+    """A new database on the local PostgreSQL for this run (dropped at the end): its URL."""
+    name = f"tranque_bench_{os.getpid()}_{secrets.token_hex(4)}"
+    admin = _postgres_admin()
+    try:
+        _on_postgres(f'CREATE DATABASE "{name}"')
+    except Exception as error:
+        where = f"{admin.host or '127.0.0.1'}:{admin.port or 5432}"
+        raise SystemExit(
+            f"--db postgresql: cannot create a database on {where} ({type(error).__name__}: {error}); "
+            "set TRANQUE_BENCH_POSTGRES_URL to a server where this user may CREATE DATABASE"
+        ) from None
+    try:
+        yield admin.set(drivername="postgresql+asyncpg", database=name).render_as_string(hide_password=False)
+    finally:
+        _on_postgres(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def redis_prefix(url: str, kind: str = "load") -> Iterator[str]:
+    """A prefix of this run's own for the cluster's channels and leases (its keys deleted at
+    the end): runs never meet, nor meet a server using the same Redis."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        client.ping()
+    except redis.RedisError as error:
+        client.close()
+        raise SystemExit(f"--redis {url}: Redis does not answer ({error})") from None
+    prefix = f"tranque-{kind}-{secrets.token_hex(4)}"
+    try:
+        yield prefix
+    finally:
+        with contextlib.suppress(redis.RedisError):
+            for key in client.scan_iter(match=f"{prefix}:*", count=1000):
+                client.delete(key)
+        client.close()
+
+
+def service_cpu() -> dict[str, float]:
+    """CPU seconds used so far by PostgreSQL's and Redis's processes, by pid."""
+    found: dict[str, float] = {}
+    for process in psutil.process_iter(["name", "cpu_times"]):
+        name, times = process.info["name"] or "", process.info["cpu_times"]
+        if times is not None and name.startswith(("postgres", "redis-server")):
+            found[f"{'redis' if name.startswith('redis') else 'postgres'}:{process.pid}"] = (
+                times.user + times.system
+            )
+    return found
+
+
+def service_cpu_between(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    """CPU seconds PostgreSQL and Redis used between two readings (a backend started since
+    counts whole)."""
+    used = {"postgres": 0.0, "redis": 0.0}
+    for key, seconds in after.items():
+        used[key.partition(":")[0]] += seconds - before.get(key, 0.0)
+    return used
+
+
+# Server processes, clients, figures -------------------------------------------------------
+
+
+@dataclass
+class Server:
+    """One server process of the run (`--serve`), on its own port."""
+
+    index: int
+    port: int
+    seats: Path  # where it writes the seats of the tables it made
+    process: subprocess.Popen[bytes]
+    tables: int  # how many tables it makes (and owns)
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def post(self, path: str) -> Any:
+        request = urllib.request.Request(self.http + path, method="POST")
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return json.loads(response.read())
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.http + path, timeout=30) as response:
+            return json.loads(response.read())
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Several processes need Redis to coordinate and PostgreSQL to share (as `tranque serve
+    --workers N` does)."""
+    if args.processes < 1:
+        raise SystemExit("--processes must be at least 1")
+    if args.processes > 1 and (args.redis is None or args.db != "postgresql"):
+        raise SystemExit(
+            f"--processes {args.processes} needs --redis [URL] and --db postgresql: the processes "
+            "share their tables through Redis and one PostgreSQL database"
+        )
+    if args.redis is not None and args.db != "postgresql":
+        raise SystemExit("--redis needs --db postgresql (a cluster's processes share one database)")
+
+
 def run(args: argparse.Namespace) -> None:
+    check_options(args)
+    with contextlib.ExitStack() as stack:
+        database = stack.enter_context(fresh_postgres()) if args.db == "postgresql" else None
+        prefix = stack.enter_context(redis_prefix(args.redis)) if args.redis is not None else None
+        measure(args, database, prefix)
+
+
+def start_servers(
+    args: argparse.Namespace, workdir: Path, seats_file: Path, url: str, prefix: str | None
+) -> list[Server]:
+    """Start the server processes; with several, the first alone until it is up (it makes the
+    schema), then the others, and no table is made before every one is up (the go file)."""
+    count = args.processes
+    go_file = workdir / "go"
+    servers: list[Server] = []
+    for index in range(count):
+        port = free_port()
+        seats = seats_file if count == 1 else workdir / f"seats-{index}.json"
+        share = args.tables * (index + 1) // count - args.tables * index // count
+        server_cmd = [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--serve",
+            "--port",
+            str(port),
+            "--database-url",
+            url,
+            "--load-tables",
+            str(share),
+            "--seats-out",
+            str(seats),
+            "--ws",
+            args.ws,
+            "--server-deflate",
+            args.server_deflate,
+            "--server-gc",
+            args.server_gc,
+        ]
+        if prefix is not None:
+            server_cmd += ["--redis-url", args.redis, "--cluster-prefix", prefix]
+        if count > 1:
+            server_cmd += ["--go-file", str(go_file)]
+        # Own sessions: with the kernel's autogroup scheduling the server and each client worker get
+        # their own CPU share, as a service would, rather than one share with whatever started them.
+        process = subprocess.Popen(server_cmd, start_new_session=True)
+        servers.append(Server(index, port, seats, process, share))
+        if count > 1 and index == 0:
+            wait_for_file(Path(str(seats) + ".rss"), process, LAUNCH_TIMEOUT)
+    if count > 1:
+        for server in servers:
+            wait_for_file(Path(str(server.seats) + ".rss"), server.process, LAUNCH_TIMEOUT)
+        go_file.touch()
+    return servers
+
+
+def merge_seats(args: argparse.Namespace, servers: list[Server], seats_file: Path) -> float:
+    """Every process's seats in one file, each socket sent to a process in turn (or at random),
+    as a load balancer would: most land on a process that does not own their table. Returns
+    that share."""
+    entries = []
+    for server in servers:
+        for entry in json.loads(server.seats.read_text()):
+            entries.append({**entry, "node": server.index})
+    rng = random.Random(1)
+    for number, entry in enumerate(entries):
+        target = servers[number % len(servers)] if args.connect == "round-robin" else rng.choice(servers)
+        entry["url"] = f"ws://127.0.0.1:{target.port}/ws"
+        entry["remote"] = target.index != entry["node"]
+    partial = seats_file.with_suffix(".part")
+    partial.write_text(json.dumps(entries))
+    partial.rename(seats_file)
+    return sum(entry["remote"] for entry in entries) / max(1, len(entries))
+
+
+def until_replicas(servers: list[Server], tables: int, timeout: float) -> None:
+    """Wait until every process keeps every table (owned or a replica), so that no socket's
+    hello loads one."""
+    deadline = time.monotonic() + timeout
+    for server in servers:
+        while time.monotonic() < deadline:
+            status = server.get("/api/cluster")
+            if status["owned"] + status["replicas"] >= tables:
+                break
+            time.sleep(0.2)
+
+
+def measure(args: argparse.Namespace, database: str | None, prefix: str | None) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="tranque-load-"))
     seats_file = workdir / "seats.json"
-    port = free_port()
-    url = "memory://" if args.db == "memory" else f"sqlite+aiosqlite:///{workdir / 'tranque.db'}"
-    server_cmd = [
-        sys.executable,
-        str(Path(__file__).resolve()),
-        "--serve",
-        "--port",
-        str(port),
-        "--database-url",
-        url,
-        "--load-tables",
-        str(args.tables),
-        "--seats-out",
-        str(seats_file),
-        "--ws",
-        args.ws,
-        "--server-deflate",
-        args.server_deflate,
-        "--server-gc",
-        args.server_gc,
-    ]
+    if database is not None:
+        url = database
+    else:
+        url = "memory://" if args.db == "memory" else f"sqlite+aiosqlite:///{workdir / 'tranque.db'}"
+    cluster = args.processes > 1
     launched = time.monotonic()
-    # Own sessions: with the kernel's autogroup scheduling the server and each client worker get
-    # their own CPU share, as a service would, rather than one share with whatever started them.
-    server = subprocess.Popen(server_cmd, start_new_session=True)
+    servers: list[Server] = []
     workers: list[subprocess.Popen[str]] = []
+    remote_share = 0.0
     try:
-        wait_for_file(seats_file, server, LAUNCH_TIMEOUT)
+        servers = start_servers(args, workdir, seats_file, url, prefix)
+        for server in servers:
+            wait_for_file(server.seats, server.process, LAUNCH_TIMEOUT)
+        if cluster:
+            until_replicas(servers, args.tables, LAUNCH_TIMEOUT)
+            remote_share = merge_seats(args, servers, seats_file)
         setup_seconds = time.monotonic() - launched
-        proc = psutil.Process(server.pid)
-        rss_empty = int(Path(str(seats_file) + ".rss").read_text())  # before any table existed
-        rss_idle = proc.memory_info().rss
+        procs = [psutil.Process(server.process.pid) for server in servers]
+        # before any table existed
+        rss_empties = [int(Path(str(server.seats) + ".rss").read_text()) for server in servers]
+        rss_idles = [proc.memory_info().rss for proc in procs]
         for part in range(args.workers):
             worker_cmd = [
                 sys.executable,
                 str(HERE / "load_client.py"),
                 "--url",
-                f"ws://127.0.0.1:{port}/ws",
+                f"ws://127.0.0.1:{servers[0].port}/ws",
                 "--seats",
                 str(seats_file),
                 "--part",
@@ -327,11 +600,9 @@ def run(args: argparse.Namespace) -> None:
         hellos = [read_json_line(worker, CONNECT_TIMEOUT) for worker in workers]
         connected = sum(h["connected"] for h in hellos)
         connect_seconds = max(h["seconds"] for h in hellos)
-        rss_connected = proc.memory_info().rss
-        start = f"http://127.0.0.1:{port}/_bench/start?stagger={args.stagger}"
-        request = urllib.request.Request(start, method="POST")
-        with urllib.request.urlopen(request, timeout=60) as response:
-            response.read()
+        rss_connecteds = [proc.memory_info().rss for proc in procs]
+        for server in servers:
+            server.post(f"/_bench/start?stagger={args.stagger}")
         t0 = time.time()
         warmup = args.warmup if args.warmup is not None else min(10.0, max(3.0, args.duration * 0.15))
         warmup = max(warmup, args.stagger)  # every game has started before the window opens
@@ -342,13 +613,13 @@ def run(args: argparse.Namespace) -> None:
             worker.stdin.flush()
         time.sleep(max(0.0, t1 - time.time()))
         spy = None
-        if args.py_spy:
+        if args.py_spy:  # with several processes: the first one's profile
             spy = subprocess.Popen(
                 [
                     str(Path(sys.executable).parent / "py-spy"),
                     "record",
                     "--pid",
-                    str(server.pid),
+                    str(servers[0].process.pid),
                     "--duration",
                     str(int(t2 - t1)),
                     "--format",
@@ -361,37 +632,44 @@ def run(args: argparse.Namespace) -> None:
                 ],
                 stdout=subprocess.DEVNULL,
             )
-        cpu1, machine1 = proc.cpu_times(), psutil.cpu_times()
-        rss_peak = proc.memory_info().rss
+        opening = [server.get("/api/cluster") for server in servers] if cluster else []
+        cpu1s, machine1 = [proc.cpu_times() for proc in procs], psutil.cpu_times()
+        services1 = service_cpu() if args.db == "postgresql" else {}
+        rss_peaks = [proc.memory_info().rss for proc in procs]
         while time.time() < t2:
             time.sleep(min(1.0, max(0.0, t2 - time.time())))
-            rss_peak = max(rss_peak, proc.memory_info().rss)
-        cpu2, machine2 = proc.cpu_times(), psutil.cpu_times()
-        rss_end = proc.memory_info().rss
+            rss_peaks = [
+                max(peak, proc.memory_info().rss) for peak, proc in zip(rss_peaks, procs, strict=True)
+            ]
+        cpu2s, machine2 = [proc.cpu_times() for proc in procs], psutil.cpu_times()
+        services2 = service_cpu() if args.db == "postgresql" else {}
+        rss_ends = [proc.memory_info().rss for proc in procs]
         results = [read_json_line(worker, 120) for worker in workers]
         if spy is not None:
             spy.wait(timeout=60)
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/_bench/full_gc", method="POST")
-        with urllib.request.urlopen(request, timeout=60) as response:
-            collected = json.loads(response.read())
+        statuses = [server.get("/api/cluster") for server in servers] if cluster else []
+        collecteds = [server.post("/_bench/full_gc") for server in servers]
     finally:
         for worker in workers:
             try:
                 worker.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 worker.kill()
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        for server in servers:
+            server.process.send_signal(signal.SIGTERM)
+        for server in servers:
+            try:
+                server.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.process.kill()
+                server.process.wait()
         for leftover in workdir.iterdir():
             leftover.unlink()
         workdir.rmdir()
 
     window = t2 - t1
     latencies = [x for r in results for x in r["latencies_ms"]]
+    remote_flags = [x for r in results for x in r["latency_remote"]]
     if args.dump:
         pairs = sorted(
             (t - t1, ms) for r in results for t, ms in zip(r["sent_at"], r["latencies_ms"], strict=True)
@@ -409,13 +687,36 @@ def run(args: argparse.Namespace) -> None:
             errors[code] = errors.get(code, 0) + count
     disconnects = sum(r["disconnects"] for r in results)
     failed = sum(h["failed"] for h in hellos)
-    server_cpu = (cpu2.user + cpu2.system - cpu1.user - cpu1.system) / window
+    server_cpus = [
+        (cpu2.user + cpu2.system - cpu1.user - cpu1.system) / window
+        for cpu1, cpu2 in zip(cpu1s, cpu2s, strict=True)
+    ]
+    server_cpu = sum(server_cpus)
     client_cpu = sum(r["cpu_seconds"] for r in results) / window
     machine_busy = (_busy(machine2) - _busy(machine1)) / window
-    others = max(0.0, machine_busy - server_cpu - client_cpu)
+    services = {name: used / window for name, used in service_cpu_between(services1, services2).items()}
+    others = max(0.0, machine_busy - server_cpu - client_cpu - sum(services.values()))
     mib = 1 << 20
     per_second = max((actions + autos) / window, 1e-9)
     accepted = max(actions / window, 1e-9)
+    rss_end, rss_peak, rss_empty = rss_ends[0], rss_peaks[0], rss_empties[0]
+    rss_idle, rss_connected, collected = rss_idles[0], rss_connecteds[0], collecteds[0]
+
+    def spread(values: list[float]) -> str:
+        return (
+            f"p50 {percentile(values, 0.5):.1f} ms  p90 {percentile(values, 0.9):.1f} ms  "
+            f"p99 {percentile(values, 0.99):.1f} ms  max {max(values, default=float('nan')):.1f} ms  "
+            f"(n={len(values)})"
+        )
+
+    def full_gc(collected: dict[str, Any]) -> str:
+        if collected["ms"] is None:
+            return "Python's own collector (server gc default)"
+        return (
+            f"full: {collected['ms']:.0f} ms stall, {collected['found']:,} objects found, "
+            f"once every {FULL_SECONDS / 60:.0f} min (collector.py; frozen every "
+            f"{FREEZE_SECONDS * 1000:.0f} ms)"
+        )
 
     rows = [
         ("tables / sockets", f"{args.tables} / {4 * args.tables} ({connected} connected, {failed} failed)"),
@@ -429,6 +730,18 @@ def run(args: argparse.Namespace) -> None:
             f"{args.db} / {args.ws} / clients offer {args.compression}, server {args.server_deflate}; "
             f"server gc {args.server_gc}",
         ),
+    ]
+    if prefix is not None:
+        rows.append(
+            (
+                "processes",
+                f"{args.processes}, each made and owns {args.tables // args.processes}"
+                f"{'+' if args.tables % args.processes else ''} tables; sockets "
+                f"sent {args.connect}: {remote_share:.0%} on a process that does not own their table; "
+                f"Redis {args.redis} (prefix {prefix})",
+            )
+        )
+    rows += [
         ("setup (server + tables)", f"{setup_seconds:.1f} s; sockets connected in {connect_seconds:.1f} s"),
         ("measured window", f"{window:.1f} s after {warmup:.1f} s warm-up ({args.workers} client worker(s))"),
         (
@@ -437,12 +750,16 @@ def run(args: argparse.Namespace) -> None:
         ),
         ("rounds finished/s", f"{rounds / window:,.2f}"),
         ("frames received/s", f"{frames / window:,.0f} (all clients)"),
-        (
-            "act -> action event",
-            f"p50 {percentile(latencies, 0.5):.1f} ms  p90 {percentile(latencies, 0.9):.1f} ms  "
-            f"p99 {percentile(latencies, 0.99):.1f} ms  max {max(latencies, default=float('nan')):.1f} ms  "
-            f"(n={len(latencies)})",
-        ),
+        ("act -> action event", spread(latencies)),
+    ]
+    if cluster:
+        on_owner = [ms for ms, remote in zip(latencies, remote_flags, strict=True) if not remote]
+        elsewhere = [ms for ms, remote in zip(latencies, remote_flags, strict=True) if remote]
+        rows += [
+            ("  socket on the owner", spread(on_owner)),
+            ("  socket on another process", spread(elsewhere)),
+        ]
+    rows += [
         (
             "act -> ack",
             f"p50 {percentile(acks, 0.5):.1f} ms  p99 {percentile(acks, 0.99):.1f} ms  "
@@ -450,32 +767,80 @@ def run(args: argparse.Namespace) -> None:
         ),
         ("errors", ", ".join(f"{code}: {n}" for code, n in sorted(errors.items())) or "0"),
         ("disconnects", str(disconnects)),
-        (
-            "server RSS",
-            f"end {rss_end / mib:.0f} MiB (peak {rss_peak / mib:.0f}; no tables {rss_empty / mib:.0f}; "
-            f"tables made {rss_idle / mib:.0f}; sockets in {rss_connected / mib:.0f})",
-        ),
-        (
-            "memory per table",
-            f"{(rss_end - rss_empty) / args.tables / 1024:.0f} KiB (server RSS growth / tables, "
-            f"its 4 sockets included)",
-        ),
-        (
-            "server CPU",
-            f"{server_cpu * 100:.0f}% of one core = {1000 * server_cpu / accepted:.2f} ms per accepted "
-            f"action ({1000 * server_cpu / per_second:.2f} ms per move, the server's own included)",
-        ),
-        (
-            "garbage collection",
-            f"{collected['young'] / (time.time() - t0):.1f} young collections/s; "
-            + (
-                "Python's own collector (server gc default)"
-                if collected["ms"] is None
-                else f"full: {collected['ms']:.0f} ms stall, {collected['found']:,} objects found, "
-                f"once every {FULL_SECONDS / 60:.0f} min (collector.py; frozen every "
-                f"{FREEZE_SECONDS * 1000:.0f} ms)"
+    ]
+    if not cluster:
+        rows += [
+            (
+                "server RSS",
+                f"end {rss_end / mib:.0f} MiB (peak {rss_peak / mib:.0f}; no tables {rss_empty / mib:.0f}; "
+                f"tables made {rss_idle / mib:.0f}; sockets in {rss_connected / mib:.0f})",
             ),
-        ),
+            (
+                "memory per table",
+                f"{(rss_end - rss_empty) / args.tables / 1024:.0f} KiB (server RSS growth / tables, "
+                f"its 4 sockets included)",
+            ),
+            (
+                "server CPU",
+                f"{server_cpu * 100:.0f}% of one core = {1000 * server_cpu / accepted:.2f} ms per accepted "
+                f"action ({1000 * server_cpu / per_second:.2f} ms per move, the server's own included)",
+            ),
+            (
+                "garbage collection",
+                f"{collected['young'] / (time.time() - t0):.1f} young collections/s; " + full_gc(collected),
+            ),
+        ]
+    else:
+        rows.append(
+            (
+                "server CPU, all processes",
+                f"{server_cpu * 100:.0f}% of one core = {1000 * server_cpu / accepted:.2f} ms per accepted "
+                f"action ({1000 * server_cpu / per_second:.2f} ms per move, the server's own included)",
+            )
+        )
+        for number, server in enumerate(servers):
+            cpu = server_cpus[number]
+            status = statuses[number]
+            counters = ", ".join(
+                f"{key} {value}"
+                + (
+                    f" (+{value - opening[number][key]} in the window)"
+                    if key != "owned" and value != opening[number][key]
+                    else ""
+                )
+                for key, value in status.items()
+                if key != "node"
+            )
+            done = collecteds[number]
+            rows += [
+                (
+                    f"process {number} CPU",
+                    f"{cpu * 100:.0f}% of one core = {1000 * cpu / accepted:.2f} ms per accepted action "
+                    f"(of all {accepted:,.0f}/s; it made {server.tables} tables)",
+                ),
+                (
+                    f"process {number} RSS",
+                    f"end {rss_ends[number] / mib:.0f} MiB (peak {rss_peaks[number] / mib:.0f}; no tables "
+                    f"{rss_empties[number] / mib:.0f}; tables made {rss_idles[number] / mib:.0f}; sockets in "
+                    f"{rss_connecteds[number] / mib:.0f}): "
+                    f"{(rss_ends[number] - rss_empties[number]) / args.tables / 1024:.0f} KiB per table",
+                ),
+                (f"process {number} /api/cluster", counters),
+                (
+                    f"process {number} gc",
+                    f"{done['young'] / (time.time() - t0):.1f} young collections/s; " + full_gc(done),
+                ),
+            ]
+    if args.db == "postgresql":
+        rows.append(
+            (
+                "PostgreSQL / Redis CPU",
+                f"{services['postgres'] * 100:.0f}% / {services['redis'] * 100:.0f}% of one core "
+                f"({1000 * services['postgres'] / accepted:.2f} / {1000 * services['redis'] / accepted:.2f} "
+                f"ms per accepted action)",
+            )
+        )
+    rows += [
         (
             "client CPU / loop lag",
             f"{client_cpu * 100:.0f}% of one core ({1000 * client_cpu / per_second:.2f} ms per action); "
@@ -513,7 +878,33 @@ def main() -> None:
         default=0.0,
         help="start the games spread evenly over this many seconds (0: all at once)",
     )
-    parser.add_argument("--db", choices=["memory", "sqlite"], default="memory")
+    parser.add_argument(
+        "--db",
+        choices=["memory", "sqlite", "postgresql"],
+        default="memory",
+        help="postgresql: a new database on the local server for the run, dropped at the end",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        metavar="P",
+        help="server processes sharing the tables (P > 1 needs --redis and --db postgresql)",
+    )
+    parser.add_argument(
+        "--redis",
+        nargs="?",
+        const=DEFAULT_REDIS,
+        default=None,
+        metavar="URL",
+        help=f"a cluster's Redis (default {DEFAULT_REDIS}); its keys get a prefix of the run's own",
+    )
+    parser.add_argument(
+        "--connect",
+        choices=["round-robin", "random"],
+        default="round-robin",
+        help="with several processes: how each socket picks its process (as a load balancer would)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="client processes")
     parser.add_argument(
         "--ws", default="served", help="uvicorn WebSocket implementation (served: as `tranque serve` runs it)"
@@ -543,6 +934,9 @@ def main() -> None:
     parser.add_argument("--database-url", help=argparse.SUPPRESS)
     parser.add_argument("--load-tables", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--seats-out", help=argparse.SUPPRESS)
+    parser.add_argument("--redis-url", help=argparse.SUPPRESS)
+    parser.add_argument("--cluster-prefix", help=argparse.SUPPRESS)
+    parser.add_argument("--go-file", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         run_async(serve(args))

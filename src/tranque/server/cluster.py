@@ -81,6 +81,9 @@ def new_node_id() -> str:
     return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
+TAKEOVERS_AT_ONCE = 32  # orphaned tables a process takes over concurrently
+
+
 @dataclass
 class Counters:
     """What a process has done as part of a cluster (GET /api/cluster)."""
@@ -692,6 +695,7 @@ class Cluster:
             for table in registry.tables.values()
             if not table.owned and not table.retired and not table.state.phase.is_over
         ]
+        orphans = []
         if replicas:
             values = await self.leases.read([self._lease(table.table_id) for table in replicas])
             for table, value in zip(replicas, values, strict=True):
@@ -703,7 +707,19 @@ class Cluster:
                     continue
                 replica.misses += 1
                 if replica.misses >= 2:
-                    await self._take_over(table)
+                    orphans.append(table)
+        # A dead process's tables are taken over several at a time: each takeover waits on
+        # Redis and the database, and there may be hundreds.
+        for start in range(0, len(orphans), TAKEOVERS_AT_ONCE):
+            batch = orphans[start : start + TAKEOVERS_AT_ONCE]
+            results = await asyncio.gather(
+                *(self._take_over(table) for table in batch), return_exceptions=True
+            )
+            for table, result in zip(batch, results, strict=True):
+                if isinstance(result, LeasesUnavailable):
+                    raise result
+                if isinstance(result, Exception):
+                    log.error("cluster: taking table %s over failed", table.table_id, exc_info=result)
         await self._drop_gone_nodes()
 
     async def _take_over(self, table: Table) -> None:
