@@ -229,16 +229,7 @@ async def _request(socket: Any, message: Message) -> Message:
 class _RoamingPlayer(PlainPlayer):
     """A player whose closed socket shows up as a `closed` frame, so its client can move on."""
 
-    async def _read(self) -> None:
-        try:
-            async for text in self._socket:
-                message = json.loads(text)
-                if message.get("type") in ("event", "sync"):
-                    self.last_seq = message["seq"]
-                self.frames.append(message)
-                self._unread.put_nowait(message)
-        except websockets.ConnectionClosed:
-            pass
+    def closed(self) -> None:
         self._unread.put_nowait({"type": "closed"})
 
     async def send(self, message: Message) -> Any:

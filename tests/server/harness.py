@@ -182,7 +182,11 @@ class Player:
                 self.frames.append(message)
                 self._unread.put_nowait(message)
         except websockets.ConnectionClosed:
-            return
+            pass
+        self.closed()
+
+    def closed(self) -> None:
+        """The socket has closed (and every frame before it is in `frames`)."""
 
     async def close(self) -> None:
         if self._socket is not None:

@@ -19,8 +19,8 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 
-from tests import services
 from tests.server.conftest import empty_tables, make_test_store
+from tests.server.migration_helpers import execute, own_database_url
 from tranque.server.store import DuplicateEvent, StaleEpoch, Store, StoredEvent, TableRow, sqlite_appends
 from tranque.server.store.sql import SqlStore, alembic_config, create_engine
 
@@ -396,29 +396,11 @@ def counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, calls: list
 # Revision 0006 ----------------------------------------------------------------------------------
 
 
-def database_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database of its own (one at revision 0005 cannot share the session's)."""
-    if backend == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'tranque.db'}"
-    request.getfixturevalue("postgres_url")  # its teardown drops the databases made here too
-    return services.fresh_postgres_url()
-
-
-async def execute(url: str, *statements: sa.Executable) -> None:
-    engine = create_engine(url)
-    try:
-        async with engine.begin() as connection:
-            for statement in statements:
-                await connection.execute(statement)
-    finally:
-        await engine.dispose()
-
-
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_database_at_0005_upgrades_with_its_tables_at_epoch_0(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    url = database_url(backend, request, tmp_path)
+    url = own_database_url(backend, request, tmp_path)
     command.upgrade(alembic_config(url), "0005")
     # rows as a server at revision 0005 wrote them (no epoch column yet)
     asyncio.run(

@@ -12,36 +12,18 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 
-from tests import services
+from tests.server.migration_helpers import execute, own_database_url
 from tranque.server.rating_scale import shown
 from tranque.server.store import GamePlayerRow, GameRow, RatingRow, Store
 from tranque.server.store.schema import blocks, friends
-from tranque.server.store.sql import SqlStore, alembic_config, create_engine
-
-
-def database_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database of its own (one at revision 0002 cannot share the session's)."""
-    if backend == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'tranque.db'}"
-    request.getfixturevalue("postgres_url")  # its teardown drops the databases made here too
-    return services.fresh_postgres_url()
-
-
-async def execute(url: str, *statements: sa.Executable) -> None:
-    engine = create_engine(url)
-    try:
-        async with engine.begin() as connection:
-            for statement in statements:
-                await connection.execute(statement)
-    finally:
-        await engine.dispose()
+from tranque.server.store.sql import SqlStore, alembic_config
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_database_at_0002_upgrades_to_head_and_keeps_its_rows(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    url = database_url(backend, request, tmp_path)
+    url = own_database_url(backend, request, tmp_path)
     command.upgrade(alembic_config(url), "0002")
     # rows as a server at revision 0002 wrote them (no avatar column yet)
     asyncio.run(
@@ -86,7 +68,7 @@ def test_a_database_at_0002_upgrades_to_head_and_keeps_its_rows(
 def test_a_database_at_0004_upgrades_and_its_leaderboards_rows_get_their_names(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    url = database_url(backend, request, tmp_path)
+    url = own_database_url(backend, request, tmp_path)
     command.upgrade(alembic_config(url), "0004")
     users = [(1, "Zoe", "zoe"), (2, "Ñandú", "ñandú"), (3, "abel", "abel")]
     asyncio.run(
@@ -131,7 +113,7 @@ def test_a_database_at_0004_upgrades_and_its_leaderboards_rows_get_their_names(
 def test_friendship_and_blocks_are_read_from_their_rows(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    url = database_url(backend, request, tmp_path)
+    url = own_database_url(backend, request, tmp_path)
 
     async def scenario() -> list[tuple[str, bool]]:
         store = SqlStore(url)

@@ -61,6 +61,17 @@ def _not_over(state: TableState) -> None:
         raise TableError("not_playing.over")
 
 
+def _on_turn(state: TableState, seat: Seat) -> Turn:
+    """The turn `seat` is to act on now, or the refusal that says why there is none."""
+    _not_over(state)
+    if state.phase is not Phase.PLAYING:
+        raise TableError("not_playing")
+    turn = state.turn
+    if turn is None or turn.seat != seat.index:
+        raise TableError("not_your_turn")
+    return turn
+
+
 # What the game makes happen by itself ------------------------------------------------------
 
 
@@ -207,12 +218,7 @@ class Act:
     async def run(self, table: Table) -> dict[str, Any]:
         seat = _seated(table, self.seat)
         state = table.state
-        _not_over(state)
-        if state.phase is not Phase.PLAYING:
-            raise TableError("not_playing")
-        turn = state.turn
-        if turn is None or turn.seat != seat.index:
-            raise TableError("not_your_turn")
+        turn = _on_turn(state, seat)
         if self.turn_id is not None and self.turn_id != turn.turn_id:
             raise TableError("stale")
         try:
@@ -244,12 +250,7 @@ class Hint:
         state = table.state
         if table.options.kind is not TableKind.PRACTICE:
             raise TableError("not_practice")
-        _not_over(state)
-        if state.phase is not Phase.PLAYING:
-            raise TableError("not_playing")
-        turn = state.turn
-        if turn is None or turn.seat != seat.index:
-            raise TableError("not_your_turn")
+        turn = _on_turn(state, seat)
         most = table.options.hints_per_game
         given = state.last_hint.get(seat.index)
         if given is None or given[0] != turn.turn_id:
