@@ -108,10 +108,10 @@ class FollowOwner:
     async def run(self, table: Table) -> None:
         if table.owned:
             return
-        log.debug(
-            "cluster: table %s at %d follows %s", table.table_id, table.seq, [e.seq for e in self.events]
-        )
         if self.events and self.events[0].seq > table.seq + 1:
+            log.debug(
+                "cluster: table %s at %d fills a gap to %d", table.table_id, table.seq, self.events[0].seq
+            )
             self.cluster.counters.gaps_filled += 1
             table.follow_owner(await table.store.load_events(table.table_id, table.seq))
         table.follow_owner(self.events)

@@ -258,7 +258,9 @@ class Table:
             await self._store()
         except BaseException as error:
             if self._unstored:  # not stored: they never happened (and nobody was told of them)
-                stored_up_to = self.seq - len(self._unstored)
+                # After a stale epoch the log goes on with the new owner's events, which this
+                # process's sockets must be sent too (give_up's catch-up): only ours are folded.
+                stored_up_to = self.seq - len(self._unstored) if isinstance(error, StaleEpoch) else None
                 self._unstored = []
                 await self._rebuild(stored_up_to)
             if isinstance(error, StaleEpoch):
@@ -341,16 +343,13 @@ class Table:
         if unsent and self.owned and self.peers is not None:
             self.peers.published(self, unsent)
 
-    async def _rebuild(self, upto: int) -> None:
-        """The state as the log has it up to `upto` (this table's last stored event), after a
-        store refused events already applied. What another owner stored after it (the store
-        refused a stale epoch) is not folded in here: a replica's catch-up sends it too."""
+    async def _rebuild(self, upto: int | None = None) -> None:
+        """The state as the log has it (up to `upto`, if given), after a store refused events
+        already applied."""
         self.state = TableState(self.rules)
         try:
-            replay(
-                self.state,
-                [event for event in await self.store.load_events(self.table_id) if event.seq <= upto],
-            )
+            logged = await self.store.load_events(self.table_id)
+            replay(self.state, logged if upto is None else [event for event in logged if event.seq <= upto])
         except Exception:
             log.exception("table %s: its log cannot be read back; it is retired", self.table_id)
             self.retired = True
