@@ -17,8 +17,8 @@ spectator, and writes what each received to tests/web/js/streams/<name>.json:
 
 The games cover every table event kind of docs/protocol.md: plays, draws, passes (ponce's
 passes that score palitos), rounds ended by dominó and by tranque, a game ended at its
-target and one annulled by vote, seats, `ready`, phrases and votes, and a competitive duel
-(`rating`, a rated `game_ended`).
+target and one annulled by vote, seats, `ready`, phrases and votes, a competitive duel
+(`rating`, a rated `game_ended`), and a practice game with «Pista» (`hint`).
 tests/web/test_streams.py fails when a documented event kind has no recorded stream.
 """
 
@@ -124,9 +124,11 @@ async def play(
     phrase_at: int | None = 3,
     watchers: tuple[Viewer, ...] = (),
     hello: bool = True,
+    hints: int = 0,
 ) -> None:
     """Play `seat` until `game_ended` (or until `stop(seat)` says so): a random legal action
-    on every `options`, `ready` after every round, one phrase early on, checkpoints."""
+    on every `options` (the «Pista»'s on the first `hints` of them), `ready` after every
+    round, one phrase early on, checkpoints."""
     if hello:
         await seat.request({"type": "hello", "table": table, "token": token, "last_seq": 0})
     said = False
@@ -143,6 +145,10 @@ async def play(
             raise RuntimeError(f"nothing happened at {table} for 30 s") from None
         if frame["type"] == "options" and frame["legal_actions"]:
             action = chooser.choice(frame["legal_actions"])
+            if hints > 0:  # our turn: nothing else happens at the table until we act
+                hints -= 1
+                hinted = await seat.request({"type": "hint"})
+                action = hinted["action"]
             await seat.send({"type": "act", "action": action, "turn_id": frame["turn_id"]})
         elif frame["type"] == "event" and frame["kind"] == "round_ended":
             await seat.send({"type": "ready"})
@@ -189,6 +195,16 @@ async def record_practice(server: LiveServer, name: str, chooser: random.Random,
         await seat.checkpoint(seated["table"], seated["token"])
     seat.save(name, viewer="seat", you=seated["seat"], options=options)
     return seat
+
+
+async def record_hints(server: LiveServer, chooser: random.Random) -> None:
+    """A practice game whose player asks for a «Pista» on its first three turns."""
+    seated = practice(server, preset="clasico", players=2)
+    async with Viewer(server) as seat:
+        await play(seat, seated["table"], seated["token"], chooser, hints=3)
+        await seat.checkpoint(seated["table"], seated["token"])
+    assert len(seat.events("hint")) == 3
+    seat.save("practice-hints-2", viewer="seat", you=seated["seat"])
 
 
 async def record_tranque(server: LiveServer, chooser: random.Random) -> None:
@@ -314,6 +330,7 @@ async def record_all(server: LiveServer) -> None:
     await record_rematch(server, chooser)
     await record_public(server, chooser)
     await record_competitive(server, chooser)
+    await record_hints(server, chooser)
 
 
 def main() -> None:

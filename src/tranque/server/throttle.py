@@ -121,15 +121,9 @@ class LoginLimiter:
     An attempt counts as failed from its start, so that many at once cannot all slip under
     the limit while their passwords are being checked; a success takes its count back.
 
-    >>> import asyncio
-    >>> limiter = LoginLimiter(2, 3, lambda: 0.0)
-    >>> def attempt(address, name): return asyncio.run(limiter.attempt(address, name))
-    >>> [attempt("10.0.0.1", "ana") for _ in range(3)]
-    [True, True, False]
-    >>> attempt("10.0.0.2", "ana"), attempt("10.0.0.1", "luis")
-    (True, True)
-    >>> attempt("10.0.0.1", "pedro")  # the address's third failure on any name
-    False
+    With 2 per account and 3 per address, from 10.0.0.1: "ana" may be tried twice, and the
+    third try on "ana" is refused; "luis" once more, and then any name is refused there,
+    while 10.0.0.2 may still try "ana" (tests/server/test_rate_limit.py and test_throttle_redis.py).
     """
 
     per_account: int
