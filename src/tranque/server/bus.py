@@ -39,6 +39,7 @@ CONNECT_TIMEOUT = 1.0
 SEND_TIMEOUT = 5.0  # for a batch of PUBLISH commands and their replies
 PING_INTERVAL = 5.0  # a silent subscribing connection is pinged this often...
 SILENCE_LIMIT = 3 * PING_INTERVAL  # ...and given up for dead after this long without a word
+CLOSE_WAIT = 0.5  # seconds between two cancellations of a closing bus's tasks
 YIELD_EVERY = 100  # the reader lets other tasks run after this many messages in a row
 
 
@@ -313,9 +314,11 @@ class RedisBus:
             return
         self._closed = True
         self._wakeup.set()
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        pending = set(self._tasks)
+        while pending:  # again, should a cancellation have been swallowed on the way
+            for task in pending:
+                task.cancel()
+            _, pending = await asyncio.wait(pending, timeout=CLOSE_WAIT)
         self._tasks = []
         await self._client.aclose()
         await self._pool.disconnect()
@@ -466,7 +469,9 @@ class RedisBus:
         delay = BACKOFF_MIN
         was_connected = False
         make_connection: Callable[[], _Connection] = self._pool.make_connection
-        while True:
+        # Not `while True`: a cancellation redis-py or a coinciding timeout swallowed must not
+        # keep `close` waiting for this task (it sets `_closed` first).
+        while not self._closed:
             connection = make_connection()
             try:
                 async with asyncio.timeout(2 * CONNECT_TIMEOUT):
@@ -554,7 +559,7 @@ class RedisBus:
 
     async def _keep_alive(self, link: _Link) -> None:
         loop = asyncio.get_running_loop()
-        while True:
+        while not self._closed:
             await asyncio.sleep(PING_INTERVAL)
             if loop.time() - link.heard_at >= PING_INTERVAL:
                 async with link.lock:
