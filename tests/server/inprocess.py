@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 from tranque.engine import Rules
 from tranque.server.bot_runner import InlineBots
 from tranque.server.clock import FakeClock
-from tranque.server.commands import Subscribe, Unsubscribe
+from tranque.server.commands import Act, Subscribe, Unsubscribe
 from tranque.server.fairness import DealSecret
 from tranque.server.restore import replay_log, resume
 from tranque.server.store import MemoryStore, Store, StoredEvent
 from tranque.server.table import Command, Table
-from tranque.server.table_state import TableKind, TableOptions, TableState, Viewer
+from tranque.server.table_state import Phase, TableKind, TableOptions, TableState, Viewer
 
 Message = dict[str, Any]
 
@@ -168,3 +168,25 @@ class TableRig:
 
     async def kinds(self, after: int = 0) -> list[str]:
         return [event.kind for event in await self.store.load_events(self.table_id, after)]
+
+
+async def play_until(
+    rig: TableRig, done: Callable[[TableState], bool], humans: tuple[int, ...] = (0,), between: float = 8.0
+) -> None:
+    """Humans play their first legal action, bots and clocks do the rest (the pause between
+    rounds passed by moving the clock `between` seconds), until `done(state)`."""
+    for _ in range(5000):
+        state = rig.table.state
+        if done(state):
+            return
+        turn = state.turn
+        if state.phase is Phase.BETWEEN_ROUNDS:
+            await rig.advance(between)
+        elif turn is not None and turn.seat in humans and not state.seats[turn.seat].played_by_bot:
+            action = state.playing_game().round.legal_actions()[0]
+            await rig.call(Act(turn.seat, action.to_json(), turn.turn_id))
+        elif turn is not None:
+            await rig.advance(1)  # a bot that waits a moment, or a forced move
+        else:
+            raise AssertionError(f"nothing to do in {state.phase}")
+    raise AssertionError("the game did not get there")

@@ -29,7 +29,7 @@ import pytest
 
 from tests.bots.test_no_peeking import positions, redeal
 from tests.server.harness import LiveServer, Message, fast_settings
-from tests.server.inprocess import Socket, TableRig
+from tests.server.inprocess import Socket, TableRig, play_until
 from tests.server.scenario_helpers import Client, joined, open_table
 from tests.server.scripted import ScriptedClient, _Seat, stored_events
 from tests.server.test_cluster_inprocess import cluster_of, on
@@ -49,29 +49,9 @@ from tranque.server.verify import verify_record
 TWO = Rules.preset("clasico", players=2, mode="individual")
 SHORT = Rules.preset("clasico", players=2, mode="individual", target=10)
 PAIRS = Rules.preset("clasico", players=4, mode="pairs")
-BETWEEN = 8.0
 
 
 # In-process: the table's actor ---------------------------------------------------------
-
-
-async def until(rig: TableRig, done: Callable[[TableState], bool], humans: tuple[int, ...] = (0,)) -> None:
-    """Humans play their first legal action, bots and clocks do the rest, until `done`."""
-    for _ in range(5000):
-        state = rig.table.state
-        if done(state):
-            return
-        turn = state.turn
-        if state.phase is Phase.BETWEEN_ROUNDS:
-            await rig.advance(BETWEEN)
-        elif turn is not None and turn.seat in humans and not state.seats[turn.seat].played_by_bot:
-            action = state.playing_game().round.legal_actions()[0]
-            await rig.call(Act(turn.seat, action.to_json(), turn.turn_id))
-        elif turn is not None:
-            await rig.advance(1)  # a forced move, or a bot that waits a moment
-        else:
-            raise AssertionError(f"nothing to do in {state.phase}")
-    raise AssertionError("the game did not get there")
 
 
 def to_act(seat: int) -> Callable[[TableState], bool]:
@@ -120,7 +100,7 @@ async def test_a_hint_is_one_of_the_legal_actions_on_every_turn_and_playing_it_i
         guest = await rig.hello(0)
         given = 0
         while given < 12 and rig.table.state.phase is not Phase.FINISHED:
-            await until(rig, lambda s: to_act(0)(s) or s.phase is Phase.FINISHED)
+            await play_until(rig, lambda s: to_act(0)(s) or s.phase is Phase.FINISHED)
             state = rig.table.state
             if state.phase is Phase.FINISHED:
                 break
@@ -153,7 +133,7 @@ async def test_the_hint_is_the_experts_choice_from_the_seats_own_view() -> None:
 
     async with TableRig.practice(TWO) as rig:
         guest = await rig.hello(0)
-        await until(rig, to_act(0))
+        await play_until(rig, to_act(0))
         spy = Spy()
         rig.table.bots = spy
         game = rig.table.state.playing_game()
@@ -180,7 +160,7 @@ async def test_a_table_given_up_while_the_expert_thinks_stores_no_hint() -> None
 
     async with TableRig.practice(TWO) as rig:
         guest = await rig.hello(0)
-        await until(rig, to_act(0))
+        await play_until(rig, to_act(0))
         rig.table.bots = LeaseLapses(rig.table)
         log = await rig.log()
         with pytest.raises(TableError) as refusal:
@@ -194,7 +174,7 @@ async def test_a_table_given_up_while_the_expert_thinks_stores_no_hint() -> None
 async def test_asking_again_on_the_same_turn_answers_the_same_hint_and_stores_nothing() -> None:
     async with TableRig.practice(TWO) as rig:
         guest, again = await rig.hello(0), await rig.hello(0, Socket("seat 0, second tab"))
-        await until(rig, to_act(0))
+        await play_until(rig, to_act(0))
         first = await hint(rig, guest, 0)
         log, asked = await rig.log(), rig.bots.asked
         assert await hint(rig, again, 0) == first
@@ -230,9 +210,9 @@ async def test_refused_out_of_turn_between_rounds_and_after_the_game() -> None:
         assert turn is not None
         other = 1 - turn.seat
         await refused(rig, sockets[other], other, "not_your_turn")
-        await until(rig, lambda s: s.phase is Phase.BETWEEN_ROUNDS, humans=(0, 1))
+        await play_until(rig, lambda s: s.phase is Phase.BETWEEN_ROUNDS, humans=(0, 1))
         await refused(rig, sockets[0], 0, "not_playing")
-        await until(rig, lambda s: s.phase is Phase.FINISHED, humans=(0, 1))
+        await play_until(rig, lambda s: s.phase is Phase.FINISHED, humans=(0, 1))
         error = await refused(rig, sockets[0], 0, "not_playing")
         assert error.message == "La partida ya terminó: en esta mesa ya no se juega."
 
@@ -242,19 +222,19 @@ async def test_refused_over_the_limit_of_a_game_and_given_again_in_the_next() ->
     async with TableRig.practice(SHORT, hints_per_game=2) as rig:
         guest = await rig.hello(0)
         for count in (1, 2):
-            await until(rig, to_act(0))
+            await play_until(rig, to_act(0))
             answer = await hint(rig, guest, 0)
             assert answer["left"] == 2 - count
             await rig.call(Act(0, answer["action"], answer["turn_id"]))
-        await until(rig, to_act(0))
+        await play_until(rig, to_act(0))
         error = await refused(rig, guest, 0, "too_many_hints")
         assert error.message == "Ya usaste las 2 pistas de esta partida."
         assert error.message_en == "You have used this game's 2 hints."
         assert rig.table.state.hint_counts() == [2, 0]
-        await until(rig, lambda s: s.phase is Phase.FINISHED)
+        await play_until(rig, lambda s: s.phase is Phase.FINISHED)
         await rig.call(FromSocket(guest, Rematch(0)))  # the next game has its own hints
         assert rig.table.state.hint_counts() == [0, 0]
-        await until(rig, to_act(0))
+        await play_until(rig, to_act(0))
         assert (await hint(rig, guest, 0))["left"] == 1
 
 
@@ -262,13 +242,13 @@ async def test_refused_over_the_limit_of_a_game_and_given_again_in_the_next() ->
 async def test_a_restart_keeps_the_hints_given_and_their_count() -> None:
     async with TableRig.practice(TWO, hints_per_game=3) as rig:
         guest = await rig.hello(0)
-        await until(rig, to_act(0))
+        await play_until(rig, to_act(0))
         first = await hint(rig, guest, 0)
         await rig.restart()  # whoever was to act gets a fresh turn
         assert rig.table.state.hint_counts() == [1, 0]
         assert rig.table.state.last_hint[0] == (first["turn_id"], action_from_json(first["action"]))
         guest = await rig.hello(0)
-        await until(rig, to_act(0))
+        await play_until(rig, to_act(0))
         again = await hint(rig, guest, 0)  # a new turn: a new hint, counted after the first
         assert again["turn_id"] != first["turn_id"] and again["left"] == 1
         assert [event.count for event in await hints_in_log(rig)] == [1, 2]
@@ -279,7 +259,7 @@ async def test_a_restart_keeps_the_hints_given_and_their_count() -> None:
 async def test_R17_only_the_asker_is_told_the_tile_its_partner_sees_that_a_hint_was_used() -> None:
     async with TableRig.practice(PAIRS, humans=(0, 2)) as rig:
         asker, partner = await rig.hello(0), await rig.hello(2)
-        await until(rig, to_act(0), humans=(0, 2))
+        await play_until(rig, to_act(0), humans=(0, 2))
         answer = await hint(rig, asker, 0)
         (told,) = [e for e in asker.events if e["kind"] == "hint"]
         (seen,) = [e for e in partner.events if e["kind"] == "hint"]
@@ -304,7 +284,7 @@ async def test_a_kept_game_says_how_many_hints_each_seat_used_and_its_record_sti
         guest = await rig.hello(0)
         used = 0
         while True:
-            await until(rig, lambda s: to_act(0)(s) or s.phase.is_over)
+            await play_until(rig, lambda s: to_act(0)(s) or s.phase.is_over)
             if rig.table.state.phase.is_over:
                 break
             answer = await hint(rig, guest, 0)
@@ -327,9 +307,9 @@ async def test_a_kept_game_says_how_many_hints_each_seat_used_and_its_record_sti
 async def test_the_tables_record_says_how_many_hints_each_seat_used_too() -> None:
     async with TableRig.practice(SHORT, hints_per_game=100) as rig:
         guest = await rig.hello(0)
-        await until(rig, to_act(0))
+        await play_until(rig, to_act(0))
         await hint(rig, guest, 0)
-        await until(rig, lambda s: s.phase.is_over)
+        await play_until(rig, lambda s: s.phase.is_over)
         record = await rig.store.load_record(rig.table_id)
         assert record is not None and record["hints"] == [1, 0]
 
@@ -338,7 +318,7 @@ async def test_the_tables_record_says_how_many_hints_each_seat_used_too() -> Non
 async def test_a_game_without_hints_keeps_its_record_as_it_was() -> None:
     async with TableRig.practice(SHORT) as rig:
         await rig.hello(0)
-        await until(rig, lambda s: s.phase.is_over)
+        await play_until(rig, lambda s: s.phase.is_over)
         kept = await rig.store.load_game(f"{rig.table_id}.1")
         assert kept is not None
         assert kept.summary["hints"] == [0, 0]

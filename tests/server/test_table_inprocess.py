@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.inprocess import Socket, TableRig
+from tests.server.inprocess import Socket, TableRig, play_until
 from tranque.engine import Draw, Pass, Rules, Tile
 from tranque.server.bot_runner import InlineBots
 from tranque.server.clock import FakeClock
@@ -80,24 +80,6 @@ async def act_first(rig: TableRig, seat: int) -> Any:
     assert state.turn is not None and state.game is not None
     action = state.game.round.legal_actions()[0]
     return await rig.call(Act(seat, action.to_json(), state.turn.turn_id))
-
-
-async def play_until(rig: TableRig, done: Any, humans: tuple[int, ...] = (0,)) -> None:
-    """Humans play their first legal action, bots and clocks do the rest, until `done(state)`."""
-    for _ in range(5000):
-        state = rig.table.state
-        if done(state):
-            return
-        turn = state.turn
-        if state.phase is Phase.BETWEEN_ROUNDS:
-            await rig.advance(BETWEEN)
-        elif turn is not None and turn.seat in humans and not state.seats[turn.seat].played_by_bot:
-            await act_first(rig, turn.seat)
-        elif turn is not None:
-            await rig.advance(1)  # a bot that waits a moment, or a forced move
-        else:
-            raise AssertionError(f"nothing to do in {state.phase}")
-    raise AssertionError("the game did not get there")
 
 
 def seat_0_to_act(state: TableState) -> bool:
