@@ -10,14 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from tranque.bots.analysis import DEALS, Decision, GameAnalysis, Verdict, analysis_budget, analyze
 from tranque.engine import Rules
 from tranque.terminal.catalogue import t
-from tranque.terminal.command import CliError, Command, Context
+from tranque.terminal.command import CliError, Command, Context, progress_bar
 from tranque.terminal.options import positive_int, whole_number
 from tranque.terminal.render import TEAM_LETTERS, action_label, cap, describe_rules, player_name
 from tranque.terminal.replay import load_game
@@ -51,14 +50,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if args.seat is not None and not 0 <= args.seat < rules.players:
         raise CliError(t("bad_seat", lang, last=rules.players - 1, seat=args.seat))
     seats = None if args.seat is None else [args.seat]
-    progress = Progress(
-        TextColumn(t("analyzing", lang)),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=ctx.err,
-        transient=True,
-    )
+    progress = progress_bar(ctx, t("analyzing", lang))
     with progress:
         task = progress.add_task("", total=None)
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from tranque.bots import bot_names
 from tranque.bots.arena import GameRecord, MatchSummary, games_needed, play_match, seatings, summarize
 from tranque.engine import Rules
 from tranque.terminal.catalogue import plural, t
-from tranque.terminal.command import CliError, Command, Context
+from tranque.terminal.command import CliError, Command, Context, progress_bar
 from tranque.terminal.options import add_table_options, positive_int, rules_from_args, whole_number
 from tranque.terminal.render import describe_rules
 
@@ -50,14 +49,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     names = chosen_bots(list(args.bots), lang)
     rules = rules_from_args(args, lang)
     by_deal: dict[int, list[GameRecord]] = {}
-    progress = Progress(
-        TextColumn(t("arena_playing", lang)),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=ctx.err,
-        transient=True,
-    )
+    progress = progress_bar(ctx, t("arena_playing", lang))
     with progress:
         task = progress.add_task("", total=args.games * len(seatings(rules)))
         for number, deal_records in play_match(rules, names, args.games, args.seed, args.jobs):

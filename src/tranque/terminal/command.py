@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 
 class CliError(Exception):
@@ -25,6 +26,18 @@ class Context:
     out: Console
     err: Console
     read_line: Callable[[], str] = read_stdin_line
+
+
+def progress_bar(ctx: Context, label: str) -> Progress:
+    """The bar a long command shows on standard error while it works, gone when it is done."""
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=ctx.err,
+        transient=True,
+    )
 
 
 @dataclass(frozen=True)

@@ -16,14 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from tranque.bots import make_bot
 from tranque.bots.arena import play_out
 from tranque.engine import Game, RoundEnd, Rules
 from tranque.terminal.catalogue import t
-from tranque.terminal.command import Command, Context
+from tranque.terminal.command import Command, Context, progress_bar
 from tranque.terminal.options import add_table_options, positive_int, rules_from_args, whole_number
 from tranque.terminal.record_file import check_writable, write_record
 from tranque.terminal.render import cap, describe_rules, side_label
@@ -123,14 +122,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         check_writable(args.record, ctx.lang)
     seed = secrets.randbits(32) if args.seed is None else args.seed
     kinds = seat_bots(args.players_kind, rules.players)
-    progress = Progress(
-        TextColumn(t("simulating", ctx.lang)),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=ctx.err,
-        transient=True,
-    )
+    progress = progress_bar(ctx, t("simulating", ctx.lang))
     started = time.perf_counter()
     with progress:
         task = progress.add_task("", total=args.games)
