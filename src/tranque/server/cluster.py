@@ -356,7 +356,8 @@ class Cluster:
     # Peers: what tables ask of the cluster -----------------------------------------------------
 
     def published(self, table: Table, sent: list[Broadcast]) -> None:
-        events = [to_stored(item.event, item.seq, item.at) for item in sent]
+        # Stored forms as the table stored them (`Table._store`): not worked out twice.
+        events = [item.stored or to_stored(item.event, item.seq, item.at) for item in sent]
         message = {
             "k": "ev",
             "t": table.table_id,

@@ -328,6 +328,8 @@ class Table:
         if not unstored:
             return
         stored = [to_stored(broadcast.event, broadcast.seq, broadcast.at) for broadcast in unstored]
+        for broadcast, row in zip(unstored, stored, strict=True):
+            broadcast.stored = row  # what the cluster fans out (cluster.published)
         await self.store.append_events(self.table_id, stored, epoch=self.epoch)
         self._unstored = []
         self._unsent.extend(unstored)

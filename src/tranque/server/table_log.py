@@ -48,6 +48,7 @@ class Broadcast:
 
     def __init__(self, seq: int, at: float, event: TableEvent) -> None:
         self.seq, self.at, self.event = seq, at, event
+        self.stored: StoredEvent | None = None  # its stored form, once the table has made it
         self._texts: dict[Hashable, str] = {}
 
     def text_for(self, viewer: Viewer) -> str:
