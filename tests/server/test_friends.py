@@ -206,7 +206,8 @@ def test_requests_acceptances_and_invites_reach_every_socket_of_the_account(
             Player(memory_server, headers=cookie(beto)) as beto_laptop,
             Player(memory_server, headers=cookie(carla)) as carla_socket,
         ):
-            await ana_socket.request({"type": "ping"})
+            for socket in (ana_socket, beto_phone, beto_laptop, carla_socket):
+                await socket.request({"type": "ping"})  # answered once the socket is online
             await asyncio.to_thread(ana.post, "/api/friends", json={"name": "beto"})
             for socket in (beto_phone, beto_laptop):
                 assert await expect_notice(socket, "friend_request") == {
@@ -286,6 +287,8 @@ def test_friend_online_and_offline_and_a_reload_does_not_flap(
 
     async def scenario() -> None:
         async with Player(memory_server, headers=cookie(beto)) as beto_socket:
+            # Answered only once beto's socket is online: ana's arrival cannot come before.
+            await beto_socket.request({"type": "ping"})
             async with Player(memory_server, headers=cookie(ana)) as first:
                 assert (await expect_notice(beto_socket, "friend_online"))["from"] == "ana"
                 await first.request({"type": "ping"})
