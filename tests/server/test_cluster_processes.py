@@ -389,6 +389,9 @@ async def test_friends_quick_match_and_limits_are_the_same_through_any_process(
             websockets.connect(a.ws, additional_headers=header(jars[0])) as on_a,
             websockets.connect(b.ws, additional_headers=header(jars[1])) as on_b,
         ):
+            for socket in (on_a, on_b):  # answered once the socket is online on its process
+                await socket.send('{"type": "ping", "id": 1}')
+                await _next(socket, lambda frame: frame.get("id") == 1)
             # A friend request made through process A reaches the socket on process B.
             async with httpx.AsyncClient(base_url=a.http, cookies=jars[0], timeout=30) as http:
                 asked = await http.post("/api/friends", json={"name": names[1]})
