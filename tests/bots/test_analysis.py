@@ -24,6 +24,8 @@ from tranque.bots.analysis import (
     analyze,
     decision_seed,
     evaluate,
+    evaluate_job,
+    plan,
     positions,
     scale,
 )
@@ -211,3 +213,15 @@ def test_every_seating_of_every_preset_is_analysed(name: str, players: int, mode
         assert (decision.evaluation is None) == (decision.verdict is Verdict.FORCED)
         assert decision.loss >= 0
     assert 0 < report.to_json()["thresholds"]["inaccuracy"] < report.to_json()["thresholds"]["error"]
+
+
+def test_a_plan_evaluated_in_pieces_gives_the_analysis() -> None:
+    """The site's queue plans an analysis, evaluates its jobs one by one (in any process) and
+    finishes it: the same analysis as `analyze`'s; only the deciding seat's view is handed out."""
+    game = small_game(seed=3)
+    planned = plan(game, deals=DEALS, seed=2)
+    assert all(isinstance(view, PlayerView) and view.seat == view.turn for view, _, _ in planned.jobs)
+    evaluations = [evaluate_job(job) for job in reversed(planned.jobs)][::-1]
+    assert planned.finish(evaluations).to_json() == analyze(game, deals=DEALS, seed=2).to_json()
+    with pytest.raises(ValueError, match="evaluations expected"):
+        planned.finish(evaluations[1:])

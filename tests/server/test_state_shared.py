@@ -18,6 +18,7 @@ import pytest
 
 from tests import services
 from tests.server.shared_links import KINDS, Links, settle, until
+from tranque.server.analysis_queue import AnalysisQueue
 from tranque.server.bot_runner import InlineBots
 from tranque.server.clock import FakeClock
 from tranque.server.cluster_settings import ClusterSettings
@@ -66,7 +67,10 @@ async def processes(kind: str, count: int) -> AsyncIterator[tuple[list[ServerSta
                 quick = QuickMatch(registry, clock, 10.0, "greedy")
                 shared = Shared(bus, leases, f"node{index}", cluster, redis_url)  # type: ignore[arg-type]
                 verifier = Verifier(settings.limits, False)
-                state = ServerState(settings, store, registry, quick, InlineBots(), verifier, shared=shared)
+                analyses = AnalysisQueue(store, clock, workers=0)
+                state = ServerState(
+                    settings, store, registry, quick, InlineBots(), verifier, analyses, shared=shared
+                )
                 states.append(state)
                 await state.start_shared()
             await settle(links)

@@ -289,8 +289,71 @@ def decision_seed(seed: int, round_number: int, number: int) -> int:
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
 
 
-def _evaluate_job(job: tuple[PlayerView, int, int]) -> Evaluation:
+Job = tuple[PlayerView, int, int]  # one decision to evaluate: the view, the deals, the seed
+
+
+def evaluate_job(job: Job) -> Evaluation:
+    """Evaluate one planned decision (`Plan.jobs`): a top-level function, so that a worker
+    process can be handed it."""
     return evaluate(*job)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """An analysis cut into pieces: every action of the chosen seats (`found`) and the
+    decisions to evaluate (`jobs`, the unforced ones, in order). Evaluate each job (in any
+    process, in any order, `evaluate_job`) and hand the evaluations in job order to
+    `finish`; the result is `analyze`'s."""
+
+    rules: Rules
+    deals: int
+    seed: int
+    seats: tuple[int, ...]
+    thresholds: Thresholds
+    found: tuple[tuple[int, int, PlayerView, Action], ...]
+    jobs: tuple[Job, ...]
+
+    def finish(self, evaluations: Sequence[Evaluation]) -> GameAnalysis:
+        if len(evaluations) != len(self.jobs):
+            raise ValueError(f"{len(self.jobs)} evaluations expected, {len(evaluations)} given")
+        answers = iter(evaluations)
+        decisions = []
+        for round_number, number, view, action in self.found:
+            assert view.seat is not None
+            if len(view.legal_actions) < 2:
+                decisions.append(
+                    Decision(round_number, number, view.seat, action, view.ends, None, 0.0, Verdict.FORCED)
+                )
+                continue
+            evaluation = next(answers)
+            loss = evaluation.loss(action)
+            verdict = self.thresholds.classify(loss, self.rules)
+            decisions.append(
+                Decision(round_number, number, view.seat, action, view.ends, evaluation, loss, verdict)
+            )
+        return GameAnalysis(self.rules, self.deals, self.seed, self.thresholds, self.seats, tuple(decisions))
+
+
+def plan(
+    game: Game,
+    *,
+    deals: int = DEALS,
+    seed: int = 0,
+    seats: Sequence[int] | None = None,
+    thresholds: Thresholds = THRESHOLDS,
+) -> Plan:
+    """What analysing `game` (of `seats` only, if given) takes: its decisions, replayed."""
+    rules = game.rules
+    chosen = tuple(range(rules.players)) if seats is None else tuple(sorted(set(seats)))
+    found = tuple(
+        (round_number, number, view, action)
+        for round_number, number, view, action in positions(game)
+        if view.seat in chosen
+    )
+    jobs = tuple(
+        (view, deals, decision_seed(seed, r, n)) for r, n, view, _ in found if len(view.legal_actions) > 1
+    )
+    return Plan(rules, deals, seed, chosen, thresholds, found, jobs)
 
 
 def analyze(
@@ -307,41 +370,18 @@ def analyze(
     called before the first evaluation and after each, `total` being the decisions to
     evaluate (the unforced ones). `jobs` > 1 evaluates them in that many processes; the
     result is the same."""
-    rules = game.rules
-    chosen = tuple(range(rules.players)) if seats is None else tuple(sorted(set(seats)))
-    found = [
-        (round_number, number, view, action)
-        for round_number, number, view, action in positions(game)
-        if view.seat in chosen
-    ]
-    pending = [
-        (view, deals, decision_seed(seed, r, n)) for r, n, view, _ in found if len(view.legal_actions) > 1
-    ]
+    planned = plan(game, deals=deals, seed=seed, seats=seats, thresholds=thresholds)
+    pending = planned.jobs
     total = len(pending)
     progress(0, total)
     evaluations: list[Evaluation] = []
     if jobs <= 1 or total < 2:
         for job in pending:
-            evaluations.append(_evaluate_job(job))
+            evaluations.append(evaluate_job(job))
             progress(len(evaluations), total)
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for evaluation in pool.map(_evaluate_job, pending):
+            for evaluation in pool.map(evaluate_job, pending):
                 evaluations.append(evaluation)
                 progress(len(evaluations), total)
-    answers = iter(evaluations)
-    decisions = []
-    for round_number, number, view, action in found:
-        assert view.seat is not None
-        if len(view.legal_actions) < 2:
-            decisions.append(
-                Decision(round_number, number, view.seat, action, view.ends, None, 0.0, Verdict.FORCED)
-            )
-            continue
-        evaluation = next(answers)
-        loss = evaluation.loss(action)
-        verdict = thresholds.classify(loss, rules)
-        decisions.append(
-            Decision(round_number, number, view.seat, action, view.ends, evaluation, loss, verdict)
-        )
-    return GameAnalysis(rules, deals, seed, thresholds, chosen, tuple(decisions))
+    return planned.finish(evaluations)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -18,6 +18,7 @@ from fastapi_offline import FastAPIOffline
 
 from tranque.server import (
     accounts,
+    http_analysis,
     http_api,
     http_friends,
     http_players,
@@ -26,6 +27,7 @@ from tranque.server import (
     runtime,
     ws,
 )
+from tranque.server.analysis_queue import AnalysisQueue
 from tranque.server.body_limit import BodyLimit
 from tranque.server.bot_runner import BotRunner
 from tranque.server.bus import RedisBus
@@ -53,6 +55,11 @@ ENVIRONMENT = {  # what `tranque serve --workers N` hands each worker process, b
     "TRANQUE_REDIS_URL": "redis_url",
     "TRANQUE_BOT_LEVEL": "default_bot_level",
     "TRANQUE_SECURE_COOKIES": "secure_cookies",
+    "TRANQUE_ANALYSIS_WORKERS": "analysis_workers",
+}
+CONVERTERS: dict[str, Callable[[str], object]] = {
+    "secure_cookies": lambda value: value == "1",
+    "analysis_workers": int,
 }
 
 
@@ -62,7 +69,7 @@ def environment_of(settings: Settings) -> dict[str, str]:
     return {
         name: ("1" if value is True else str(value))
         for name, value in values.items()
-        if value not in (None, False)
+        if value is not None and value is not False
     }
 
 
@@ -72,7 +79,8 @@ def app_from_environment() -> FastAPI:
     for name, field in ENVIRONMENT.items():
         value = os.environ.get(name)
         if value is not None:
-            values[field] = value == "1" if field == "secure_cookies" else value
+            convert = CONVERTERS.get(field)
+            values[field] = value if convert is None else convert(value)
     runtime.tune_garbage_collector()
     return create_app(Settings(**values))  # type: ignore[arg-type]
 
@@ -113,13 +121,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.limits,
         )
         verifier = Verifier(settings.limits, settings.verify_in_processes)
+        analyses = AnalysisQueue(
+            store,
+            settings.clock,
+            workers=settings.analysis_workers,
+            size=settings.analysis_queue_size,
+            deals=settings.analysis_deals,
+            in_processes=settings.analysis_in_processes,
+        )
         collector = Collector() if managed() else None
         shared = (
             Shared(cluster.bus, cluster.leases, cluster.node, settings.cluster, settings.redis_url)
             if cluster is not None
             else None
         )
-        state = ServerState(settings, store, registry, quick, bots, verifier, collector, shared=shared)
+        state = ServerState(
+            settings, store, registry, quick, bots, verifier, analyses, collector, shared=shared
+        )
         app.state.tranque = state
         if cluster is not None:
             cluster.watched = state.nodes  # presence's and quick match's processes, watched too
@@ -127,6 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await cluster.start(registry)
         await state.start_shared()  # presence and quick match, on the cluster's bus and leases
         await registry.recover()
+        await analyses.start()  # the analyses a restart cut short, queued again
         if collector is not None:
             collector.start()
         try:
@@ -141,6 +160,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await registry.close()
             bots.close()
             await verifier.close()
+            await analyses.close()
             await store.close()
 
     # The docs' Swagger UI and ReDoc come from fastapi_offline's copies, served from this origin.
@@ -162,6 +182,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(http_tables.router)
     app.include_router(http_players.router)
     app.include_router(http_replay.router)
+    app.include_router(http_analysis.router)
     app.include_router(http_friends.router)
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")

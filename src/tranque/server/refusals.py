@@ -302,6 +302,18 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "El verificador está ocupado con otros registros; vuelve a intentarlo en unos segundos.",
         "en": "The checker is busy with other records; try again in a few seconds.",
     },
+    "analysis_pending": {
+        "es": "Ya tienes un análisis en curso; espera a que termine antes de pedir otro.",
+        "en": "An analysis of yours is under way; wait for it to finish before asking for another.",
+    },
+    "analysis_limit": {
+        "es": "Ya pediste {analyses} en las últimas 24 horas; vuelve a intentarlo mañana.",
+        "en": "You have asked for {analyses} in the last 24 hours; try again tomorrow.",
+    },
+    "analysis_busy": {
+        "es": "El analizador está ocupado con otras partidas; vuelve a intentarlo en unos minutos.",
+        "en": "The analyser is busy with other games; try again in a few minutes.",
+    },
     "too_many_tables": {
         "es": "Ya tienes {tables} esperando jugadores; complétalas con bots "
         "o espera a que se llenen antes de crear otra.",
@@ -390,6 +402,7 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
 PLURALS: Final[dict[str, dict[str, tuple[str, str]]]] = {
     "games": {"es": ("partida", "partidas"), "en": ("game", "games")},
     "tables": {"es": ("mesa", "mesas"), "en": ("table", "tables")},
+    "analyses": {"es": ("análisis", "análisis"), "en": ("analysis", "analyses")},
 }
 
 

@@ -16,6 +16,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from starlette.requests import HTTPConnection
 
+from tranque.server.analysis_queue import AnalysisQueue
 from tranque.server.bot_runner import BotRunner
 from tranque.server.bus import Bus
 from tranque.server.cluster_settings import ClusterSettings
@@ -61,6 +62,7 @@ class ServerState:
     quick: QuickMatch
     bots: BotRunner
     verifier: Verifier
+    analyses: AnalysisQueue
     collector: Collector | None = None  # when `tranque serve` collects garbage on the clock
     shared: Shared | None = None  # one of several processes: what they share
     session_sockets: SessionSockets = field(default_factory=SessionSockets)

@@ -78,6 +78,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "cuántos procesos atienden el mismo puerto (más de 1 necesita --redis y PostgreSQL)",
         "en": "how many processes serve the one port (more than 1 needs --redis and PostgreSQL)",
     },
+    "opt_analysis_workers": {
+        "es": "procesos que analizan partidas pedidas en el sitio (0: ninguno, quedan pendientes; "
+        "si no: $TRANQUE_ANALYSIS_WORKERS, o 1)",
+        "en": "processes that analyse games asked for on the site (0: none, they stay pending; "
+        "else $TRANQUE_ANALYSIS_WORKERS, or 1)",
+    },
     "opt_secure_cookies": {
         "es": "cookie de sesión solo por https (Secure); detrás de un proxy de confianza que dice "
         "https se activa sola (si no: $TRANQUE_SECURE_COOKIES=1)",

@@ -34,6 +34,9 @@ def configure(parser: argparse.ArgumentParser, lang: str) -> None:
     parser.add_argument(
         "--workers", type=whole_number(lang), default=1, metavar="N", help=t("opt_workers", lang)
     )
+    parser.add_argument(
+        "--analysis-workers", type=whole_number(lang), metavar="N", help=t("opt_analysis_workers", lang)
+    )
     parser.add_argument("--secure-cookies", action="store_true", help=t("opt_secure_cookies", lang))
     parser.add_argument("--forwarded-allow-ips", metavar="IPS", help=t("opt_forwarded_allow_ips", lang))
     parser.add_argument(
@@ -54,6 +57,13 @@ def proxy_options(args: argparse.Namespace) -> dict[str, Any]:
     login limit, every per-address quota and `Secure` cookies); None: $FORWARDED_ALLOW_IPS, or
     uvicorn's own default, 127.0.0.1. No `server` header naming the software."""
     return {"proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips, "server_header": False}
+
+
+def analysis_workers(args: argparse.Namespace) -> int:
+    """--analysis-workers, else $TRANQUE_ANALYSIS_WORKERS, else 1."""
+    if args.analysis_workers is not None:
+        return int(args.analysis_workers)
+    return int(os.environ.get("TRANQUE_ANALYSIS_WORKERS") or 1)
 
 
 def database_url(args: argparse.Namespace) -> str:
@@ -148,6 +158,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         default_bot_level=args.bot_level,
         secure_cookies=secure_cookies(args),
         redis_url=redis,
+        analysis_workers=analysis_workers(args),
     )
     ctx.out.print(t("serve_open", lang, url=site_url(args.host, args.port)), soft_wrap=True)
     ctx.out.print(t("serve_database", lang, url=url), soft_wrap=True)

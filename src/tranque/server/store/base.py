@@ -209,6 +209,24 @@ class PlayerPage:
     relation: tuple[str, bool] | None  # the viewer's `relation` to them; None: a guest, or themselves
 
 
+ANALYSIS_STATUSES = ("pending", "running", "done", "failed")
+
+
+@dataclass(frozen=True)
+class AnalysisRow:
+    """A finished game's post-game analysis, asked for on the site (schema.analyses): one per
+    game, whoever asked first; `done` of `total` decisions evaluated so far."""
+
+    game_id: str
+    user_id: int  # the account that asked for it
+    status: str  # pending | running | done | failed
+    created_at: float
+    done: int = 0
+    total: int = 0  # the decisions to evaluate; 0 until the analysis starts
+    result: dict[str, Any] | None = None  # `GameAnalysis.to_json()`, once done
+    finished_at: float | None = None  # when it was done, or failed
+
+
 class Store(Protocol):
     async def start(self) -> None:
         """Connect, and create or migrate the schema."""
@@ -384,4 +402,21 @@ class Store(Protocol):
 
     async def blocks_among(self, user_ids: list[int]) -> set[tuple[int, int]]:
         """Every (blocker, blocked) pair with both in `user_ids`."""
+        ...
+
+    # Post-game analyses (analysis_queue.py) -------------------------------------------------
+
+    async def save_analysis(self, row: AnalysisRow) -> None:
+        """Keep `row` as the analysis of its game, replacing the one there was."""
+        ...
+
+    async def analysis(self, game_id: str) -> AnalysisRow | None: ...
+
+    async def analyses_requested(self, user_id: int, since: float) -> tuple[int, int]:
+        """How many analyses the account asked for from `since` on, and how many of all it
+        asked for are not over yet (pending or running)."""
+        ...
+
+    async def unfinished_analyses(self) -> list[AnalysisRow]:
+        """The analyses pending or running, oldest first (the queue again after a restart)."""
         ...

@@ -15,6 +15,7 @@ from typing import Any
 from tranque.server import json_text
 from tranque.server.names import skeleton
 from tranque.server.store.base import (
+    AnalysisRow,
     DuplicateEvent,
     FriendLink,
     GamePlayerRow,
@@ -50,6 +51,7 @@ class MemoryStore:
         self._xp: dict[tuple[str, int], int] = {}  # (period, user_id) → XP
         self._friends: dict[tuple[int, int], tuple[str, float]] = {}  # (user, friend) → status, at
         self._blocks: dict[tuple[int, int], float] = {}  # (user, blocked) → at
+        self._analyses: dict[str, AnalysisRow] = {}  # by game id
 
     async def start(self) -> None:
         return None
@@ -336,3 +338,23 @@ class MemoryStore:
     async def blocks_among(self, user_ids: list[int]) -> set[tuple[int, int]]:
         among = set(user_ids)
         return {(a, b) for a, b in self._blocks if a in among and b in among}
+
+    # Post-game analyses -----------------------------------------------------------------
+
+    async def save_analysis(self, row: AnalysisRow) -> None:
+        if row.game_id not in self._games:
+            raise KeyError(row.game_id)
+        self._analyses[row.game_id] = copy.deepcopy(row)
+
+    async def analysis(self, game_id: str) -> AnalysisRow | None:
+        row = self._analyses.get(game_id)
+        return copy.deepcopy(row) if row is not None else None
+
+    async def analyses_requested(self, user_id: int, since: float) -> tuple[int, int]:
+        mine = [row for row in self._analyses.values() if row.user_id == user_id]
+        recent = sum(1 for row in mine if row.created_at >= since)
+        return recent, sum(1 for row in mine if row.status in ("pending", "running"))
+
+    async def unfinished_analyses(self) -> list[AnalysisRow]:
+        rows = [row for row in self._analyses.values() if row.status in ("pending", "running")]
+        return [copy.deepcopy(row) for row in sorted(rows, key=lambda row: (row.created_at, row.game_id))]

@@ -199,3 +199,20 @@ blocks = sa.Table(
     sa.Column("created_at", sa.Double, nullable=False),
     sa.Index("ix_blocks_blocked_id", "blocked_id"),
 )
+
+# Post-game analyses (revision 0008): one per finished game, asked for on the site and
+# computed by the analysis queue (analysis_queue.py). `user_id` is the account that asked.
+analyses = sa.Table(
+    "analyses",
+    metadata,
+    sa.Column("game_id", sa.String(80), sa.ForeignKey("games.game_id"), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),  # pending | running | done | failed
+    sa.Column("done", sa.Integer, nullable=False),  # decisions evaluated so far
+    sa.Column("total", sa.Integer, nullable=False),  # decisions to evaluate (0 until it starts)
+    sa.Column("result", sa.JSON, nullable=True),  # the analysis, once done
+    sa.Column("created_at", sa.Double, nullable=False),
+    sa.Column("finished_at", sa.Double, nullable=True),
+    # An account's requests of the last day, and those not over yet: one index range.
+    sa.Index("ix_analyses_user_id_created_at", "user_id", "created_at"),
+)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from tranque.server import json_text, migrations
 from tranque.server.names import skeleton
 from tranque.server.store.base import (
+    AnalysisRow,
     DuplicateEvent,
     FriendLink,
     GamePlayerRow,
@@ -56,6 +58,7 @@ from tranque.server.store.base import (
 )
 from tranque.server.store.friendship import friendship
 from tranque.server.store.schema import (
+    analyses,
     blocks,
     board_sizes,
     friends,
@@ -1003,6 +1006,38 @@ class SqlStore:
         async with self.engine.connect() as connection:
             rows = (await connection.execute(query)).all()
         return {(row.user_id, row.blocked_id) for row in rows}
+
+    # Post-game analyses -----------------------------------------------------------------
+
+    async def save_analysis(self, row: AnalysisRow) -> None:
+        async with self.engine.begin() as connection:
+            await connection.execute(self._upsert(analyses, dataclasses.asdict(row)))
+
+    async def analysis(self, game_id: str) -> AnalysisRow | None:
+        query = sa.select(analyses).where(analyses.c.game_id == game_id)
+        async with self.engine.connect() as connection:
+            found = (await connection.execute(query)).first()
+        return AnalysisRow(**found._mapping) if found is not None else None
+
+    async def analyses_requested(self, user_id: int, since: float) -> tuple[int, int]:
+        unfinished = analyses.c.status.in_(("pending", "running"))
+        query = sa.select(
+            sa.func.count().filter(analyses.c.created_at >= since),
+            sa.func.count().filter(unfinished),
+        ).where(analyses.c.user_id == user_id)
+        async with self.engine.connect() as connection:
+            recent, pending = (await connection.execute(query)).one()
+        return int(recent), int(pending)
+
+    async def unfinished_analyses(self) -> list[AnalysisRow]:
+        query = (
+            sa.select(analyses)
+            .where(analyses.c.status.in_(("pending", "running")))
+            .order_by(analyses.c.created_at, analyses.c.game_id)
+        )
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [AnalysisRow(**row._mapping) for row in rows]
 
 
 def _between(one: int, other: int) -> sa.ColumnElement[bool]:
