@@ -1,6 +1,7 @@
 // Everything a player reads, in Spanish first and English second.
 
 import { MESSAGES_REPLAY } from "./messages_replay.js";
+import { MESSAGES_ANALYSIS } from "./messages_analysis.js";
 import { PLAYERS_MESSAGES } from "./messages_players.js";
 import { FRIENDS_MESSAGES } from "./messages_friends.js";
 
@@ -250,6 +251,7 @@ export const MESSAGES = {
   hint_mark: { es: "la pista", en: "the hint" },
   table_share_text: { es: "Ven a jugar dominó conmigo en Tranque:", en: "Come and play dominó with me on Tranque:" },
   ...MESSAGES_REPLAY,
+  ...MESSAGES_ANALYSIS,
   ...FRIENDS_MESSAGES,
 };
 

@@ -15,6 +15,7 @@ import { tileSvg, svg } from "./tiles.js";
 import { renderLine } from "./line.js";
 import { roundSummary } from "./results_text.js";
 import { PLACES } from "./table.js";
+import { AnalysisPanel } from "./analysis_view.js";
 import { clampStep, stepForKey, stepPlace, frameText, scoreSeries, chartGeometry, halvesOf } from "./replay_steps.js";
 
 export function openReplay(root, gameId, { toast = () => {} } = {}) {
@@ -121,7 +122,16 @@ class ReplayView {
       return value;
     });
 
-    const main = el("div", { class: "rp-main" }, board, el("div", { class: "rp-panel" }, this.status, controls, el("p", { class: "rp-keys note", text: t("rp_keys") }), this.scores));
+    this.better = el("span", { class: "an-better" });
+    this.status.append(" ", this.better);
+    this.analysis = new AnalysisPanel(this.data, {
+      gameId: game.game_id,
+      nameOf: (seat) => this.nameOf(seat),
+      sideName: (side) => this.sideName(side),
+      go: (index) => this.show(index),
+      redraw: () => this.show(this.index),
+    });
+    const main = el("div", { class: "rp-main" }, board, el("div", { class: "rp-panel" }, this.status, controls, this.analysis.timeline, el("p", { class: "rp-keys note", text: t("rp_keys") }), this.scores, this.analysis.root));
     this.page.replaceChildren(head, main, this.roundsSection());
   }
 
@@ -233,7 +243,16 @@ class ReplayView {
       seat.root.classList.toggle("acted", acted === index);
       this.showHand(seat, frame.hands[index], index);
     });
-    renderLine(this.line, { line: frame.line, ends: frame.line_ends, choosing: null });
+    // At a flagged move of the analysis, the better tile lies pale where it would have gone.
+    const { ghost, said: better } = this.analysis.at(this.index);
+    const line = ghost ? [...frame.line, { ...ghost, tile: `ghost:${ghost.tile}` }] : frame.line;
+    renderLine(this.line, { line, ends: ghost ? null : frame.line_ends, choosing: null }); // no end hides the ghost
+    this.line.querySelectorAll('[data-tile^="ghost:"]').forEach((tile) => {
+      tile.classList.replace("placed", "ghost");
+      tile.dataset.ghost = tile.dataset.tile.slice("ghost:".length);
+    });
+    setText(this.better, better);
+    this.analysis.timeline.querySelectorAll(".an-mark").forEach((mark) => mark.classList.toggle("current", Number(mark.dataset.frame) === this.index));
     setText(this.pozo, t("rp_pozo", { n: frame.pozo }));
     this.pozo.hidden = this.data.rules.drawing !== "until-playable";
     frame.scores.forEach((score, side) => setText(this.scoreCells[side], score));
