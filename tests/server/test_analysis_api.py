@@ -7,17 +7,22 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import signal
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.server.analysis_helpers import DEALS, Clients, ask, keep_game, wait_for
+from tests.bots.test_analysis import small_game
+from tests.bots.test_no_peeking import redeal
+from tests.server.analysis_helpers import DEALS, GAME_SEED, Clients, ask, keep_game, wait_for
 from tests.server.harness import LiveServer
 from tests.server.http_helpers import database_url, live
+from tests.server.players_helpers import Seat, save_game
+from tranque import Game
 from tranque.bots.analysis import analyze
-from tranque.engine.record import replay
+from tranque.engine.record import replay, to_record
 from tranque.server.app import ENVIRONMENT, environment_of
 from tranque.server.settings import Settings
 from tranque.server.store import AnalysisRow
@@ -185,3 +190,31 @@ def test_serve_takes_the_workers_from_its_option_else_the_environment(
     monkeypatch.setenv("TRANQUE_ANALYSIS_WORKERS", "0")
     assert analysis_workers(argparse.Namespace(analysis_workers=None)) == 0
     assert analysis_workers(argparse.Namespace(analysis_workers=2)) == 2
+
+
+def test_R17_a_seats_stored_analysis_is_the_same_whatever_the_hands_it_could_not_see() -> None:
+    """The same game with the tiles seat 0 never saw dealt otherwise (every move still legal,
+    seat 0's every view the same): its stored analysis of seat 0 is the same to the last digit."""
+    game = small_game(seed=GAME_SEED)  # one round
+    first = game.rounds[0]
+    actions = [action for _, _, action in game.actions]
+    other, moved = redeal(game.rules, (first.dealt_hands, first.dealt_boneyard), actions, 0, random.Random(5))
+    assert moved >= 4
+    again = Game(game.rules, deals=[other], first_starter=game.first_starter)
+    for action in actions:
+        again.apply(action)
+    with live(**QUICK) as server, Clients(server) as clients:
+        http, ana = clients.logged_in("ana")
+        for game_id, played in (("mesa1.1", game), ("mesa2.1", again)):
+            save_game(server, game_id, [Seat(ana, "ana"), Seat(None, "bot")], record=to_record(played))
+            assert ask(http, game_id).status_code == 202
+            wait_for(http, game_id)
+        results = [
+            server.on_server(lambda game_id=game_id: server.state.store.analysis(game_id)).result
+            for game_id in ("mesa1.1", "mesa2.1")
+        ]
+    seat_0 = [[d for d in result["decisions"] if d["seat"] == 0] for result in results]
+    assert seat_0[0] == seat_0[1] and any(d["alternatives"] for d in seat_0[0])
+    assert results[0]["players"][0] == results[1]["players"][0]
+    # seat 1 held other tiles: its own analysis is of other positions
+    assert results[0]["decisions"] != results[1]["decisions"]

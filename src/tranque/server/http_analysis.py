@@ -58,9 +58,11 @@ async def request_analysis(
     row = await store.analysis(game_id)
     if row is not None and row.status == "done":
         return await _answer(game, row, 200)
-    if (row is not None and row.status in UNDER_WAY) or queue.holds(game_id):
-        return await _answer(game, row, 202)
     now = settings.clock.now()
+    if row is not None and row.status in UNDER_WAY:
+        return await _answer(game, row, 202)
+    if queue.holds(game_id):  # another request is queueing it this very moment
+        return await _answer(game, AnalysisRow(game_id, user.user_id, "pending", now), 202)
     recent, unfinished = await store.analyses_requested(user.user_id, now - DAY)
     if unfinished >= settings.analysis_pending_per_account:
         raise ApiError(429, "analysis_pending")
