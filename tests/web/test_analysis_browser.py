@@ -20,7 +20,7 @@ from tests.server.analysis_helpers import DEALS, keep_game
 from tests.server.harness import LiveServer
 from tests.server.http_helpers import PASSWORD
 from tests.server.players_helpers import make_user
-from tests.web.conftest import DESKTOP, ConsoleErrors, browser_settings
+from tests.web.conftest import DESKTOP, PHONE, ConsoleErrors, browser_settings
 from tests.web.test_replay import no_serious_violation
 
 
@@ -55,7 +55,7 @@ def step(page: Any) -> int:
 
 
 def test_the_analysis_is_asked_for_and_shown_on_the_replay(
-    browser: Any, analysing: LiveServer, screenshots: Path, axe_source: str
+    browser: Any, open_page: Any, analysing: LiveServer, screenshots: Path, axe_source: str
 ) -> None:
     ana = make_user(analysing, "ana", can_log_in=True)
     keep_game(analysing, "mesa1.1", [ana, None])
@@ -107,6 +107,20 @@ def test_the_analysis_is_asked_for_and_shown_on_the_replay(
     # A timeline mark goes to its move as well.
     page.locator(".an-timeline .an-mark").nth(index).click()
     assert step(page) == decision["step"] - 1
+
+    # On a phone, the analysis done is shown to a guest too, nothing wider than the screen.
+    phone = open_page(PHONE)
+    phone.goto(f"{analysing.http}/#/partida/mesa1.1")
+    phone.wait_for_selector(".analysis[data-status='done'] .an-chart")
+    assert phone.locator(".an-request").is_hidden()
+    phone.locator(".an-flagged .an-move .an-go").nth(index).tap()
+    assert phone.locator(".rp-line .ghost").count() == 1
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE.width, width
+    for mark in phone.locator(".an-timeline .an-mark").all():
+        box = mark.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE.width
+    phone.screenshot(path=screenshots / "analysis-360.png", full_page=True)
 
 
 def test_a_queued_analysis_shows_its_progress_and_a_guest_is_told_to_log_in(
