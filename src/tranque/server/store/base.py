@@ -225,6 +225,8 @@ class AnalysisRow:
     total: int = 0  # the decisions to evaluate; 0 until the analysis starts
     result: dict[str, Any] | None = None  # `GameAnalysis.to_json()`, once done
     finished_at: float | None = None  # when it was done, or failed
+    claimed_by: str | None = None  # the queue worker that took it last (`Store.claim_analysis`)
+    heartbeat_at: float | None = None  # when that worker last said it was still at it
 
 
 class Store(Protocol):
@@ -418,5 +420,21 @@ class Store(Protocol):
         ...
 
     async def unfinished_analyses(self) -> list[AnalysisRow]:
-        """The analyses pending or running, oldest first (the queue again after a restart)."""
+        """The analyses pending or running, oldest first."""
+        ...
+
+    async def unfinished_analysis_count(self) -> int:
+        """How many analyses of the whole site are pending or running (the queue's bound)."""
+        ...
+
+    async def claim_analysis(self, worker: str, now: float, stale_before: float) -> AnalysisRow | None:
+        """Take the oldest analysis that is pending, or running with a heartbeat older than
+        `stale_before` (its worker's process died): it is marked running, claimed by `worker`,
+        heartbeat `now`, and returned. Two claimers never get the same row. None: no job."""
+        ...
+
+    async def save_claimed_analysis(self, row: AnalysisRow) -> bool:
+        """Keep `row` (progress, heartbeat, result, status) only if its worker still holds the
+        claim: the stored row is running and claimed by `row.claimed_by`. False, nothing
+        written: another worker took the job over (or it is over)."""
         ...

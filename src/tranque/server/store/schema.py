@@ -207,12 +207,18 @@ analyses = sa.Table(
     metadata,
     sa.Column("game_id", sa.String(80), sa.ForeignKey("games.game_id"), primary_key=True),
     sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
-    sa.Column("status", sa.String(16), nullable=False, index=True),  # pending | running | done | failed
+    sa.Column("status", sa.String(16), nullable=False),  # pending | running | done | failed
     sa.Column("done", sa.Integer, nullable=False),  # decisions evaluated so far
     sa.Column("total", sa.Integer, nullable=False),  # decisions to evaluate (0 until it starts)
     sa.Column("result", sa.JSON, nullable=True),  # the analysis, once done
     sa.Column("created_at", sa.Double, nullable=False),
     sa.Column("finished_at", sa.Double, nullable=True),
+    # The queue worker (of any process) that claimed it last, and when it last said it was
+    # still at it: a running row whose heartbeat is stale may be claimed by another.
+    sa.Column("claimed_by", sa.String(120), nullable=True),
+    sa.Column("heartbeat_at", sa.Double, nullable=True),
     # An account's requests of the last day, and those not over yet: one index range.
     sa.Index("ix_analyses_user_id_created_at", "user_id", "created_at"),
+    # The claim: the oldest pending or running rows (and the site's count of them).
+    sa.Index("ix_analyses_status_created_at", "status", "created_at"),
 )
