@@ -1,7 +1,8 @@
 """A finished game's analysis asked for on the site (http_analysis.py, analysis_queue.py) on a
 real server: asked for, followed to the end and stored, the same as `tranque analyze` gives
-for the record; refused with its code, changing nothing, when it may not be; queued again
-after a restart; failed, not stuck, when its worker process dies."""
+for the record; refused with its code, changing nothing, when it may not be; claimed after
+a restart (pending, or running with a stale heartbeat; not one another process is at);
+failed, not stuck, when its worker process dies."""
 
 from __future__ import annotations
 
@@ -143,16 +144,26 @@ def over(server: LiveServer, game_id: str, user_id: int) -> None:
     server.on_server(save)
 
 
-def test_a_restart_queues_the_pending_analyses_again(tmp_path: Path) -> None:
+def test_after_a_restart_the_pending_and_stale_analyses_are_claimed(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'tranque.db'}"
     with live(url, analysis_workers=0) as server, Clients(server) as clients:
         http, ana = clients.logged_in("ana")
-        keep_game(server, "mesa1.1", [ana, None])
+        for game_id in ("mesa1.1", "mesa2.1", "mesa3.1"):
+            keep_game(server, game_id, [ana, None])
         assert ask(http, "mesa1.1").status_code == 202
         assert http.get("/api/games/mesa1.1/analysis").json()["status"] == "pending"
+        # mesa2.1: cut short by a process that died (its heartbeat long stale)
+        dead = AnalysisRow("mesa2.1", ana, "running", 1.0, 3, 9, claimed_by="dead/0", heartbeat_at=1.0)
+        server.on_server(lambda: server.state.store.save_analysis(dead))
     with live(url, **QUICK) as again, Clients(again) as clients:
-        body = wait_for(clients.guest(), "mesa1.1")
-        assert body["result"]["players"]
+        # mesa3.1: being analysed by another process, alive (heartbeat now): left to it
+        now = again.settings.clock.now()
+        alive = AnalysisRow("mesa3.1", ana, "running", 0.5, 2, 9, claimed_by="alive/0", heartbeat_at=now)
+        again.on_server(lambda: again.state.store.save_analysis(alive))
+        for game_id in ("mesa1.1", "mesa2.1"):
+            body = wait_for(clients.guest(), game_id)
+            assert body["result"]["players"]
+        assert again.on_server(lambda: again.state.store.analysis("mesa3.1")) == alive
 
 
 def test_a_worker_that_dies_fails_its_job_and_the_next_one_runs() -> None:

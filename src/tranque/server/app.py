@@ -128,6 +128,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             size=settings.analysis_queue_size,
             deals=settings.analysis_deals,
             in_processes=settings.analysis_in_processes,
+            poll=settings.analysis_poll_seconds,
+            stale_after=settings.analysis_stale_seconds,
         )
         collector = Collector() if managed() else None
         shared = (
@@ -145,7 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await cluster.start(registry)
         await state.start_shared()  # presence and quick match, on the cluster's bus and leases
         await registry.recover()
-        await analyses.start()  # the analyses a restart cut short, queued again
+        await analyses.start()  # its workers claim jobs from the store (a restart's stale ones too)
         if collector is not None:
             collector.start()
         try:

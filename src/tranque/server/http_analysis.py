@@ -5,8 +5,8 @@
   is answered as it is (200, 202); otherwise a new one is queued (202, analysis_queue.py)
   within the account's limits: `analysis_pending` (429) while one of its own is not over,
   `analysis_limit` (429) past `analysis_requests_per_day` in the last 24 hours,
-  `analysis_busy` (503, `Retry-After`) when the queue is full. A failed one may be asked for
-  again.
+  `analysis_busy` (503, `Retry-After`) when the site's queue (its unfinished rows in the
+  store, of every process) is full. A failed one may be asked for again.
 - `GET /api/games/{id}/analysis`: its status, progress and, once done, the result
   (analysis_view.py); `status` "none" when nobody asked for it yet.
 
@@ -71,7 +71,7 @@ async def request_analysis(
             429, "analysis_limit", analyses=Counted(settings.analysis_requests_per_day, "analyses")
         )
     try:
-        queue.reserve(game_id)
+        await queue.reserve(game_id)
     except QueueFull:
         body = ApiError(503, "analysis_busy").body()
         return JSONResponse(body, status_code=503, headers={"Retry-After": RETRY_AFTER})

@@ -39,11 +39,13 @@ class Settings:
     verify_in_processes: bool = True  # records are checked in worker processes; False: in threads
     # Post-game analyses asked for on the site (analysis_queue.py, http_analysis.py).
     analysis_workers: int = 1  # worker processes (and jobs at a time); 0: keep requests pending
-    analysis_queue_size: int = 20  # jobs not over yet in this process; more: `analysis_busy`
+    analysis_queue_size: int = 20  # jobs not over yet on the whole site; more: `analysis_busy`
     analysis_deals: int = 2000  # deals per decision (`tranque analyze --budget`)
     analysis_requests_per_day: int = 10  # per account, in the last 24 hours
     analysis_pending_per_account: int = 1  # an account's analyses not over yet
     analysis_in_processes: bool = True  # False: evaluated in threads of this process (tests)
+    analysis_poll_seconds: float = 2.0  # an idle worker looks for other processes' jobs this often
+    analysis_stale_seconds: float = 60.0  # a running job not heard of for this long is taken over
     # Several processes (cluster.py): Redis for the tables' ownership and fan-out. None: one process.
     redis_url: str | None = None
     cluster: ClusterSettings = field(default_factory=ClusterSettings)
