@@ -18,6 +18,7 @@ from fastapi_offline import FastAPIOffline
 
 from tranque.server import (
     accounts,
+    bot_accounts,
     http_api,
     http_friends,
     http_players,
@@ -163,6 +164,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(http_players.router)
     app.include_router(http_replay.router)
     app.include_router(http_friends.router)
+    app.include_router(bot_accounts.router)
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     # The players' drawings (web/avatars/<id>.svg, one per id of server/avatars.py).

@@ -1,6 +1,7 @@
 """Persistence: the `Store` seam, with an in-memory store for tests and SQLAlchemy for real."""
 
 from tranque.server.store.base import (
+    BotRow,
     DuplicateEvent,
     FriendLink,
     GamePlayerRow,
@@ -24,6 +25,7 @@ from tranque.server.store.base import (
 from tranque.server.store.memory import MemoryStore
 
 __all__ = [
+    "BotRow",
     "DuplicateEvent",
     "FriendLink",
     "GamePlayerRow",

@@ -34,6 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from tranque.server import json_text, migrations
 from tranque.server.names import skeleton
 from tranque.server.store.base import (
+    BotRow,
     DuplicateEvent,
     FriendLink,
     GamePlayerRow,
@@ -212,11 +213,18 @@ def _answer(future: asyncio.Future[None], outcome: Outcome) -> None:
         future.set_exception(outcome)
 
 
-USER_COLUMNS = (users.c.id, users.c.name, users.c.password_hash, users.c.created_at, users.c.avatar)
+USER_COLUMNS = (
+    users.c.id,
+    users.c.name,
+    users.c.password_hash,
+    users.c.created_at,
+    users.c.avatar,
+    users.c.bot_owner,
+)
 
 
 def user_row(row: Any) -> UserRow:
-    return UserRow(row.id, row.name, row.password_hash, row.created_at, row.avatar)
+    return UserRow(row.id, row.name, row.password_hash, row.created_at, row.avatar, row.bot_owner)
 
 
 def _row_values(row: Any) -> dict[str, Any]:
@@ -664,19 +672,25 @@ class SqlStore:
     # Accounts -------------------------------------------------------------------------
 
     async def create_user(self, name: str, password_hash: str, created_at: float) -> UserRow:
+        return await self._create_user(name, password_hash, created_at, None)
+
+    async def _create_user(
+        self, name: str, password_hash: str, created_at: float, bot_owner: int | None
+    ) -> UserRow:
         values = {
             "name": name,
             "name_key": name.casefold(),
             "name_skeleton": skeleton(name),
             "password_hash": password_hash,
             "created_at": created_at,
+            "bot_owner": bot_owner,
         }
         try:
             async with self.engine.begin() as connection:
                 user_id = await connection.scalar(users.insert().values(values).returning(users.c.id))
         except sa.exc.IntegrityError as error:
             raise NameTaken(name) from error
-        return UserRow(int(user_id), name, password_hash, created_at)
+        return UserRow(int(user_id), name, password_hash, created_at, bot_owner=bot_owner)
 
     async def _user(self, condition: sa.ColumnElement[bool]) -> UserRow | None:
         query = sa.select(*USER_COLUMNS).where(condition)
@@ -707,6 +721,46 @@ class SqlStore:
     async def delete_session(self, token_hash: str) -> None:
         async with self.engine.begin() as connection:
             await connection.execute(sessions.delete().where(sessions.c.token_hash == token_hash))
+
+    # Bot accounts ---------------------------------------------------------------------------
+
+    async def create_bot(self, name: str, owner_id: int, created_at: float) -> UserRow:
+        return await self._create_user(name, "", created_at, owner_id)
+
+    async def bots_of(self, owner_id: int) -> list[BotRow]:
+        query = (
+            sa.select(
+                users.c.id, users.c.name, users.c.created_at, users.c.bot_token_hash, users.c.bot_used_at
+            )
+            .where(users.c.bot_owner == owner_id)
+            .order_by(users.c.id)
+        )
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [
+            BotRow(row.id, row.name, row.created_at, row.bot_token_hash is not None, row.bot_used_at)
+            for row in rows
+        ]
+
+    async def set_bot_token(self, bot_id: int, token_hash: str | None) -> None:
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                users.update()
+                .where(users.c.id == bot_id, users.c.bot_owner.is_not(None))
+                .values(bot_token_hash=token_hash)
+            )
+
+    async def bot_by_token(self, token_hash: str, now: float) -> UserRow | None:
+        async with self.engine.begin() as connection:
+            row = (
+                await connection.execute(
+                    users.update()
+                    .where(users.c.bot_token_hash == token_hash, users.c.bot_owner.is_not(None))
+                    .values(bot_used_at=now)
+                    .returning(*USER_COLUMNS)
+                )
+            ).first()
+        return user_row(row) if row is not None else None
 
     # Finished games, ratings and XP ---------------------------------------------------
 
