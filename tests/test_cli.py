@@ -463,7 +463,7 @@ ARENA = ["arena", "greedy", "random"]
         (["--foo"], "opción desconocida: --foo", "unknown option: --foo"),
         (
             [],
-            "falta la orden: play, simulate, replay, serve, verify, arena, analyze (tranque --help",
+            "falta la orden: play, simulate, replay, serve, verify, arena, analyze, bot (tranque --help",
             "missing command",
         ),
     ],
