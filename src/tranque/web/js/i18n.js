@@ -3,6 +3,7 @@
 import { MESSAGES_REPLAY } from "./messages_replay.js";
 import { PLAYERS_MESSAGES } from "./messages_players.js";
 import { FRIENDS_MESSAGES } from "./messages_friends.js";
+import { BOTS_MESSAGES } from "./messages_bots.js";
 
 export const MESSAGES = {
   ...PLAYERS_MESSAGES,
@@ -251,6 +252,7 @@ export const MESSAGES = {
   table_share_text: { es: "Ven a jugar dominó conmigo en Tranque:", en: "Come and play dominó with me on Tranque:" },
   ...MESSAGES_REPLAY,
   ...FRIENDS_MESSAGES,
+  ...BOTS_MESSAGES,
 };
 
 const NUMBER_WORDS = {
