@@ -294,3 +294,24 @@ def test_two_bots_are_matched_play_a_game_rated_among_bots_and_see_no_hidden_til
         board = {"by": "rating", "pool": "duel"}
         people_board = http_client(running).get("/api/rankings", params=board).json()
         assert people_board["rows"] == []  # bots are rated among themselves only
+
+
+def test_a_person_at_a_table_that_accepts_bots_is_told_the_game_will_not_count(server: LiveServer) -> None:
+    http = person(server)
+    token = make_bot(http, "Robotina")
+    options = {"preset": "clasico", "players": 2, "bots": True, "competitive": True}
+    table = http.post("/api/tables", json=options).json()["table"]
+    session = {"Cookie": f"tranque_session={http.cookies['tranque_session']}"}
+
+    async def seat_both() -> dict[str, Any]:
+        async with Player(server, bearer(token)) as bot, Player(server, session) as host:
+            assert (await bot.request({"type": "sit", "table": table, "seat": 0}))["type"] == "ack"
+            seated = await host.request({"type": "sit", "table": table, "seat": 1})
+            assert seated["type"] == "ack"
+            await host.request({"type": "hello", "table": table, "token": seated["token"]})
+            sync = next(frame for frame in host.frames if frame["type"] == "sync")
+            rating: dict[str, Any] = sync["rating"]
+            return rating
+
+    rating = asyncio.run(seat_both())
+    assert (rating["competitive"], rating["rated"], rating["reason"]) == (True, False, "person_at_bots_table")
