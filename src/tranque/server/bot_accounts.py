@@ -74,7 +74,7 @@ async def _give_token(state: ServerState, bot_id: int) -> str:
     """A new token for the bot; its old one stops working and its sockets close."""
     token = new_bot_token()
     await state.store.set_bot_token(bot_id, token_hash(token))
-    await state.bot_sockets.close_all(bot_id)
+    await state.bot_sockets.revoke(bot_id)
     return token
 
 
@@ -136,7 +136,7 @@ async def revoke_token(
     state = server_state(request)
     bot = await _own_bot(state, owner, name)
     await state.store.set_bot_token(bot.user_id, None)
-    await state.bot_sockets.close_all(bot.user_id)
+    await state.bot_sockets.revoke(bot.user_id)
     return Response(status_code=204)
 
 

@@ -118,6 +118,7 @@ class ServerState:
             self.presence = Presence(settings.clock, bus=shared.bus, node=shared.node, channel=channel)
             self.quick.share(shared.bus, shared.node, shared.leases, shared.settings)
             self.bot_quick.share(shared.bus, shared.node, shared.leases, shared.settings)
+            self.bot_sockets.share(shared.bus, f"{shared.settings.prefix}:bot_tokens")
         else:
             self.presence = Presence(settings.clock)
         self.friends = Friends(self.store, self.registry, self.presence)
@@ -129,6 +130,7 @@ class ServerState:
             await self.presence.start()
             await self.quick.start()
             await self.bot_quick.start()
+            await self.bot_sockets.start()
 
     async def close_shared(self) -> None:
         """With other processes: say goodbye (before the bus is closed). Nothing otherwise."""
