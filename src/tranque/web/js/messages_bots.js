@@ -30,5 +30,8 @@ export const BOTS_MESSAGES = {
   bt_ranking_caption: { es: "Bots · {pool}: página {page} de {pages}, {total} bots", en: "Bots · {pool}: page {page} of {pages}, {total} bots" },
   bt_nobody: { es: "Ningún bot en esta clasificación todavía.", en: "No bot in this ranking yet." },
   bt_bot: { es: "Bot", en: "Bot" },
+  bt_pool_duel: { es: "Bots · 1 contra 1", en: "Bots · 1 against 1" },
+  bt_pool_individual: { es: "Bots · Individual", en: "Bots · Individual" },
+  bt_pool_pairs: { es: "Bots · Parejas", en: "Bots · Pairs" },
   bt_accepts_bots: { es: "Acepta bots (cuentas de bot de otros jugadores)", en: "Accepts bots (other players' bot accounts)" },
 };
