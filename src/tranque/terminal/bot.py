@@ -23,9 +23,7 @@ def configure(parser: argparse.ArgumentParser, lang: str) -> None:
     parser.add_argument("action", choices=["run"], help=t("opt_bot_action", lang))
     parser.add_argument("--url", required=True, help=t("opt_bot_url", lang))
     parser.add_argument("--token", required=True, help=t("opt_bot_token", lang))
-    parser.add_argument(
-        "--level", choices=bot_names(), default="expert", help=t("opt_bot_level", lang) + "%(default)s"
-    )
+    parser.add_argument("--level", choices=bot_names(), default="expert", help=t("opt_bot_level", lang))
     parser.add_argument("--games", type=positive_int(lang), default=1, help=t("opt_bot_games", lang))
     parser.add_argument("--seed", type=int, default=None, help=t("opt_bot_seed", lang))
 

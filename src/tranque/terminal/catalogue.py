@@ -71,7 +71,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "el token de la cuenta de bot (tqb_...)",
         "en": "the bot account's token (tqb_...)",
     },
-    "opt_bot_level": {"es": "el nivel que juega; por defecto: ", "en": "the level that plays; default: "},
+    "opt_bot_level": {"es": "el nivel de bot que juega", "en": "the bot level that plays"},
     "opt_bot_games": {
         "es": "cuántas partidas jugar en la partida rápida de bots",
         "en": "how many games to play in the bots' quick match",
