@@ -16,7 +16,7 @@ from alembic import command
 from tests.server.migration_helpers import execute, own_database_url
 from tests.server.test_store_fencing import started_store
 from tranque.server.seats import Seat, SeatKind
-from tranque.server.store import BotRow, NameTaken, Store, UserRow
+from tranque.server.store import BotRow, NameTaken, Store, TooManyBots, UserRow
 from tranque.server.store.sql import SqlStore, alembic_config
 from tranque.server.table_rating import Unrated, unrated_reason
 
@@ -31,13 +31,13 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 
 async def test_a_bot_account_is_an_account_with_an_owner_and_no_password(store: Store) -> None:
     owner = await store.create_user("Alicia", "hash", 1.0)
-    bot = await store.create_bot("Robotina", owner.user_id, 2.0)
+    bot = await store.create_bot("Robotina", owner.user_id, 2.0, 5)
     assert bot.is_bot and not owner.is_bot
     assert bot.bot_owner == owner.user_id and bot.password_hash == ""
     assert await store.find_user("robotina") == bot
     assert await store.user_by_id(bot.user_id) == bot
     with pytest.raises(NameTaken):
-        await store.create_bot("ALICIA", owner.user_id, 3.0)
+        await store.create_bot("ALICIA", owner.user_id, 3.0, 5)
     with pytest.raises(NameTaken):
         await store.create_user("robotina", "hash", 3.0)
     assert await store.bots_of(owner.user_id) == [BotRow(bot.user_id, "Robotina", 2.0, False, None)]
@@ -46,8 +46,8 @@ async def test_a_bot_account_is_an_account_with_an_owner_and_no_password(store: 
 
 async def test_a_bots_token_is_found_by_its_hash_until_replaced_or_revoked(store: Store) -> None:
     owner = await store.create_user("Alicia", "hash", 1.0)
-    one = await store.create_bot("Uno", owner.user_id, 2.0)
-    two = await store.create_bot("Dos", owner.user_id, 3.0)
+    one = await store.create_bot("Uno", owner.user_id, 2.0, 5)
+    two = await store.create_bot("Dos", owner.user_id, 3.0, 5)
     assert await store.bot_by_token("a" * 64, 4.0) is None
     await store.set_bot_token(one.user_id, "a" * 64)
     await store.set_bot_token(two.user_id, "b" * 64)
@@ -66,6 +66,20 @@ async def test_a_bots_token_is_found_by_its_hash_until_replaced_or_revoked(store
         ("Uno", False),
         ("Dos", True),
     ]
+
+
+async def test_an_owner_gets_no_more_bots_than_allowed_even_asking_for_many_at_once(store: Store) -> None:
+    owner = await store.create_user("Alicia", "hash", 1.0)
+    other = await store.create_user("Beto", "hash", 1.0)
+    made = await asyncio.gather(
+        *(store.create_bot(f"Robot{n}", owner.user_id, 2.0, 2) for n in range(6)), return_exceptions=True
+    )
+    assert sum(isinstance(result, UserRow) for result in made) == 2
+    assert all(isinstance(result, UserRow | TooManyBots) for result in made)
+    assert len(await store.bots_of(owner.user_id)) == 2
+    with pytest.raises(TooManyBots):
+        await store.create_bot("Otro", owner.user_id, 3.0, 2)
+    assert (await store.create_bot("Otro", other.user_id, 3.0, 2)).bot_owner == other.user_id
 
 
 def test_a_person_at_a_table_that_accepts_bots_makes_its_game_unrated() -> None:
@@ -106,13 +120,13 @@ def test_a_database_at_0006_upgrades_with_its_accounts_as_peoples(
             alicia = await store.find_user("alicia")
             assert alicia == UserRow(alicia.user_id if alicia else 0, "Alicia", "hash-a", 1.5, "loro", None)
             assert alicia is not None and not alicia.is_bot
-            bot = await store.create_bot("Robotina", alicia.user_id, 3.0)
+            bot = await store.create_bot("Robotina", alicia.user_id, 3.0, 5)
             await store.set_bot_token(bot.user_id, "d" * 64)
             assert await store.bot_by_token("d" * 64, 4.0) == bot
             await store.set_bot_token(alicia.user_id, "e" * 64)  # a person never gets a token
             assert await store.bot_by_token("e" * 64, 4.0) is None
             with pytest.raises(NameTaken):
-                await store.create_bot("R0botina", alicia.user_id, 5.0)  # a look-alike
+                await store.create_bot("R0botina", alicia.user_id, 5.0, 5)  # a look-alike
         finally:
             await store.close()
 

@@ -105,7 +105,7 @@ def test_a_guest_sees_the_bots_ranking_and_is_asked_to_log_in(
     async def seed() -> None:
         store = live.state.store
         owner = await store.find_user("ana")
-        bot = await store.create_bot("Robotina", owner.user_id, 1.0)
+        bot = await store.create_bot("Robotina", owner.user_id, 1.0, 5)
         row = RatingRow(bot.user_id, "bots:duel", 27.0, 2.0, 1500 + 60 * (27.0 - 6.0 - 17.5), 12, 2.0)
         await store.save_game(bots_game(), [], [row], [])
 

@@ -26,7 +26,7 @@ from tranque.server.ratings import POOLS, bots_pool
 from tranque.server.refusals import Counted
 from tranque.server.seats import token_hash
 from tranque.server.state import ServerState, server_state
-from tranque.server.store import BotRow, NameTaken, UserRow
+from tranque.server.store import BotRow, NameTaken, TooManyBots, UserRow
 
 router = APIRouter(prefix="/api", tags=["bots"], route_class=SpanishErrors)
 MAX_PAGE = 10_000
@@ -91,17 +91,20 @@ async def create_bot(
     name = clean_name(body.name)
     state = server_state(request)
     most = state.settings.limits.bots_per_owner
+    too_many = ApiError(409, "too_many_bots", bots=Counted(most, "bots"))
     if len(await state.store.bots_of(owner.user_id)) >= most:
-        raise ApiError(409, "too_many_bots", bots=Counted(most, "bots"))
+        raise too_many
     if await state.store.find_user(name) is not None:
         raise ApiError(409, "name_taken", parameter="name")
     similar = await state.store.find_similar_user(name)
     if similar is not None:
         raise ApiError(409, "name_confusable", parameter="name", similar=similar.name)
-    try:
-        bot = await state.store.create_bot(name, owner.user_id, state.settings.clock.now())
+    try:  # counted again as it is made: two requests at once cannot both pass the count above
+        bot = await state.store.create_bot(name, owner.user_id, state.settings.clock.now(), most)
     except NameTaken:
         raise ApiError(409, "name_taken", parameter="name") from None
+    except TooManyBots:
+        raise too_many from None
     return BotToken(name=bot.name, token=await _give_token(state, bot.user_id))
 
 

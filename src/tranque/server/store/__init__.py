@@ -20,6 +20,7 @@ from tranque.server.store.base import (
     Store,
     StoredEvent,
     TableRow,
+    TooManyBots,
     UserRow,
 )
 from tranque.server.store.memory import MemoryStore
@@ -45,5 +46,6 @@ __all__ = [
     "Store",
     "StoredEvent",
     "TableRow",
+    "TooManyBots",
     "UserRow",
 ]

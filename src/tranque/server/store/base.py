@@ -37,6 +37,10 @@ class NameTaken(Exception):
     """A user with this name already exists."""
 
 
+class TooManyBots(Exception):
+    """The owner has as many bot accounts as it may (`Store.create_bot`'s `most`)."""
+
+
 @dataclass(frozen=True)
 class StoredEvent:
     """One numbered table event as persisted: the referee's data, before any filtering."""
@@ -308,9 +312,11 @@ class Store(Protocol):
 
     # Bot accounts (bot_tokens.py, bot_accounts.py) ------------------------------------------
 
-    async def create_bot(self, name: str, owner_id: int, created_at: float) -> UserRow:
+    async def create_bot(self, name: str, owner_id: int, created_at: float, most: int) -> UserRow:
         """A bot account owned by `owner_id`, with no password and no token yet; `NameTaken`
-        as `create_user`."""
+        as `create_user`, and `TooManyBots` if the owner has `most` already. The count and
+        the creation are one step: creations for one owner at the same time wait for each
+        other, so none goes past `most`."""
         ...
 
     async def bots_of(self, owner_id: int) -> list[BotRow]:

@@ -33,6 +33,7 @@ from tranque.server.store.base import (
     Standing,
     StoredEvent,
     TableRow,
+    TooManyBots,
     UserRow,
 )
 from tranque.server.store.friendship import friendship
@@ -153,7 +154,10 @@ class MemoryStore:
     async def delete_session(self, token_hash: str) -> None:
         self._sessions.pop(token_hash, None)
 
-    async def create_bot(self, name: str, owner_id: int, created_at: float) -> UserRow:
+    async def create_bot(self, name: str, owner_id: int, created_at: float, most: int) -> UserRow:
+        # Nothing below waits: the count and the creation are one step of the loop.
+        if sum(user.bot_owner == owner_id for user in self._users.values()) >= most:
+            raise TooManyBots(owner_id)
         user = await self.create_user(name, "", created_at)
         bot = dataclasses.replace(user, bot_owner=owner_id)
         self._users[bot.user_id] = bot

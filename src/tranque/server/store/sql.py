@@ -52,6 +52,7 @@ from tranque.server.store.base import (
     Standing,
     StoredEvent,
     TableRow,
+    TooManyBots,
     UserRow,
     fresh_in_batch,
 )
@@ -675,8 +676,9 @@ class SqlStore:
         return await self._create_user(name, password_hash, created_at, None)
 
     async def _create_user(
-        self, name: str, password_hash: str, created_at: float, bot_owner: int | None
+        self, name: str, password_hash: str, created_at: float, bot_owner: int | None, most: int = 0
     ) -> UserRow:
+        """A new account; a bot account (`bot_owner`) only while its owner has fewer than `most`."""
         values = {
             "name": name,
             "name_key": name.casefold(),
@@ -687,10 +689,30 @@ class SqlStore:
         }
         try:
             async with self.engine.begin() as connection:
+                if bot_owner is not None:
+                    await self._count_bots(connection, bot_owner, most)
                 user_id = await connection.scalar(users.insert().values(values).returning(users.c.id))
         except sa.exc.IntegrityError as error:
             raise NameTaken(name) from error
         return UserRow(int(user_id), name, password_hash, created_at, bot_owner=bot_owner)
+
+    @staticmethod
+    async def _count_bots(connection: AsyncConnection, owner_id: int, most: int) -> None:
+        """`TooManyBots` if the owner has `most` bots. It first writes the owner's own row (to
+        what it holds), which another creation for the same owner must then wait for: a row
+        lock on PostgreSQL, the database's write lock on SQLite. So the count stays true until
+        this transaction ends."""
+        await connection.execute(
+            users.update().where(users.c.id == owner_id).values(bot_owner=users.c.bot_owner)
+        )
+        owned: int = (
+            await connection.scalar(
+                sa.select(sa.func.count()).select_from(users).where(users.c.bot_owner == owner_id)
+            )
+            or 0
+        )
+        if owned >= most:
+            raise TooManyBots(owner_id)
 
     async def _user(self, condition: sa.ColumnElement[bool]) -> UserRow | None:
         query = sa.select(*USER_COLUMNS).where(condition)
@@ -724,8 +746,8 @@ class SqlStore:
 
     # Bot accounts ---------------------------------------------------------------------------
 
-    async def create_bot(self, name: str, owner_id: int, created_at: float) -> UserRow:
-        return await self._create_user(name, "", created_at, owner_id)
+    async def create_bot(self, name: str, owner_id: int, created_at: float, most: int) -> UserRow:
+        return await self._create_user(name, "", created_at, owner_id, most)
 
     async def bots_of(self, owner_id: int) -> list[BotRow]:
         query = (
