@@ -179,13 +179,17 @@ def test_a_bot_sits_only_at_a_table_that_accepts_bots(server: LiveServer) -> Non
     for_bots = http.post("/api/tables", json={"preset": "clasico", "players": 2, "bots": True}).json()
     assert http.get(f"/api/tables/{for_bots['table']}").json()["bots"] is True
 
-    async def sit() -> tuple[Message, Message]:
+    async def sit() -> tuple[Message, Message, Message]:
         async with Player(server, bearer(token)) as bot:
+            await bot.request({"type": "lobby"})
+            lobby = next(frame for frame in bot.frames if frame["type"] == "lobby")
             refused = await bot.request({"type": "sit", "table": for_people})
             seated = await bot.request({"type": "sit", "table": for_bots["table"]})
-            return refused, seated
+            return lobby, refused, seated
 
-    refused, seated = asyncio.run(sit())
+    lobby, refused, seated = asyncio.run(sit())
+    accepts = {entry["table"]: entry["bots"] for entry in lobby["tables"]}
+    assert accepts == {for_people: False, for_bots["table"]: True}  # where a bot may go
     assert refused["type"] == "error" and refused["code"] == "bots_not_accepted"
     assert seated["type"] == "ack" and seated["seat"] == 0
     assert http.get(f"/api/tables/{for_people}").json()["seats"][0]["kind"] == "empty"
