@@ -460,10 +460,16 @@ ARENA = ["arena", "greedy", "random"]
             "opción --mode no válida: «clasico» con 3 jugadores se juega individual",
             "invalid --mode: “clasico” with 3 players is played individually",
         ),
+        (
+            ["bot", "run", "--url", "ws://localhost:8000/ws", "--token", "tqb_x", "--games", "0"],
+            "--games: debe ser al menos 1, no 0",
+            "--games: must be at least 1, not 0",
+        ),
+        (["bot", "run", "--url", "ws://localhost:8000/ws"], "--token", "--token"),
         (["--foo"], "opción desconocida: --foo", "unknown option: --foo"),
         (
             [],
-            "falta la orden: play, simulate, replay, serve, verify, arena, analyze (tranque --help",
+            "falta la orden: play, simulate, replay, serve, verify, arena, analyze, bot (tranque --help",
             "missing command",
         ),
     ],

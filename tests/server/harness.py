@@ -84,8 +84,8 @@ class LiveServer(Loopback):
         url, self._scratch = test_database(settings.database_url)
         settings.database_url = url
         # Tests send at machine speed while their FakeClock stands still: no rate limit here
-        # (tests/server/test_rate_limit.py sets its own).
-        settings.socket_limits = dataclasses.replace(settings.socket_limits, burst=10**9)
+        # (tests/server/test_rate_limit.py and test_bot_accounts.py set their own).
+        settings.socket_limits = dataclasses.replace(settings.socket_limits, burst=10**9, bot_burst=10**9)
         self.settings = settings
         self.port = port or free_port()
         self.app = create_app(settings)

@@ -25,7 +25,7 @@ def main() -> None:
         bot_min_seconds=0,
         between_rounds_seconds=60,
         auto_move_seconds=60,
-        socket_limits=SocketLimits(burst=10**9),  # the client plays as fast as the bots: no rate limit
+        socket_limits=SocketLimits(burst=10**9, bot_burst=10**9),  # clients play as fast as the bots
     )
     app = create_app(settings)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")

@@ -54,6 +54,7 @@ class TestCreate:
             "kind": "public",
             "phase": "waiting",
             "competitive": False,
+            "bots": False,
             "preset": "clasico",
             "players": 4,
             "mode": "pairs",

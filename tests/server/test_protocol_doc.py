@@ -35,7 +35,9 @@ from tranque.engine.fairness import commitment_of
 from tranque.engine.tiles import TILES
 from tranque.server import protocol
 from tranque.server.app import create_app
+from tranque.server.bot_tokens import BAD_TOKEN_CLOSE, TOKEN_REVOKED_CLOSE
 from tranque.server.connection import OUTBOUND_LIMIT, SLOW_CLIENT_CLOSE
+from tranque.server.limits import Limits
 from tranque.server.refusals import REFUSALS, code_of
 from tranque.server.runtime import WS_MAX_SIZE
 from tranque.server.settings import Settings
@@ -370,6 +372,16 @@ def test_the_message_rate_and_heartbeats_are_the_servers() -> None:
     assert example == {"type": "heartbeat", "interval": rate.heartbeat_seconds}
     close_codes = set(re.findall(r"^\| (\d{4}) \|", section("Error codes"), re.M))
     assert {"1009", "1011", str(SLOW_CLIENT_CLOSE), str(FLOOD_CLOSE)} <= close_codes
+
+
+def test_the_bot_accounts_limits_and_close_codes_are_the_servers() -> None:
+    limits = " ".join(section("Limits and slow clients").split())
+    rate = DEFAULT_LIMITS
+    assert f"{rate.bot_burst} messages at once, then {rate.bot_per_second:g} a second" in limits
+    http_limits = " ".join(section("HTTP limits").split())
+    assert f"at most **{Limits().bots_per_owner}** per person (`409 too_many_bots`" in http_limits
+    close_codes = set(re.findall(r"^\| (\d{4}) \|", section("Error codes"), re.M))
+    assert {str(BAD_TOKEN_CLOSE), str(TOKEN_REVOKED_CLOSE)} <= close_codes
 
 
 # Fair deals: the document's verification code is the engine's shuffle ------------------------

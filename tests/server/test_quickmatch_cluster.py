@@ -45,6 +45,9 @@ class Node:
         self.quick = QuickMatch(self.registry, links.clock, WAIT, "greedy", limits)
         settings = ClusterSettings(lease_seconds=LEASE, renew_seconds=LEASE / 10, prefix=links.prefix)
         self.quick.share(bus, name, leases, settings)  # type: ignore[arg-type]
+        # The bot accounts' own quick match, on the same bus and leases (state.py).
+        self.bots = QuickMatch(self.registry, links.clock, WAIT, "greedy", limits, bots=True)
+        self.bots.share(bus, name, leases, settings)  # type: ignore[arg-type]
         self.told: dict[int, list[dict[str, Any]]] = {}
         self.crashed = False
 
@@ -59,8 +62,13 @@ class Node:
         await self.bus.flush()  # (a RedisBus closed while it publishes may hang in `close`)
         await self.bus.close()
 
+    async def join_bots(self, user_id: int) -> None:
+        told = self.told.setdefault(user_id, [])
+        await self.bots.join(user_id, f"bot{user_id}", told.append, True, "10.0.0.1")
+
     async def close(self) -> None:
         await self.quick.close()
+        await self.bots.close()
         await self.registry.close()
 
 
@@ -82,9 +90,11 @@ async def cluster(
                 bus, leases = await links.node()
                 node = Node(f"node{index}", store, links, bus, leases, limits or Limits())
                 await node.quick.start()
+                await node.bots.start()
                 nodes.append(node)
             await settle(links)
             assert [node.quick.matchmaker for node in nodes] == ["node0"] * count
+            assert [node.bots.matchmaker for node in nodes] == ["node0"] * count
             yield nodes, links
         finally:
             for node in nodes:
@@ -100,6 +110,26 @@ def matched(node: Node, user_id: int) -> dict[str, Any]:
 
 def queue(node: Node) -> list[int]:
     return [waiting.user_id for waiting in node.quick.waiting]
+
+
+async def test_bots_on_two_processes_are_matched_in_their_own_queue_apart_from_people(kind: str) -> None:
+    async with cluster(kind, 3) as ([boss, one, other], links):
+        await one.join(1)  # a person, in the people's queue
+        await one.join_bots(11)  # asked for the server's bots too: a bot account is never given one
+        links.clock.advance(1)
+        await other.join_bots(12)
+        await until(lambda: [w.user_id for w in boss.bots.waiting] == [11, 12], "both bots queued")
+        assert queue(boss) == [1]
+        links.clock.advance(WAIT - 1)
+        await until(lambda: one.told.get(11) and other.told.get(12), "both bots told")
+
+        first, second = matched(one, 11), matched(other, 12)
+        assert first["table"] == second["table"]
+        table = boss.registry.tables[first["table"]]
+        assert table.options.bots and table.options.kind == "quick" and table.options.competitive
+        assert [seat.user_id for seat in table.state.seats] == [11, 12]
+        assert table.pool == "bots:duel"
+        assert one.told[1] == [] and queue(boss) == [1]  # the person still waits for people
 
 
 async def test_two_players_on_two_processes_are_matched_at_one_table(kind: str) -> None:

@@ -3,7 +3,7 @@ replaced and read back as they were; an account's requests counted by day and by
 over; the unfinished ones listed oldest first and counted. The store is the queue of every
 process: a job is claimed oldest first, a running one only once its heartbeat is stale, two
 claimers at once (two stores on one database) never get the same one, and a worker that
-lost its claim writes nothing. And a database at revision 0006 upgrades with the table
+lost its claim writes nothing. And a database at revision 0007 upgrades with the table
 empty, and back."""
 
 from __future__ import annotations
@@ -176,12 +176,12 @@ async def test_two_stores_on_one_database_claiming_at_once_never_get_the_same_jo
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_a_database_at_0006_upgrades_with_no_analyses_and_back(
+def test_a_database_at_0007_upgrades_with_no_analyses_and_back(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
     url = own_database_url(backend, request, tmp_path)
-    command.upgrade(alembic_config(url), "0006")
-    # a user and a kept game as a server at revision 0006 wrote them
+    command.upgrade(alembic_config(url), "0007")
+    # a user and a kept game as a server at revision 0007 wrote them
     asyncio.run(
         execute(
             url,
@@ -213,7 +213,7 @@ def test_a_database_at_0006_upgrades_with_no_analyses_and_back(
             await store.close()
 
     asyncio.run(use())
-    command.downgrade(alembic_config(url), "0006")
+    command.downgrade(alembic_config(url), "0007")
     command.upgrade(alembic_config(url), "head")
 
     async def empty() -> list[AnalysisRow]:

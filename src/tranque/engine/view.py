@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tranque.engine.actions import Action
-from tranque.engine.events import Event
+from tranque.engine.actions import Action, action_from_json
+from tranque.engine.events import Event, event_from_json
 from tranque.engine.rules import Rules
 from tranque.engine.scoring import RoundResult
 from tranque.engine.tiles import Tile
@@ -68,3 +68,46 @@ class PlayerView:
             if self.revealed_hands is None
             else [[str(t) for t in hand] for hand in self.revealed_hands],
         }
+
+    @staticmethod
+    def from_json(data: dict[str, Any], rules: Rules) -> PlayerView:
+        """The view `to_json` gave, back (with the table's `rules`, which the JSON only names):
+        what a program playing over the server's protocol rebuilds from a `sync` frame's
+        `view`, whose `line` may also be the boxes the tiles lie in (each with its `tile`).
+        The JSON has never carried `pass_bonus_pending` (ponce's first scoring pass, which
+        only the game knows): it is read if present, else False.
+
+        >>> from tranque.engine import Game
+        >>> view = Game(Rules.preset("clasico"), seed=3).view(0)
+        >>> PlayerView.from_json(view.to_json(), view.rules) == view
+        True
+        """
+        ends = data["ends"]
+        forced = data["forced_lead"]
+        result = data["result"]
+        revealed = data["revealed_hands"]
+        return PlayerView(
+            seat=data["seat"],
+            rules=rules,
+            hand=tuple(Tile.parse(text) for text in data["hand"]),
+            line=tuple(Tile.parse(item["tile"] if isinstance(item, dict) else item) for item in data["line"]),
+            layout=tuple((int(left), int(right)) for left, right in data["layout"]),
+            ends=None if ends is None else (int(ends[0]), int(ends[1])),
+            hand_counts=tuple(data["hand_counts"]),
+            boneyard_count=data["boneyard_count"],
+            turn=data["turn"],
+            starter=data["starter"],
+            last_player=data["last_player"],
+            events=tuple(event_from_json(event) for event in data["events"]),
+            legal_actions=tuple(action_from_json(action) for action in data["legal_actions"]),
+            forced_lead=None if forced is None else Tile.parse(forced),
+            scores=tuple(data["scores"]),
+            goals=tuple(data["goals"]),
+            round_pass_points=tuple(data["round_pass_points"]),
+            pass_bonus_pending=bool(data.get("pass_bonus_pending", False)),
+            is_over=data["is_over"],
+            result=None if result is None else RoundResult.from_json(result),
+            revealed_hands=None
+            if revealed is None
+            else tuple(tuple(Tile.parse(text) for text in hand) for hand in revealed),
+        )

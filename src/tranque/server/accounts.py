@@ -189,6 +189,8 @@ async def _authenticate(state: ServerState, name: str, body: Credentials) -> Use
     if len(body.password) > PASSWORD_MAX or len(body.name) > NAME_MAX:
         return None  # no such password was ever accepted: not worth a hash
     user = await state.store.find_user(name)
+    if user is not None and user.is_bot:  # it plays with its token, never with a password
+        raise ApiError(403, "bot_not_allowed")
     matches = await password_matches(user.password_hash if user is not None else None, body.password)
     return user if matches else None
 

@@ -18,6 +18,7 @@ from fastapi_offline import FastAPIOffline
 
 from tranque.server import (
     accounts,
+    bot_accounts,
     http_analysis,
     http_api,
     http_friends,
@@ -186,6 +187,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(http_replay.router)
     app.include_router(http_analysis.router)
     app.include_router(http_friends.router)
+    app.include_router(bot_accounts.router)
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     # The players' drawings (web/avatars/<id>.svg, one per id of server/avatars.py).

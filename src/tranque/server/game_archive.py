@@ -13,6 +13,7 @@ hints («Pista», hints.py) says how many each seat used, in its summary and its
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -52,6 +53,7 @@ def finished_game(
     record: dict[str, Any],
     now: float,
     known: Mapping[int, RatingRow],
+    bot_accounts: AbstractSet[int] | None = None,
 ) -> FinishedGame:
     """What the game just ended at `state` leaves; `known`: the current ratings, in the
     game's pool, of the accounts at the table (by user id; a newcomer has none)."""
@@ -60,7 +62,8 @@ def finished_game(
     winners = set(game.winners)
     private = options.kind is TableKind.PRIVATE
     fmt = game_format(rules)
-    reason = unrated_reason(options.competitive, state.seats)
+    reason = unrated_reason(options.competitive, state.seats, bot_accounts if options.bots else None)
+    pool = ratings.bots_pool(fmt) if options.bots else fmt  # bots are rated among themselves, with no XP
     summary = {
         "seats": [
             {
@@ -117,8 +120,13 @@ def finished_game(
     return FinishedGame(
         row,
         players,
-        [_rating_row(player, fmt, now) for player in rated],
-        [(period, player.user_id, player.xp) for player in rated if player.xp for period in xp.periods(now)],
+        [_rating_row(player, pool, now) for player in rated],
+        [
+            (period, player.user_id, player.xp)
+            for player in rated
+            if player.xp and not options.bots
+            for period in xp.periods(now)
+        ],
         [_change(player) for player in rated],
     )
 

@@ -35,6 +35,9 @@ class CreateTable(TableRequest):
     competitive: bool = Field(
         False, description="Competitiva: la partida cuenta para la clasificación y da XP; si no, amistosa."
     )
+    bots: bool = Field(
+        False, description="Acepta bots: cuentas de bot pueden sentarse (su partida cuenta entre bots)."
+    )
 
 
 class Created(BaseModel):
@@ -55,6 +58,7 @@ class TableSummary(BaseModel):
     kind: str
     phase: str
     competitive: bool
+    bots: bool
     preset: str
     players: int
     mode: str
@@ -75,6 +79,7 @@ def summary(table: Table) -> TableSummary:
         kind=table.options.kind,
         phase=table.state.phase.value,
         competitive=table.options.competitive,
+        bots=table.options.bots,
         preset=rules.preset_name,
         players=rules.players,
         mode=rules.mode.value,
@@ -113,7 +118,11 @@ async def create_table(
         table = await registry.create(
             rules,
             registry.options(
-                kind=kind, bot_level=body.bot_level, host_user_id=user.user_id, competitive=body.competitive
+                kind=kind,
+                bot_level=body.bot_level,
+                host_user_id=user.user_id,
+                competitive=body.competitive,
+                bots=body.bots,
             ),
             [host_key(user.user_id)],
         )

@@ -46,6 +46,7 @@ class Limits:
     live_games_per_address: int = 10  # many people may share one address (a school, a carrier)
     live_games_per_account: int = 3
     waiting_tables_per_account: int = 3
+    bots_per_owner: int = 5  # bot accounts one person may own (bot_accounts.py)
 
 
 def address_key(address: str) -> str:

@@ -17,6 +17,10 @@ matchmaker sends each `matched` back to the process the player joined on. A `can
 every process. When the matchmaker changes (it stopped, died, or lost Redis, and its lease
 lapsed), every process sends its waiting players to the new one, each with the time it began
 to wait, so nobody waits forever nor starts waiting again.
+
+Bot accounts (bot_accounts.py) have a quick match of their own, a second `QuickMatch` made
+with `bots=True`: its tables accept bots (rated in the bots' pools), nobody is given a
+built-in bot there, and with several processes it has its own channel and lease.
 """
 
 from __future__ import annotations
@@ -70,8 +74,10 @@ class QuickMatch:
         wait_seconds: float,
         bot_level: str,
         limits: Limits | None = None,
+        bots: bool = False,
     ) -> None:
         self.registry = registry
+        self.bots = bots  # the bot accounts' quick match: tables that accept bots
         self.clock = clock
         self.wait_seconds = wait_seconds
         self.bot_level = bot_level
@@ -103,6 +109,7 @@ class QuickMatch:
         if account_games(self.registry, self, user_id) >= self.limits.live_games_per_account:
             games = Counted(self.limits.live_games_per_account, "games")
             raise TableError("too_many_games.quick", games=games)
+        with_bots = with_bots and not self.bots  # bot accounts play bot accounts
         waiting = Waiting(user_id, name, notify, with_bots, self.clock.now(), address, self.node)
         if self.bus is None:
             await self._enqueue(waiting)
@@ -221,7 +228,9 @@ class QuickMatch:
 
     async def _seat(self, group: list[Waiting], bots: int) -> None:
         rules = Rules.preset("clasico", players=len(group) + bots, mode="individual", target=100)
-        options = self.registry.options(kind="quick", bot_level=self.bot_level, competitive=True)
+        options = self.registry.options(
+            kind="quick", bot_level=self.bot_level, competitive=True, bots=self.bots
+        )
         table = await self.registry.create(rules, options, [account_key(w.user_id) for w in group])
         tokens = [
             await table.take_seat(seat, w.name, w.user_id, w.address)
@@ -245,11 +254,11 @@ class QuickMatch:
 
     @property
     def channel(self) -> str:
-        return f"{self.cluster.prefix}:quick"
+        return f"{self.cluster.prefix}:quick" + (":bots" if self.bots else "")
 
     @property
     def lease(self) -> str:
-        return f"{self.cluster.prefix}:quickmatch"
+        return f"{self.cluster.prefix}:quickmatch" + (":bots" if self.bots else "")
 
     async def start(self) -> None:
         """Hear the other processes, learn (or become) the matchmaker, and keep its lease."""

@@ -1,5 +1,6 @@
 """Ratings: OpenSkill's Plackett-Luce model with its defaults (μ0 = 25, σ0 = 25/3), one rating
-per account and pool (`duel`, `individual`, `pairs`: `game_archive.game_format`).
+per account and pool (`duel`, `individual`, `pairs`: `game_archive.game_format`). Bot accounts
+are rated in pools of their own, at tables that accept bots: `bots_pool` (``bots:duel``, …).
 
 The maths is the library's: `rate` for a finished game's sides and ranks (a pair's skill is
 its two players'), `predict_win` for the chances shown before a game, and `ordinal` for the
@@ -27,6 +28,17 @@ from tranque.server.store import RatingRow
 
 Pool = Literal["duel", "individual", "pairs"]
 POOLS: tuple[Pool, ...] = ("duel", "individual", "pairs")
+BOTS_PREFIX = "bots:"
+
+
+def bots_pool(pool: str) -> str:
+    """The bots' pool of a format: where a table that accepts bots rates its games.
+
+    >>> bots_pool("duel")
+    'bots:duel'
+    """
+    return BOTS_PREFIX + pool
+
 
 MODEL = PlackettLuce()
 Rating = PlackettLuceRating

@@ -392,6 +392,25 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "Solo puedes invitar a una mesa en la que estás sentado y que no ha terminado.",
         "en": "You can only invite to a table you sit at that is not over.",
     },
+    # Bot accounts (bot_accounts.py, ws.py) --------------------------------------------------
+    "bots_not_accepted": {
+        "es": "Esta mesa es para personas: un bot solo se sienta en mesas que aceptan bots "
+        "o en la partida rápida de bots.",
+        "en": "This table is for people: a bot only sits at tables that accept bots "
+        "or in the bots' quick match.",
+    },
+    "too_many_bots": {
+        "es": "Ya tienes {bots}; no puedes crear más.",
+        "en": "You already have {bots}; you cannot make more.",
+    },
+    "no_such_bot": {
+        "es": "No tienes ningún bot que se llame «{name}».",
+        "en": "You have no bot called «{name}».",
+    },
+    "bot_not_allowed": {
+        "es": "Una cuenta de bot no puede hacer esto: juega con su token por el WebSocket.",
+        "en": "A bot account cannot do this: it plays with its token over the WebSocket.",
+    },
     "invite_closed": {
         "es": "A esta mesa no puede entrar nadie más: es de práctica o de partida rápida.",
         "en": "Nobody else can join this table: it is a practice or quick match table.",
@@ -403,6 +422,7 @@ PLURALS: Final[dict[str, dict[str, tuple[str, str]]]] = {
     "games": {"es": ("partida", "partidas"), "en": ("game", "games")},
     "tables": {"es": ("mesa", "mesas"), "en": ("table", "tables")},
     "analyses": {"es": ("análisis", "análisis"), "en": ("analysis", "analyses")},
+    "bots": {"es": ("bot", "bots"), "en": ("bot", "bots")},
 }
 
 

@@ -283,6 +283,7 @@ def lobby_entry(table: Table) -> dict[str, Any]:
         "seats": names,
         "phase": "waiting" if state.phase is Phase.WAITING else "playing",
         "competitive": table.options.competitive,
+        "bots": table.options.bots,  # bot accounts may sit (docs/bots.md)
         "names": names,
         "scores": list(game.scores) if game is not None else [0] * rules.side_count,
     }

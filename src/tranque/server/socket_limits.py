@@ -10,7 +10,9 @@ The rate limit (docs/protocol.md, Limits and slow clients) is a token bucket per
 `burst` messages at once, then `per_second`. A person sends a message every few seconds at
 most (a move per turn, a phrase, a vote), and a program playing a seat is held to the turns
 anyway, so 20 at once and 5 a second never touch honest play; a flood of votes or `hello`s
-(each of them an event stored and sent to everybody at the table) is cut to that.
+(each of them an event stored and sent to everybody at the table) is cut to that. A bot
+account's socket (bot_tokens.py) may send more, 60 at once and then 10 a second: a program
+plays game after game, each start a few messages in a row.
 """
 
 from __future__ import annotations
@@ -31,6 +33,14 @@ class SocketLimits:
     burst: int = 20  # messages a socket may send at once
     per_second: float = 5.0  # ...and then steadily
     flood_refusals: int = 100  # refused in a row: the socket is closed (FLOOD_CLOSE)
+    bot_burst: int = 60  # a bot account's socket (bot_tokens.py): messages at once...
+    bot_per_second: float = 10.0  # ...and then steadily
+
+    def bucket(self, is_bot: bool, now: float) -> TokenBucket:
+        """A new socket's message rate: a bot account's, or anybody else's."""
+        if is_bot:
+            return TokenBucket(self.bot_burst, self.bot_per_second, now)
+        return TokenBucket(self.burst, self.per_second, now)
 
     def __post_init__(self) -> None:
         if self.heartbeat_seconds is not None and not 0 < self.heartbeat_seconds <= MAX_HEARTBEAT_SECONDS:

@@ -18,6 +18,7 @@ from starlette.requests import HTTPConnection
 
 from tranque.server.analysis_queue import AnalysisQueue
 from tranque.server.bot_runner import BotRunner
+from tranque.server.bot_tokens import BotSockets
 from tranque.server.bus import Bus
 from tranque.server.cluster_settings import ClusterSettings
 from tranque.server.collector import Collector
@@ -29,7 +30,7 @@ from tranque.server.quickmatch import QuickMatch
 from tranque.server.registry import Registry
 from tranque.server.sessions import SessionSockets
 from tranque.server.settings import Settings
-from tranque.server.store import Store
+from tranque.server.store import Store, UserRow
 from tranque.server.throttle import (
     EventLimit,
     LoginLimit,
@@ -66,6 +67,8 @@ class ServerState:
     collector: Collector | None = None  # when `tranque serve` collects garbage on the clock
     shared: Shared | None = None  # one of several processes: what they share
     session_sockets: SessionSockets = field(default_factory=SessionSockets)
+    bot_sockets: BotSockets = field(default_factory=BotSockets)  # bot accounts' sockets (bot_tokens.py)
+    bot_quick: QuickMatch = field(init=False)  # the bot accounts' own quick match
     login_limiter: LoginLimit = field(init=False)
     registrations: EventLimit = field(init=False)
     once: Once = field(init=False)  # double clicks on «Empezar» and «Crear mesa» (once.py)
@@ -104,10 +107,20 @@ class ServerState:
             )
             self.registrations = SlidingWindow(settings.registrations_per_address_per_hour, 3600, now)
         self.once = Once(settings.clock)
+        self.bot_quick = QuickMatch(
+            self.registry,
+            settings.clock,
+            settings.quick_match_wait_seconds,
+            settings.default_bot_level,
+            settings.limits,
+            bots=True,
+        )
         if shared is not None:
             channel = f"{shared.settings.prefix}:presence"
             self.presence = Presence(settings.clock, bus=shared.bus, node=shared.node, channel=channel)
             self.quick.share(shared.bus, shared.node, shared.leases, shared.settings)
+            self.bot_quick.share(shared.bus, shared.node, shared.leases, shared.settings)
+            self.bot_sockets.share(shared.bus, f"{shared.settings.prefix}:bot_tokens")
         else:
             self.presence = Presence(settings.clock)
         self.friends = Friends(self.store, self.registry, self.presence)
@@ -118,12 +131,15 @@ class ServerState:
         if self.shared is not None:
             await self.presence.start()
             await self.quick.start()
+            await self.bot_quick.start()
+            await self.bot_sockets.start()
 
     async def close_shared(self) -> None:
         """With other processes: say goodbye (before the bus is closed). Nothing otherwise."""
         if self.shared is None:
             return
         await self.quick.close()
+        await self.bot_quick.close()
         self.presence.close()
         if self.limiter_redis is not None:
             await self.limiter_redis.aclose()
@@ -132,12 +148,17 @@ class ServerState:
     def nodes(self) -> set[str]:
         """The other processes that presence and quick match know of: the cluster should
         call `node_gone` for each whose lease lapsed."""
-        return self.presence.nodes() | self.quick.nodes()
+        return self.presence.nodes() | self.quick.nodes() | self.bot_quick.nodes()
+
+    def quick_for(self, user: UserRow) -> QuickMatch:
+        """The quick match an account plays in: the bots' for a bot account."""
+        return self.bot_quick if user.is_bot else self.quick
 
     def node_gone(self, node: str) -> None:
         """Process `node` is gone (its lease lapsed): its accounts and waiting players too."""
         self.presence.drop_node(node)
         self.quick.drop_node(node)
+        self.bot_quick.drop_node(node)
 
 
 def server_state(connection: HTTPConnection) -> ServerState:

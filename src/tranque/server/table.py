@@ -30,6 +30,7 @@ from tranque.server.game_archive import finished_game, game_format
 from tranque.server.hints import with_hints
 from tranque.server.line_layout import line_json
 from tranque.server.muting import hides, hushed, speaker
+from tranque.server.ratings import bots_pool
 from tranque.server.seats import Seat, SeatKind, new_token, token_hash
 from tranque.server.store import RatingRow, StaleEpoch, Store, StoredEvent
 from tranque.server.table_events import (
@@ -150,7 +151,11 @@ class Table:
         self.account_tokens: dict[int, str] = {}
         # user id → the account's rating in this table's pool as last read from the store
         # (None: it has none yet), for what a competitive table shows (table_rating.py).
-        self.pool = game_format(rules)
+        self.pool = bots_pool(game_format(rules)) if options.bots else game_format(rules)
+        # At a table that accepts bots: which of its accounts are bot accounts, as read from
+        # the store (an account never changes kind); None at a table for people.
+        self.bot_accounts: set[int] | None = set() if options.bots else None
+        self._people: set[int] = set()  # ...and which are people's
         self.known_ratings: dict[int, RatingRow | None] = {}
         self._rating_stale = True  # seats or ratings changed since the last `rating` shown
 
@@ -301,7 +306,9 @@ class Table:
             if isinstance(event, GameEnded) and ended and event.reason is EndReason.TARGET:
                 # An annulled game counts for nothing; a game won is kept with what it changed.
                 known = await self._current_ratings()
-                kept = finished_game(self.table_id, self.state, self.options, record, at, known)
+                kept = finished_game(
+                    self.table_id, self.state, self.options, record, at, known, self.bot_accounts
+                )
                 event = replace(event, rating_changes=tuple(kept.rating_changes))
             self.state.apply(event, seq)
             self._unstored.append(Broadcast(seq, at, event))
@@ -400,9 +407,19 @@ class Table:
     def _accounts(self) -> list[int]:
         return sorted({seat.user_id for seat in self.seats if seat.is_human and seat.user_id is not None})
 
+    async def _learn_accounts(self) -> None:
+        """At a table that accepts bots: read which of its accounts are bots' (once each)."""
+        if self.bot_accounts is None:
+            return
+        for user_id in self._accounts():
+            if user_id not in self.bot_accounts and user_id not in self._people:
+                user = await self.store.user_by_id(user_id)
+                (self.bot_accounts if user is not None and user.is_bot else self._people).add(user_id)
+
     async def _current_ratings(self) -> dict[int, RatingRow]:
         """The accounts' ratings in the table's pool, read now (another table may have
         changed them since they sat down)."""
+        await self._learn_accounts()
         accounts = self._accounts()
         found = await self.store.ratings_of(accounts, self.pool)
         self.known_ratings.update({user_id: found.get(user_id) for user_id in accounts})
@@ -413,7 +430,9 @@ class Table:
         shown = self.state.rating
         if shown is not None:
             return shown
-        return rating_json(self.rules, self.options.competitive, self.seats, self.known_ratings)
+        return rating_json(
+            self.rules, self.options.competitive, self.seats, self.known_ratings, self.bot_accounts
+        )
 
     async def _show_rating(self) -> None:
         """A `rating` event when what a competitive table shows of its ratings has changed
@@ -421,11 +440,12 @@ class Table:
         if not (self._rating_stale and self.options.competitive) or self.state.phase.is_over:
             return
         self._rating_stale = False
+        await self._learn_accounts()
         unknown = [user_id for user_id in self._accounts() if user_id not in self.known_ratings]
         if unknown:
             found = await self.store.ratings_of(unknown, self.pool)
             self.known_ratings.update({user_id: found.get(user_id) for user_id in unknown})
-        shown = rating_json(self.rules, True, self.seats, self.known_ratings)
+        shown = rating_json(self.rules, True, self.seats, self.known_ratings, self.bot_accounts)
         if shown != self.state.rating:
             await self._commit(RatingShown.from_data(shown))
 

@@ -3,13 +3,16 @@ during it (`sync.rating` and the `rating` event, docs/protocol.md).
 
 A game is rated when its table is competitive («competitiva», chosen when it is made), every
 person at it has an account, no bot sat down from the start (a bot covering an absent person,
-R16, is not one) and no two people play from one address. Otherwise the reason says why not,
+R16, is not one) and no two people play from one address. At a table that accepts bots
+(rated in the bots' pools) every account must be a bot account, and the address check does not
+apply (one owner may run several bots from one machine). Otherwise the reason says why not,
 the first that applies in that order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from enum import StrEnum
 from typing import Any
 
@@ -23,11 +26,16 @@ class Unrated(StrEnum):
     CASUAL = "casual"  # «amistosa»: the table was not made competitive
     GUEST = "guest"  # somebody plays without an account
     BOT = "bot"  # a bot sat down from the start
+    PERSON_AT_BOTS_TABLE = "person_at_bots_table"  # a person sits at a table that accepts bots
     SAME_ADDRESS = "same_address"  # two people play from one address
 
 
-def unrated_reason(competitive: bool, seats: Sequence[Seat]) -> Unrated | None:
-    """Why a game with these seats is not rated, or None if it is (empty seats aside)."""
+def unrated_reason(
+    competitive: bool, seats: Sequence[Seat], bot_accounts: AbstractSet[int] | None = None
+) -> Unrated | None:
+    """Why a game with these seats is not rated, or None if it is (empty seats aside).
+    `bot_accounts`: at a table that accepts bots, which of its accounts are bot accounts
+    (None: a table for people)."""
     if not competitive:
         return Unrated.CASUAL
     humans = [seat for seat in seats if seat.is_human]
@@ -35,6 +43,10 @@ def unrated_reason(competitive: bool, seats: Sequence[Seat]) -> Unrated | None:
         return Unrated.GUEST
     if any(seat.kind is SeatKind.BOT for seat in seats):
         return Unrated.BOT
+    if bot_accounts is not None:
+        if any(seat.user_id not in bot_accounts for seat in humans):
+            return Unrated.PERSON_AT_BOTS_TABLE
+        return None
     keys = [seat.address_key for seat in humans if seat.address_key is not None]
     if len(set(keys)) < len(keys):
         return Unrated.SAME_ADDRESS
@@ -52,13 +64,17 @@ def seat_rating(row: RatingRow | None) -> dict[str, Any]:
 
 
 def rating_json(
-    rules: Rules, competitive: bool, seats: Sequence[Seat], known: Mapping[int, RatingRow | None]
+    rules: Rules,
+    competitive: bool,
+    seats: Sequence[Seat],
+    known: Mapping[int, RatingRow | None],
+    bot_accounts: AbstractSet[int] | None = None,
 ) -> dict[str, Any]:
     """The `rating` of a table: whether its game is (or would be, as seated now) rated and why
     not, each account's rating in the table's pool (`known`: by user id, None for an account
     with none yet; only at a competitive table), and each side's chances once every seat is
     taken for a rated game."""
-    reason = unrated_reason(competitive, seats)
+    reason = unrated_reason(competitive, seats, bot_accounts)
     shown: list[dict[str, Any] | None] = []
     for seat in seats:
         if not competitive or not seat.is_human or seat.user_id is None:

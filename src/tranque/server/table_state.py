@@ -107,6 +107,7 @@ class TableOptions:
     deserted_game_seconds: float = 300.0  # practice and quick: every human gone this long
     idle_waiting_seconds: float = 1800.0  # a table waiting for players that nobody follows
     hints_per_game: int = 20  # practice: the expert's suggestions a seat may ask for in a game
+    bots: bool = False  # «acepta bots»: bot accounts may sit (rated in the bots' pools)
 
     def __post_init__(self) -> None:
         self.kind = TableKind(self.kind)

@@ -14,6 +14,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tranque.server import commands, protocol
 from tranque.server.addresses import client_address
+from tranque.server.bot_tokens import BAD_TOKEN_CLOSE, bearer_token, bot_of_token
 from tranque.server.connection import Connection
 from tranque.server.refusals import Refusal
 from tranque.server.registry import Registry
@@ -70,13 +71,20 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await websocket.close(code=FOREIGN_ORIGIN_CLOSE)
         return
     await websocket.accept()
-    user = await user_from_session(
-        state.store, websocket.cookies.get(SESSION_COOKIE), state.settings.clock.now()
-    )
+    now = state.settings.clock.now()
+    token = bearer_token(websocket.headers)
+    if token is not None:  # a bot account's program (bot_tokens.py)
+        user = await bot_of_token(state.store, token, now)
+        if user is None:
+            await websocket.close(code=BAD_TOKEN_CLOSE, reason="bad_token")
+            return
+        forget_socket = state.bot_sockets.add(user.user_id, websocket)
+    else:
+        user = await user_from_session(state.store, websocket.cookies.get(SESSION_COOKIE), now)
+        forget_socket = state.session_sockets.add(websocket.cookies.get(SESSION_COOKIE), websocket)
     limits = state.settings.socket_limits
-    client = Client(websocket, user, TokenBucket(limits.burst, limits.per_second, state.settings.clock.now()))
+    client = Client(websocket, user, limits.bucket(user is not None and user.is_bot, now))
     client.connection.start(limits.heartbeat_seconds)
-    forget_socket = state.session_sockets.add(websocket.cookies.get(SESSION_COOKIE), websocket)
     try:
         if user is not None:  # online for its friends, and deaf to whom it blocks (presence.py)
             client.connection.muted = await state.friends.muted(user.user_id)
@@ -196,6 +204,8 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
                 table = await registry.find(message.table)
                 if table.options.kind != "public":
                     raise TableError("bad_invite.needed")
+            if user.is_bot and not table.options.bots:
+                raise TableError("bots_not_accepted")
             sit = commands.Sit(user.user_id, user.name, message.seat, client.address)
             seated: Answer = await table.call(sit)
             return {"table": table.table_id, **seated}
@@ -208,9 +218,11 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
         case protocol.QuickMatch():
             user = _account(client)
             notify = client.connection.send
-            await state.quick.join(user.user_id, user.name, notify, message.with_bots, client.address)
+            quick = state.quick_for(user)  # a bot account's: the bots' own
+            await quick.join(user.user_id, user.name, notify, message.with_bots, client.address)
         case protocol.CancelQuickMatch():
-            return {"cancelled": state.quick.cancel(_account(client).user_id)}
+            user = _account(client)
+            return {"cancelled": state.quick_for(user).cancel(user.user_id)}
         case protocol.Ping():
             return {"pong": True}
         case _:
@@ -235,7 +247,7 @@ async def _leave(state: ServerState, client: Client) -> None:
     if client.follows_lobby:
         state.registry.unfollow_lobby(client)
     if client.user is not None:
-        state.quick.cancel(client.user.user_id)
+        state.quick_for(client.user).cancel(client.user.user_id)
         state.presence.remove(client.user.user_id, client.connection)
     if client.table is not None:
         try:

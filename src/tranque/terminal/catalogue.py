@@ -58,6 +58,45 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "comprueba los repartos y las jugadas de una partida guardada",
         "en": "check the deals and the moves of a saved game",
     },
+    "help_bot": {
+        "es": "juega en un servidor como cuenta de bot, con un nivel de bot de Tranque",
+        "en": "play on a server as a bot account, with one of Tranque's bot levels",
+    },
+    "opt_bot_action": {"es": "run: conectarse y jugar", "en": "run: connect and play"},
+    "opt_bot_url": {
+        "es": "el WebSocket del servidor, p. ej. ws://localhost:8000/ws",
+        "en": "the server's WebSocket, e.g. ws://localhost:8000/ws",
+    },
+    "opt_bot_token": {
+        "es": "el token de la cuenta de bot (tqb_...)",
+        "en": "the bot account's token (tqb_...)",
+    },
+    "opt_bot_level": {"es": "el nivel de bot que juega", "en": "the bot level that plays"},
+    "opt_bot_games": {
+        "es": "cuántas partidas jugar en la partida rápida de bots",
+        "en": "how many games to play in the bots' quick match",
+    },
+    "opt_bot_seed": {"es": "semilla del bot", "en": "seed for the bot"},
+    "bot_connecting": {
+        "es": "El bot {level} se conecta a {url} y busca partida.",
+        "en": "The {level} bot connects to {url} and looks for a game.",
+    },
+    "bot_game_over": {
+        "es": "Partida {number} de {games} terminada; puntos: {scores}",
+        "en": "Game {number} of {games} over; scores: {scores}",
+    },
+    "bot_refused": {
+        "es": "El servidor rechazó: {code}: {message}",
+        "en": "The server refused: {code}: {message}",
+    },
+    "bot_closed": {
+        "es": "El servidor cerró la conexión ({code} {reason}): revisa el token del bot.",
+        "en": "The server closed the connection ({code} {reason}): check the bot's token.",
+    },
+    "bot_unreachable": {
+        "es": "No se pudo conectar a {url}: {error}",
+        "en": "Could not connect to {url}: {error}",
+    },
     "help_analyze": {
         "es": "analiza una partida guardada: cuánto perdió cada jugada frente a la mejor",
         "en": "analyse a saved game: how much each move lost against the best",

@@ -111,6 +111,8 @@ test("a game's result, and a format's name", () => {
   assert.equal(resultKey({ won: false, abandoned: true }), "pl_result_abandoned");
   assert.equal(formatKey("duel"), "pl_pool_duel");
   assert.equal(formatKey("pairs"), "pl_pool_pairs");
+  assert.equal(formatKey("bots:duel"), "bt_pool_duel"); // a bot account's profile
+  assert.equal(formatKey("bots:pairs"), "bt_pool_pairs");
 });
 
 test("dates read in the reader's language", () => {

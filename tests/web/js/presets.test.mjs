@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-const { formChoices, playerCounts, presetSummary, presetTitle } = await import(
+const { formChoices, playerCounts, presetSummary, presetTitle, tableBody } = await import(
   new URL("../../../src/tranque/web/js/presets.js", import.meta.url)
 );
 
@@ -59,4 +59,11 @@ test("summaries and titles in English where the server has them", () => {
   assert.equal(presetSummary(ponce, "es"), "Por parejas a 20 palitos.");
   assert.equal(presetSummary({ ...salon, summary_en: undefined }, "en"), "Meta de 50 a 300.");
   assert.equal(presetTitle(salon, "en"), "Salón");
+});
+
+test("a table accepts bots only when its host says so", () => {
+  const chosen = { preset: "clasico", players: 4 };
+  assert.deepEqual(tableBody(chosen), { preset: "clasico", players: 4, private: false, competitive: false });
+  assert.deepEqual(tableBody(chosen, { competitive: true, bots: true }), { preset: "clasico", players: 4, private: false, competitive: true, bots: true });
+  assert.equal("bots" in tableBody(chosen, { bots: false }), false);
 });

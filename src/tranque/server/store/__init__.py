@@ -2,6 +2,7 @@
 
 from tranque.server.store.base import (
     AnalysisRow,
+    BotRow,
     DuplicateEvent,
     FriendLink,
     GamePlayerRow,
@@ -20,12 +21,14 @@ from tranque.server.store.base import (
     Store,
     StoredEvent,
     TableRow,
+    TooManyBots,
     UserRow,
 )
 from tranque.server.store.memory import MemoryStore
 
 __all__ = [
     "AnalysisRow",
+    "BotRow",
     "DuplicateEvent",
     "FriendLink",
     "GamePlayerRow",
@@ -45,5 +48,6 @@ __all__ = [
     "Store",
     "StoredEvent",
     "TableRow",
+    "TooManyBots",
     "UserRow",
 ]

@@ -16,6 +16,7 @@ from tranque.server import json_text
 from tranque.server.names import skeleton
 from tranque.server.store.base import (
     AnalysisRow,
+    BotRow,
     DuplicateEvent,
     FriendLink,
     GamePlayerRow,
@@ -33,6 +34,7 @@ from tranque.server.store.base import (
     Standing,
     StoredEvent,
     TableRow,
+    TooManyBots,
     UserRow,
 )
 from tranque.server.store.friendship import friendship
@@ -45,6 +47,8 @@ class MemoryStore:
         self._records: dict[str, dict[str, Any]] = {}
         self._users: dict[int, UserRow] = {}
         self._sessions: dict[str, tuple[int, float]] = {}
+        self._bot_tokens: dict[int, str] = {}  # bot id → its live token's hash
+        self._bot_used: dict[int, float] = {}  # bot id → when a token last opened a socket
         self._games: dict[str, GameRow] = {}
         self._game_players: dict[str, list[GamePlayerRow]] = {}
         self._ratings: dict[tuple[int, str], RatingRow] = {}
@@ -151,6 +155,41 @@ class MemoryStore:
 
     async def delete_session(self, token_hash: str) -> None:
         self._sessions.pop(token_hash, None)
+
+    async def create_bot(self, name: str, owner_id: int, created_at: float, most: int) -> UserRow:
+        # Nothing below waits: the count and the creation are one step of the loop.
+        if sum(user.bot_owner == owner_id for user in self._users.values()) >= most:
+            raise TooManyBots(owner_id)
+        user = await self.create_user(name, "", created_at)
+        bot = dataclasses.replace(user, bot_owner=owner_id)
+        self._users[bot.user_id] = bot
+        return bot
+
+    async def bots_of(self, owner_id: int) -> list[BotRow]:
+        return [
+            BotRow(
+                user.user_id,
+                user.name,
+                user.created_at,
+                user.user_id in self._bot_tokens,
+                self._bot_used.get(user.user_id),
+            )
+            for user in sorted(self._users.values(), key=lambda user: user.user_id)
+            if user.bot_owner == owner_id
+        ]
+
+    async def set_bot_token(self, bot_id: int, token_hash: str | None) -> None:
+        if token_hash is None:
+            self._bot_tokens.pop(bot_id, None)
+        else:
+            self._bot_tokens[bot_id] = token_hash
+
+    async def bot_by_token(self, token_hash: str, now: float) -> UserRow | None:
+        bot_id = next((bot for bot, stored in self._bot_tokens.items() if stored == token_hash), None)
+        if bot_id is None:
+            return None
+        self._bot_used[bot_id] = now
+        return self._users[bot_id]
 
     # Finished games, ratings and XP ---------------------------------------------------
 

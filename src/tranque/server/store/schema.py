@@ -36,7 +36,14 @@ users = sa.Table(
     # made before revision 0002 whose name looked like an older account's.
     sa.Column("name_skeleton", sa.String(128), nullable=True),
     sa.Column("avatar", sa.String(32), nullable=True),  # one of the site's drawings; NULL: the default
+    # Bot accounts (revision 0007): the owner's account id (NULL: a person's account), the
+    # SHA-256 of its API token (NULL: none, or revoked), when a token last opened a socket.
+    sa.Column("bot_owner", sa.Integer, nullable=True),
+    sa.Column("bot_token_hash", sa.String(128), nullable=True),
+    sa.Column("bot_used_at", sa.Double, nullable=True),
     sa.Index("ix_users_name_skeleton", "name_skeleton", unique=True),
+    sa.Index("ix_users_bot_owner", "bot_owner"),
+    sa.Index("ix_users_bot_token_hash", "bot_token_hash", unique=True),
 )
 
 sessions = sa.Table(

@@ -36,6 +36,7 @@ from tranque.server import json_text, migrations
 from tranque.server.names import skeleton
 from tranque.server.store.base import (
     AnalysisRow,
+    BotRow,
     DuplicateEvent,
     FriendLink,
     GamePlayerRow,
@@ -53,6 +54,7 @@ from tranque.server.store.base import (
     Standing,
     StoredEvent,
     TableRow,
+    TooManyBots,
     UserRow,
     fresh_in_batch,
 )
@@ -215,11 +217,18 @@ def _answer(future: asyncio.Future[None], outcome: Outcome) -> None:
         future.set_exception(outcome)
 
 
-USER_COLUMNS = (users.c.id, users.c.name, users.c.password_hash, users.c.created_at, users.c.avatar)
+USER_COLUMNS = (
+    users.c.id,
+    users.c.name,
+    users.c.password_hash,
+    users.c.created_at,
+    users.c.avatar,
+    users.c.bot_owner,
+)
 
 
 def user_row(row: Any) -> UserRow:
-    return UserRow(row.id, row.name, row.password_hash, row.created_at, row.avatar)
+    return UserRow(row.id, row.name, row.password_hash, row.created_at, row.avatar, row.bot_owner)
 
 
 def _row_values(row: Any) -> dict[str, Any]:
@@ -667,19 +676,46 @@ class SqlStore:
     # Accounts -------------------------------------------------------------------------
 
     async def create_user(self, name: str, password_hash: str, created_at: float) -> UserRow:
+        return await self._create_user(name, password_hash, created_at, None)
+
+    async def _create_user(
+        self, name: str, password_hash: str, created_at: float, bot_owner: int | None, most: int = 0
+    ) -> UserRow:
+        """A new account; a bot account (`bot_owner`) only while its owner has fewer than `most`."""
         values = {
             "name": name,
             "name_key": name.casefold(),
             "name_skeleton": skeleton(name),
             "password_hash": password_hash,
             "created_at": created_at,
+            "bot_owner": bot_owner,
         }
         try:
             async with self.engine.begin() as connection:
+                if bot_owner is not None:
+                    await self._count_bots(connection, bot_owner, most)
                 user_id = await connection.scalar(users.insert().values(values).returning(users.c.id))
         except sa.exc.IntegrityError as error:
             raise NameTaken(name) from error
-        return UserRow(int(user_id), name, password_hash, created_at)
+        return UserRow(int(user_id), name, password_hash, created_at, bot_owner=bot_owner)
+
+    @staticmethod
+    async def _count_bots(connection: AsyncConnection, owner_id: int, most: int) -> None:
+        """`TooManyBots` if the owner has `most` bots. It first writes the owner's own row (to
+        what it holds), which another creation for the same owner must then wait for: a row
+        lock on PostgreSQL, the database's write lock on SQLite. So the count stays true until
+        this transaction ends."""
+        await connection.execute(
+            users.update().where(users.c.id == owner_id).values(bot_owner=users.c.bot_owner)
+        )
+        owned: int = (
+            await connection.scalar(
+                sa.select(sa.func.count()).select_from(users).where(users.c.bot_owner == owner_id)
+            )
+            or 0
+        )
+        if owned >= most:
+            raise TooManyBots(owner_id)
 
     async def _user(self, condition: sa.ColumnElement[bool]) -> UserRow | None:
         query = sa.select(*USER_COLUMNS).where(condition)
@@ -710,6 +746,46 @@ class SqlStore:
     async def delete_session(self, token_hash: str) -> None:
         async with self.engine.begin() as connection:
             await connection.execute(sessions.delete().where(sessions.c.token_hash == token_hash))
+
+    # Bot accounts ---------------------------------------------------------------------------
+
+    async def create_bot(self, name: str, owner_id: int, created_at: float, most: int) -> UserRow:
+        return await self._create_user(name, "", created_at, owner_id, most)
+
+    async def bots_of(self, owner_id: int) -> list[BotRow]:
+        query = (
+            sa.select(
+                users.c.id, users.c.name, users.c.created_at, users.c.bot_token_hash, users.c.bot_used_at
+            )
+            .where(users.c.bot_owner == owner_id)
+            .order_by(users.c.id)
+        )
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [
+            BotRow(row.id, row.name, row.created_at, row.bot_token_hash is not None, row.bot_used_at)
+            for row in rows
+        ]
+
+    async def set_bot_token(self, bot_id: int, token_hash: str | None) -> None:
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                users.update()
+                .where(users.c.id == bot_id, users.c.bot_owner.is_not(None))
+                .values(bot_token_hash=token_hash)
+            )
+
+    async def bot_by_token(self, token_hash: str, now: float) -> UserRow | None:
+        async with self.engine.begin() as connection:
+            row = (
+                await connection.execute(
+                    users.update()
+                    .where(users.c.bot_token_hash == token_hash, users.c.bot_owner.is_not(None))
+                    .values(bot_used_at=now)
+                    .returning(*USER_COLUMNS)
+                )
+            ).first()
+        return user_row(row) if row is not None else None
 
     # Finished games, ratings and XP ---------------------------------------------------
 

@@ -4,6 +4,7 @@ import { MESSAGES_REPLAY } from "./messages_replay.js";
 import { MESSAGES_ANALYSIS } from "./messages_analysis.js";
 import { PLAYERS_MESSAGES } from "./messages_players.js";
 import { FRIENDS_MESSAGES } from "./messages_friends.js";
+import { BOTS_MESSAGES } from "./messages_bots.js";
 
 export const MESSAGES = {
   ...PLAYERS_MESSAGES,
@@ -253,6 +254,7 @@ export const MESSAGES = {
   ...MESSAGES_REPLAY,
   ...MESSAGES_ANALYSIS,
   ...FRIENDS_MESSAGES,
+  ...BOTS_MESSAGES,
 };
 
 const NUMBER_WORDS = {

@@ -1,6 +1,6 @@
 // The app: one socket, hash routes (#/, #/practicar, #/crear, #/entrar, #/jugar-ahora,
 // #/mesa/ID, #/unirse/CODE, #/partida/GAME_ID, #/clasificacion[/TAB[/PAGE]], #/jugador/NAME,
-// #/amigos), and the account of whoever is using the browser.
+// #/amigos, #/bots), and the account of whoever is using the browser.
 
 import { t, setLang, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
@@ -12,6 +12,7 @@ import { homeScreen, optionsScreen, loginScreen, quickMatchScreen, noTableScreen
 import { savedSeats, rememberSeat, seatPhase, forgetSeat, LIVE_PHASES } from "./seats.js";
 import { rankingScreen, profileScreen } from "./players.js";
 import { friendsScreen, FriendsUi } from "./friends.js";
+import { botsScreen } from "./bots.js";
 
 // Pages only an account may use, and the sentence a guest sent to log in reads there.
 const NEEDS_ACCOUNT = { "jugar-ahora": "scr_login_for_play_now", crear: "scr_login_for_create", unirse: "scr_login_for_join" };
@@ -172,6 +173,7 @@ class App {
     else if (page === "clasificacion") show(rankingScreen(this, location.hash.split("/").slice(2)));
     else if (page === "jugador" && arg) show(profileScreen(this, decodeURIComponent(arg)));
     else if (page === "amigos") this.user ? show(friendsScreen(this)) : this.askLogin(location.hash, "fr_login_reason");
+    else if (page === "bots") show(botsScreen(this));
     else show(homeScreen(this));
   }
 

@@ -142,9 +142,17 @@ export function resultKey(game) {
   return game.won ? "pl_result_won" : "pl_result_lost";
 }
 
-// The message key of a format (a rating pool).
+// The message key of a format (a rating pool; a bot account's pools are the bots' own).
 export function formatKey(format) {
-  return { duel: "pl_pool_duel", individual: "pl_pool_individual", pairs: "pl_pool_pairs" }[format] || format;
+  const keys = {
+    duel: "pl_pool_duel",
+    individual: "pl_pool_individual",
+    pairs: "pl_pool_pairs",
+    "bots:duel": "bt_pool_duel",
+    "bots:individual": "bt_pool_individual",
+    "bots:pairs": "bt_pool_pairs",
+  };
+  return keys[format] || format;
 }
 
 // A date in the reader's language ("3 de diciembre de 2026"); `epoch` in seconds.

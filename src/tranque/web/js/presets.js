@@ -49,6 +49,8 @@ export function presetTitle(preset, lang) {
 // The body of POST /api/tables for the form's `chosen` rules: private or public, and
 // competitive (it counts for the rankings when everyone has an account) or casual, which is
 // what the form starts with.
-export function tableBody(chosen, { isPrivate = false, competitive = false } = {}) {
-  return { ...chosen, private: Boolean(isPrivate), competitive: competitive === true };
+export function tableBody(chosen, { isPrivate = false, competitive = false, bots = false } = {}) {
+  const body = { ...chosen, private: Boolean(isPrivate), competitive: competitive === true };
+  if (bots === true) body.bots = true; // «Acepta bots»: bot accounts may sit (docs/bots.md)
+  return body;
 }

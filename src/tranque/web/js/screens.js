@@ -162,6 +162,7 @@ export function optionsScreen(app, { account }) {
     <label>${t("bot_level")} <select name="bot_level"></select></label>
     <label class="check capicua"><input type="checkbox" name="capicua"> <span></span></label>
     ${account ? `<label class="check"><input type="checkbox" name="private"> ${t("private_table")}</label>` : ""}
+    ${account ? `<label class="check"><input type="checkbox" name="bots"> ${t("bt_accepts_bots")}</label>` : ""}
     ${account ? kindChoice() : ""}
     <p class="form-error" role="alert"></p>
     <div class="actions"><button type="submit" class="primary big" id="start" disabled>${account ? t("create") : t("start")}</button>
@@ -224,7 +225,7 @@ export function optionsScreen(app, { account }) {
     start.disabled = true;
     form.querySelector(".form-error").textContent = "";
     const competitive = form.querySelector("input[name=competitive]:checked");
-    const body = () => tableBody(chosen, { isPrivate: field("private").checked, competitive: Boolean(competitive) && competitive.value === "yes" });
+    const body = () => tableBody(chosen, { isPrivate: field("private").checked, competitive: Boolean(competitive) && competitive.value === "yes", bots: field("bots").checked });
     const done = account ? await app.createTable(body()) : await app.practice(chosen);
     if (!done) start.disabled = false;
   });

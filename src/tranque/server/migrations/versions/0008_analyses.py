@@ -4,11 +4,8 @@ failed), its progress (decisions done of total), the result as JSON and its time
 the queue worker that claimed it with its last heartbeat (the store is the queue of every
 process of the site: a running row whose heartbeat is stale is claimed again).
 
-Revises 0006: a revision 0007 made on another branch at the same time is re-pointed onto
-this one (or this one onto it) when the two are merged; neither touches the other's tables.
-
 Revision ID: 0008
-Revises: 0006
+Revises: 0007
 Create Date: 2026-12-03
 """
 
@@ -18,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008"
-down_revision = "0006"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
