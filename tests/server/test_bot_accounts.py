@@ -258,8 +258,7 @@ async def seated(bot: Player) -> Message:
 
 def test_two_bots_are_matched_play_a_game_rated_among_bots_and_see_no_hidden_tile() -> None:
     with LiveServer(quick_settings()) as running:
-        http = person(running)
-        tokens = [make_bot(http, "Robotina"), make_bot(http, "Robotín")]
+        tokens = [make_bot(person(running), "Robotina"), make_bot(person(running, "Beto"), "Robotín")]
         people = person(running, "Carla")  # a person's quick match is not the bots'
 
         async def play() -> tuple[list[ScriptedClient], dict[str, Any]]:
@@ -319,3 +318,25 @@ def test_a_person_at_a_table_that_accepts_bots_is_told_the_game_will_not_count(s
 
     rating = asyncio.run(seat_both())
     assert (rating["competitive"], rating["rated"], rating["reason"]) == (True, False, "person_at_bots_table")
+
+
+def test_two_bots_of_one_owner_at_a_competitive_table_are_told_the_game_will_not_count(
+    server: LiveServer,
+) -> None:
+    http = person(server)
+    tokens = [make_bot(http, "Robotina"), make_bot(http, "Robotín")]
+    options = {"preset": "clasico", "players": 2, "bots": True, "competitive": True}
+    table = http.post("/api/tables", json=options).json()["table"]
+
+    async def seat_both() -> dict[str, Any]:
+        async with Player(server, bearer(tokens[0])) as one, Player(server, bearer(tokens[1])) as two:
+            assert (await one.request({"type": "sit", "table": table, "seat": 0}))["type"] == "ack"
+            seated = await two.request({"type": "sit", "table": table, "seat": 1})
+            assert seated["type"] == "ack"
+            await two.request({"type": "hello", "table": table, "token": seated["token"]})
+            sync = next(frame for frame in two.frames if frame["type"] == "sync")
+            rating: dict[str, Any] = sync["rating"]
+            return rating
+
+    rating = asyncio.run(seat_both())
+    assert (rating["competitive"], rating["rated"], rating["reason"]) == (True, False, "same_owner")

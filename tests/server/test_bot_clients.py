@@ -42,7 +42,9 @@ def started(command: list[str]) -> subprocess.Popen[str]:
 
 
 def test_the_example_bot_and_tranque_bot_run_play_a_whole_game_together(server: LiveServer) -> None:
-    example_token, level_token = bot_tokens(server, "Alicia", "Azarosa", "Heuristica")
+    # Two owners: two bots of one owner play unrated (same_owner).
+    (example_token,) = bot_tokens(server, "Alicia", "Azarosa")
+    (level_token,) = bot_tokens(server, "Benito", "Heuristica")
     example = started([sys.executable, str(EXAMPLE), "--url", server.ws, "--token", example_token])
     options = ["--url", server.ws, "--token", level_token, "--level", "heuristic", "--games", "1"]
     level = started([*TRANQUE, "--lang", "en", "bot", "run", *options])

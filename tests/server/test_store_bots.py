@@ -82,12 +82,15 @@ async def test_an_owner_gets_no_more_bots_than_allowed_even_asking_for_many_at_o
     assert (await store.create_bot("Otro", other.user_id, 3.0, 2)).bot_owner == other.user_id
 
 
-def test_a_person_at_a_table_that_accepts_bots_makes_its_game_unrated() -> None:
-    seats = [Seat(0).seat_human("Robotina", 7, "h0"), Seat(1).seat_human("Robotín", 8, "h1")]
-    assert unrated_reason(True, seats, {7, 8}) is None  # bots from one machine: rated
-    assert unrated_reason(True, seats, {7}) is Unrated.PERSON_AT_BOTS_TABLE
-    assert unrated_reason(False, seats, {7, 8}) is Unrated.CASUAL
-    assert unrated_reason(True, [seats[0], Seat(1).seat_bot("greedy")], {7}) is Unrated.BOT
+def test_a_person_or_two_bots_of_one_owner_at_a_table_that_accepts_bots_make_its_game_unrated() -> None:
+    # bot accounts 7 and 8, owned by the people 1 and 2; one address: the bots' owners' machine
+    seats = [Seat(0).seat_human("Robotina", 7, "h0", "a"), Seat(1).seat_human("Robotín", 8, "h1", "a")]
+    assert unrated_reason(True, seats, {7: 1, 8: 2}) is None  # two owners, one address: rated
+    assert unrated_reason(True, seats, {7: 1, 8: 1}) is Unrated.SAME_OWNER
+    assert unrated_reason(True, seats, {7: 1}) is Unrated.PERSON_AT_BOTS_TABLE
+    assert unrated_reason(False, seats, {7: 1, 8: 2}) is Unrated.CASUAL
+    assert unrated_reason(True, [seats[0], Seat(1).seat_bot("greedy")], {7: 1}) is Unrated.BOT
+    assert unrated_reason(True, seats, None) is Unrated.SAME_ADDRESS  # the same seats at a people's table
     assert seats[1].kind is SeatKind.HUMAN
 
 

@@ -13,7 +13,6 @@ hints («Pista», hints.py) says how many each seat used, in its summary and its
 from __future__ import annotations
 
 from collections.abc import Mapping
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -53,7 +52,7 @@ def finished_game(
     record: dict[str, Any],
     now: float,
     known: Mapping[int, RatingRow],
-    bot_accounts: AbstractSet[int] | None = None,
+    bot_accounts: Mapping[int, int] | None = None,
 ) -> FinishedGame:
     """What the game just ended at `state` leaves; `known`: the current ratings, in the
     game's pool, of the accounts at the table (by user id; a newcomer has none)."""

@@ -152,9 +152,9 @@ class Table:
         # user id → the account's rating in this table's pool as last read from the store
         # (None: it has none yet), for what a competitive table shows (table_rating.py).
         self.pool = bots_pool(game_format(rules)) if options.bots else game_format(rules)
-        # At a table that accepts bots: which of its accounts are bot accounts, as read from
-        # the store (an account never changes kind); None at a table for people.
-        self.bot_accounts: set[int] | None = set() if options.bots else None
+        # At a table that accepts bots: its bot accounts, each with its owner's account, as
+        # read from the store (an account never changes kind or owner); None at a table for people.
+        self.bot_accounts: dict[int, int] | None = {} if options.bots else None
         self._people: set[int] = set()  # ...and which are people's
         self.known_ratings: dict[int, RatingRow | None] = {}
         self._rating_stale = True  # seats or ratings changed since the last `rating` shown
@@ -414,7 +414,10 @@ class Table:
         for user_id in self._accounts():
             if user_id not in self.bot_accounts and user_id not in self._people:
                 user = await self.store.user_by_id(user_id)
-                (self.bot_accounts if user is not None and user.is_bot else self._people).add(user_id)
+                if user is not None and user.bot_owner is not None:
+                    self.bot_accounts[user_id] = user.bot_owner
+                else:
+                    self._people.add(user_id)
 
     async def _current_ratings(self) -> dict[int, RatingRow]:
         """The accounts' ratings in the table's pool, read now (another table may have

@@ -4,15 +4,15 @@ during it (`sync.rating` and the `rating` event, docs/protocol.md).
 A game is rated when its table is competitive («competitiva», chosen when it is made), every
 person at it has an account, no bot sat down from the start (a bot covering an absent person,
 R16, is not one) and no two people play from one address. At a table that accepts bots
-(rated in the bots' pools) every account must be a bot account, and the address check does not
-apply (one owner may run several bots from one machine). Otherwise the reason says why not,
+(rated in the bots' pools) every account must be a bot account and no two of them may have one
+owner (who could let one lose to the other), instead of the address check (one owner runs bots
+from one machine, and many owners may share a host). Otherwise the reason says why not,
 the first that applies in that order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from collections.abc import Set as AbstractSet
 from enum import StrEnum
 from typing import Any
 
@@ -28,14 +28,15 @@ class Unrated(StrEnum):
     BOT = "bot"  # a bot sat down from the start
     PERSON_AT_BOTS_TABLE = "person_at_bots_table"  # a person sits at a table that accepts bots
     SAME_ADDRESS = "same_address"  # two people play from one address
+    SAME_OWNER = "same_owner"  # two bot accounts of one owner play at one table
 
 
 def unrated_reason(
-    competitive: bool, seats: Sequence[Seat], bot_accounts: AbstractSet[int] | None = None
+    competitive: bool, seats: Sequence[Seat], bot_accounts: Mapping[int, int] | None = None
 ) -> Unrated | None:
     """Why a game with these seats is not rated, or None if it is (empty seats aside).
-    `bot_accounts`: at a table that accepts bots, which of its accounts are bot accounts
-    (None: a table for people)."""
+    `bot_accounts`: at a table that accepts bots, its bot accounts, each with its owner's
+    account (None: a table for people)."""
     if not competitive:
         return Unrated.CASUAL
     humans = [seat for seat in seats if seat.is_human]
@@ -46,6 +47,9 @@ def unrated_reason(
     if bot_accounts is not None:
         if any(seat.user_id not in bot_accounts for seat in humans):
             return Unrated.PERSON_AT_BOTS_TABLE
+        owners = [bot_accounts[seat.user_id] for seat in humans if seat.user_id is not None]
+        if len(set(owners)) < len(owners):
+            return Unrated.SAME_OWNER
         return None
     keys = [seat.address_key for seat in humans if seat.address_key is not None]
     if len(set(keys)) < len(keys):
@@ -68,7 +72,7 @@ def rating_json(
     competitive: bool,
     seats: Sequence[Seat],
     known: Mapping[int, RatingRow | None],
-    bot_accounts: AbstractSet[int] | None = None,
+    bot_accounts: Mapping[int, int] | None = None,
 ) -> dict[str, Any]:
     """The `rating` of a table: whether its game is (or would be, as seated now) rated and why
     not, each account's rating in the table's pool (`known`: by user id, None for an account

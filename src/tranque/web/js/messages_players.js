@@ -86,6 +86,8 @@ export const PLAYERS_MESSAGES = {
   pl_unrated_guest: { es: "Hay invitados sin cuenta: no cuenta para la clasificación.", en: "There are guests without an account: it does not count for the rankings." },
   pl_unrated_bot: { es: "Hay una máquina en la mesa: no cuenta para la clasificación.", en: "The machine has a seat at the table: it does not count for the rankings." },
   pl_unrated_same_address: { es: "Dos jugadores desde la misma conexión: no cuenta para la clasificación.", en: "Two players from the same connection: it does not count for the rankings." },
+  pl_unrated_person_at_bots_table: { es: "Juega una persona en una mesa de bots: no cuenta para la clasificación de los bots.", en: "A person plays at a bots' table: it does not count for the bots' rankings." },
+  pl_unrated_same_owner: { es: "Dos bots del mismo dueño: no cuenta para la clasificación de los bots.", en: "Two bots of the same owner: it does not count for the bots' rankings." },
   // The create-table form
   pl_kind: { es: "Tipo de partida", en: "Kind of game" },
   pl_casual: { es: "Amistosa", en: "Casual" },

@@ -88,7 +88,14 @@ export function percentages(chances) {
   return whole;
 }
 
-const UNRATED_KEYS = { casual: "pl_unrated_casual", guest: "pl_unrated_guest", bot: "pl_unrated_bot", same_address: "pl_unrated_same_address" };
+const UNRATED_KEYS = {
+  casual: "pl_unrated_casual",
+  guest: "pl_unrated_guest",
+  bot: "pl_unrated_bot",
+  same_address: "pl_unrated_same_address",
+  person_at_bots_table: "pl_unrated_person_at_bots_table",
+  same_owner: "pl_unrated_same_owner",
+};
 
 // The table's line about the ranking, from sync's `rating` (or a `rating` event): the message
 // key to show, and the chances when the game counts. null when the server sent nothing.
