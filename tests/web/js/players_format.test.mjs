@@ -73,7 +73,14 @@ test("the table's line: rated with chances, or why it does not count", () => {
   const rated = { competitive: true, rated: true, reason: null, chances: [0.62, 0.38], seats: [] };
   assert.deepEqual(ratingLine(rated), { key: "pl_rated", chances: [62, 38] });
   assert.deepEqual(ratingLine({ ...rated, chances: null }), { key: "pl_rated", chances: [] });
-  const reasons = { casual: "pl_unrated_casual", guest: "pl_unrated_guest", bot: "pl_unrated_bot", same_address: "pl_unrated_same_address" };
+  const reasons = {
+    casual: "pl_unrated_casual",
+    guest: "pl_unrated_guest",
+    bot: "pl_unrated_bot",
+    same_address: "pl_unrated_same_address",
+    person_at_bots_table: "pl_unrated_person_at_bots_table",
+    same_owner: "pl_unrated_same_owner",
+  };
   for (const [reason, key] of Object.entries(reasons)) {
     assert.deepEqual(ratingLine({ competitive: reason !== "casual", rated: false, reason, chances: null, seats: [] }), { key, chances: [] });
   }
