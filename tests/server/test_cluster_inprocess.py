@@ -27,7 +27,7 @@ from tranque.server.clock import FakeClock
 from tranque.server.cluster import Cluster
 from tranque.server.cluster_settings import ClusterSettings
 from tranque.server.leases import MemoryLeases
-from tranque.server.registry import Registry
+from tranque.server.registry import RETIRE_AFTER_SECONDS, Registry
 from tranque.server.store import MemoryStore, Store
 from tranque.server.table import Table, TableError
 from tranque.server.table_log import replay
@@ -284,3 +284,50 @@ async def test_an_owner_that_missed_its_lease_cannot_write_and_gives_the_table_u
         # A keeps a replica for its socket, which now follows B.
         await until(lambda: table.seq == taken.seq, "A's replica catches up")
         await until(lambda: taken.seats[0].state.value == "present", "A's socket counted by B")
+
+
+async def test_a_game_whose_owner_died_as_it_ended_is_shown_by_a_process_started_after_it() -> None:
+    """The owner dies as the game ends, before its player's socket there is told the end; the
+    player comes back on a process started after the end, which never had the table (only open
+    games are rebuilt at a start). It loads the game from the log, takes it over once its lease
+    stayed missing (nobody else would: the scan leaves ended games alone) and sends what the
+    player missed; the other processes' sockets follow it there. Once the game would have been
+    retired it is gone everywhere."""
+    async with cluster_of(3) as (nodes, clock, store):
+        a, b, c = nodes
+        await c.crash()  # down while the game is played
+        table, tokens = await new_table(a, humans=[0])
+        await table.start_game()
+        socket = Socket("seat 0 on A")
+        await table.call(commands.Subscribe(socket, tokens[0]))
+        await play_out({0: (a, socket)}, table.table_id, lambda: table.state.phase.is_over)
+        ended_seq, seen = table.seq, table.seq - 3  # the last three never reached the player
+
+        await a.crash()
+        clock.advance(LEASE + 0.1)  # its leases lapse
+        d = Node("node2-again", store, b.bus.hub, b.cluster.leases, clock)
+        await d.start()
+        try:
+            assert table.table_id not in d.registry.tables
+            back = Socket("seat 0 back on D")
+            replica = await on(d, table.table_id)
+            assert replica.state.phase.is_over
+            assert await replica.call(commands.Subscribe(back, tokens[0], seen)) == 0
+            assert replica.owned and d.cluster.counters.takeovers == 1
+            assert event_seqs(back) == list(range(seen + 1, ended_seq + 1))
+            assert back.events[-1]["kind"] == "game_ended"
+            log = await store.load_events(table.table_id)
+            assert log[-1].seq == ended_seq  # taking an ended game over writes no event
+            assert replica.state == state_of_log(replica, log)
+            # B kept its replica: a spectator there is shown the end by way of the new owner.
+            watcher = Socket("watcher on B")
+            assert await (await on(b, table.table_id)).call(commands.Subscribe(watcher)) is None
+            assert event_seqs(watcher)[-1] == ended_seq
+
+            clock.advance(RETIRE_AFTER_SECONDS)
+            await until(lambda: all(table.table_id not in node.registry.tables for node in (b, d)), "retired")
+            with pytest.raises(TableError) as gone:
+                await on(b, table.table_id)
+            assert gone.value.code == "no_such_table"
+        finally:
+            await d.close()

@@ -133,20 +133,44 @@ def check_board(board: dict[str, Any], first_seen: dict[str, tuple[Any, ...]]) -
             assert ((cx - nearest_x) ** 2 + (cy - nearest_y) ** 2) ** 0.5 >= radius - 1.5, (end, tile)
 
 
-def whole_hand(boards: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
-    """The boards of the first hand the page drew from its lead (its one-tile board) on, up to
-    the next hand's first board; None while no lead has been drawn. The first hand's lead is
-    often played before the page has loaded (the bots do not wait for it): then the hand
-    after it is the one."""
-    start = next((index for index, board in enumerate(boards) if len(board["tiles"]) == 1), None)
+def whole_hand(
+    boards: list[dict[str, Any]], after: int, game_over: bool
+) -> tuple[int, list[dict[str, Any]]] | None:
+    """The first hand the page drew whole from `boards[after]` on: where its lead (its
+    one-tile board) is and its boards up to the next hand's first one, once that one is drawn
+    or the game is over (until then the hand may grow); None before that. The first hand's
+    lead is often played before the page has loaded (the bots do not wait for it): then the
+    hand after it is the one."""
+    start = next((i for i in range(after, len(boards)) if len(boards[i]["tiles"]) == 1), None)
     if start is None:
         return None
     hand = [boards[start]]
     for board in boards[start + 1 :]:
         if board["round"] != hand[0]["round"]:
-            break  # the next hand: its tiles replace these
+            return start, hand  # the next hand has begun: its tiles replace these
         hand.append(board)
-    return hand
+    return (start, hand) if game_over else None
+
+
+def check_hand(hand: list[dict[str, Any]]) -> set[str]:
+    """Check every board of a whole hand; the ends ("left", "right") tiles were added at."""
+    # Every board of the hand, from the lead to its last tile, one more tile each time.
+    assert [len(board["tiles"]) for board in hand] == list(range(1, len(hand) + 1)), [
+        len(board["tiles"]) for board in hand
+    ]
+    first_seen: dict[str, tuple[Any, ...]] = {}
+    sides: set[str] = set()
+    for previous, board in zip([None, *hand], hand, strict=False):
+        if previous is not None:
+            (grown,) = {t["tile"] for t in board["tiles"]} - {t["tile"] for t in previous["tiles"]}
+            tile = next(t for t in board["tiles"] if t["tile"] == grown)
+            touched = [e["side"] for e in previous["ends"] if touching_half(tile, e["x"], e["y"]) is not None]
+            assert touched, (tile, previous["ends"])  # a new tile lies at an end the board showed
+            sides.update(touched)
+        check_board(board, first_seen)
+    assert len(first_seen) >= 7  # a hand has seven tiles at least (a dominó or a tranque)
+    assert len(hand) == len(first_seen)
+    return sides
 
 
 @pytest.mark.parametrize(("players", "size"), [("4", (1280, 800)), ("2", (360, 640)), ("6", (390, 844))])
@@ -158,25 +182,30 @@ def test_no_placed_tile_moves_and_the_end_buttons_sit_at_the_real_ends_over_a_wh
     players: str,
     size: tuple[int, int],
 ) -> None:
+    """Whole hands are checked one after another until tiles have been added at both ends (a
+    hand may grow at one end only: every play fitted there, or was laid there)."""
     width, height = size
     page = console_errors.watch(browser.new_page(viewport={"width": width, "height": height}))
     recorder = Recorder(page, ".line-tiles", READ_BOARD)  # every board the page draws, in order
     start_practice(page, live, players)
     seen: Counter[str] = Counter()
     boards = recorder.renders
-    hand: list[dict[str, Any]] | None = None  # a whole hand's boards, once it is over
+    checked = 0  # boards before this one belong to hands already checked
+    hands = 0
+    sides: set[str] = set()
     keyboard_checked = False
-    deadline = Deadline(240, "no whole hand was played")
-    while hand is None or not keyboard_checked:
+    deadline = Deadline(300, "no whole hands with tiles added at both ends were played")
+    while sides != {"left", "right"} or not keyboard_checked:
         deadline.check(seen)
         new = recorder.take()
-        if hand is None and (drawn := whole_hand(boards)) is not None:
-            if len(drawn) < len(boards) - boards.index(drawn[0]):
-                hand = drawn  # the next hand has begun
-            elif page.locator(".overlay.round-end, .overlay.game-end").count():
-                # The hand is over (its card comes after its last board): every board is in.
-                recorder.take()
-                hand = whole_hand(boards)
+        game_over = bool(page.locator(".overlay.game-end").count())
+        if game_over:
+            recorder.take()  # the end's card comes after the last hand's last board: all are in
+        if (found := whole_hand(boards, checked, game_over)) is not None:
+            start, hand = found
+            sides |= check_hand(hand)
+            hands += 1
+            checked = start + len(hand)
         if new and new[-1]["tiles"] and not page.locator(".overlay").count():
             page.screenshot(path=screenshots / f"line-geometry-{width}.png")  # a board in play
         if not keyboard_checked and boards and len(boards[-1]["tiles"]) >= 3 and your_move(page):
@@ -194,24 +223,7 @@ def test_no_placed_tile_moves_and_the_end_buttons_sit_at_the_real_ends_over_a_wh
             page.wait_for_selector(".overlay.game-end", state="detached")
         elif not act_once(page, seen):
             page.wait_for_timeout(30)
-    # Every board of the hand, from the lead to its last tile, one more tile each time.
-    assert [len(board["tiles"]) for board in hand] == list(range(1, len(hand) + 1)), [
-        len(board["tiles"]) for board in hand
-    ]
-    first_seen: dict[str, tuple[Any, ...]] = {}
-    sides: set[str] = set()
-    for previous, board in zip([None, *hand], hand, strict=False):
-        if previous is not None:
-            (grown,) = {t["tile"] for t in board["tiles"]} - {t["tile"] for t in previous["tiles"]}
-            tile = next(t for t in board["tiles"] if t["tile"] == grown)
-            sides.update(
-                e["side"] for e in previous["ends"] if touching_half(tile, e["x"], e["y"]) is not None
-            )
-        check_board(board, first_seen)
-    assert sides == {"left", "right"}, f"tiles were added only at {sides}"
-    assert len(first_seen) >= 7  # a hand has seven tiles at least (a dominó or a tranque)
-    assert len(hand) == len(first_seen)
-    assert keyboard_checked
+    assert hands >= 1 and sides == {"left", "right"}
 
 
 def your_move(page: Any) -> bool:

@@ -476,17 +476,28 @@ class Cluster:
         if replica.owner is not None and replica.owner != self.node and replica.owner not in self._gone:
             return replica.owner
         deadline = asyncio.get_running_loop().time() + self.settings.call_seconds
+        misses = 0
         while asyncio.get_running_loop().time() < deadline:
             try:
                 (value,) = await self.leases.read([self._lease(table.table_id)])
+                lapsed = value is None
             except LeasesUnavailable:
-                value = None
+                value, lapsed = None, False  # not known to have lapsed
             if table.owned:
                 raise TableError("table_moved")  # taken over by this very process meanwhile
             owner = _node_of(value)
             if owner is not None and owner != self.node and owner not in self._gone:
                 self._set_owner(table, owner)
                 return owner
+            if lapsed and table.state.phase.is_over:
+                # The scan leaves ended games alone (their owner lets them go as it retires
+                # them): one whose owner died as it ended is taken over by the process asked
+                # about it, once its lease stayed missing over two reads, as the scan would.
+                misses += 1
+                if misses >= 2:
+                    await self._take_over(table)
+                    if table.owned:
+                        raise TableError("table_moved")  # asked again, it is answered here
             await asyncio.sleep(self.settings.scan_seconds / 2)
         raise TableError("table_moved")
 
@@ -631,7 +642,7 @@ class Cluster:
 
     async def load(self, table_id: str, owner: str | None = None) -> Table | None:
         """A table another process created: a replica of it, from the store (None if the
-        store has no such table, or has it over)."""
+        store has no such table, or its game ended long enough ago to be retired)."""
         registry = self.registry
         if registry is None:
             return None
@@ -648,10 +659,11 @@ class Cluster:
 
     async def _load(self, registry: Registry, table_id: str, owner: str | None) -> Table | None:
         row = await self.store.table(table_id)
-        if row is None or row.status not in ("waiting", "playing") or table_id in registry.tables:
+        if row is None or table_id in registry.tables:
             return registry.tables.get(table_id)
         table = await registry.open_replica(row)
-        self._set_owner(table, owner)
+        if table is not None:
+            self._set_owner(table, owner)
         return table
 
     def _on_bus_reset(self) -> None:

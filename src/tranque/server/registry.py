@@ -14,7 +14,7 @@ from tranque.server.clock import Clock, Timer
 from tranque.server.connection import encode
 from tranque.server.restore import replay_log, resume
 from tranque.server.seats import SeatKind
-from tranque.server.store import Store, TableRow
+from tranque.server.store import Store, StoredEvent, TableRow
 from tranque.server.table import Phase, Table, TableError, TableOptions
 from tranque.server.table_log import replay
 
@@ -92,21 +92,58 @@ class Registry:
         return table
 
     async def find(self, table_id: str) -> Table:
-        """The table, even one another process of a cluster created a moment ago."""
+        """The table, even one another process of a cluster created a moment ago, or one whose
+        game ended a moment ago that this process does not have (its players come back to see
+        the end after a restart, or from a process of a cluster that died as it ended)."""
         table = self.tables.get(table_id)
-        if table is None and self.cluster is not None:
-            table = await self.cluster.load(table_id)
+        if table is None:
+            table = await (
+                self.cluster.load(table_id) if self.cluster is not None else self._load_ended(table_id)
+            )
         if table is None:
             raise TableError("no_such_table")
         return table
 
-    async def open_replica(self, row: TableRow) -> Table:
+    def _shown_until(self, row: TableRow, events: list[StoredEvent]) -> float | None:
+        """Until when a table of the store is kept: None while its game is open; else
+        `RETIRE_AFTER_SECONDS` after its last event, as if it had stayed here since its end."""
+        if row.status in OPEN_STATUSES:
+            return None
+        return (events[-1].at if events else row.created_at) + RETIRE_AFTER_SECONDS
+
+    async def _load_ended(self, table_id: str) -> Table | None:
+        """A table whose game ended a moment ago, from its log (a single process: the open ones
+        were all recovered at its start); None if there is none or it is retired by now."""
+        row = await self.store.table(table_id)
+        if row is None or row.status in OPEN_STATUSES:
+            return None
+        events = await self.store.load_events(table_id)
+        until = self._shown_until(row, events)
+        if table_id in self.tables:  # loaded meanwhile
+            return self.tables[table_id]
+        if until is None or until <= self.clock.now():
+            return None
+        rules = Rules.from_json(row.config["rules"])
+        options = TableOptions(**row.config["options"])
+        table = Table(table_id, rules, options, self.store, self.clock, self.bots, on_change=self._changed)
+        replay_log(table, events)
+        self.tables[table_id] = table
+        table.start()
+        self._retire_at(table, until)
+        self._changed(table)
+        return table
+
+    async def open_replica(self, row: TableRow) -> Table | None:
         """A table of the store that another process owns (cluster.py): its state as its log
-        has it, kept up to date by its owner's events."""
+        has it, kept up to date by its owner's events. One whose game is over only until it
+        would have been retired (None after that)."""
         assert self.cluster is not None
         events = await self.store.load_events(row.table_id)
         if row.table_id in self.tables:  # loaded meanwhile
             return self.tables[row.table_id]
+        until = self._shown_until(row, events)
+        if until is not None and until <= self.clock.now():
+            return None
         table = Table(
             row.table_id,
             Rules.from_json(row.config["rules"]),
@@ -121,6 +158,8 @@ class Registry:
         self.tables[row.table_id] = table
         self.claims[row.table_id] = frozenset(row.config.get("claims", ()))
         table.start()
+        if until is not None:
+            self._retire_at(table, until)
         self._changed(table)
         return table
 
@@ -207,14 +246,18 @@ class Registry:
     def _changed(self, table: Table) -> None:
         if table.options.kind == "public":
             self._lobby_changed()
-        number = table.state.game_number
-        if table.state.phase.is_over and self._retiring.get(table.table_id) != number:
+        if table.state.phase.is_over:
             # Players may still read the result, ask for a rematch, resume and download the
             # record for a while.
+            self._retire_at(table, self.clock.now() + RETIRE_AFTER_SECONDS)
+
+    def _retire_at(self, table: Table, when: float) -> None:
+        """Retire `table` at `when` unless its game is already to be retired (or a rematch
+        is played meanwhile)."""
+        number = table.state.game_number
+        if self._retiring.get(table.table_id) != number:
             self._retiring[table.table_id] = number
-            self.clock.call_at(
-                self.clock.now() + RETIRE_AFTER_SECONDS, lambda: self._retire(table.table_id, number)
-            )
+            self.clock.call_at(when, lambda: self._retire(table.table_id, number))
 
     def _retire(self, table_id: str, number: int) -> None:
         live = self.tables.get(table_id)
