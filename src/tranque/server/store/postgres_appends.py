@@ -30,16 +30,12 @@ from tranque.server.store.base import StoredEvent, decide_batch
 # claim (an UPDATE of the row) waits for this transaction, this one for a claim under way,
 # and reads the row as the claim left it; other writers' inserts into table_events (their
 # foreign key's FOR KEY SHARE) do not wait.
-# Both read each table's row or its last event by the primary key, one table at a time: a
-# prepared statement's generic plan for `table_id = ANY($1)` scans the whole log instead
-# (measured: PostgreSQL's CPU per move went up sevenfold).
 LOCK_EPOCHS = (
-    "SELECT t.table_id, t.epoch FROM unnest($1::varchar[]) AS u(id) "
-    "JOIN tables t ON t.table_id = u.id ORDER BY t.table_id FOR NO KEY UPDATE OF t"
+    "SELECT table_id, epoch FROM tables WHERE table_id = ANY($1::varchar[]) "
+    "ORDER BY table_id FOR NO KEY UPDATE"
 )
 LAST_SEQS = (
-    "SELECT u.id, (SELECT max(e.seq) FROM table_events e WHERE e.table_id = u.id) "
-    "FROM unnest($1::varchar[]) AS u(id)"
+    "SELECT table_id, max(seq) FROM table_events WHERE table_id = ANY($1::varchar[]) GROUP BY table_id"
 )
 # The columns of schema.table_events, in this order.
 INSERT = (
@@ -69,8 +65,7 @@ class PostgresAppends:
                 epochs: dict[str, int] = {}
                 if checked:
                     epochs = {row[0]: row[1] for row in await connection.fetch(LOCK_EPOCHS, checked)}
-                rows = await connection.fetch(LAST_SEQS, ids)
-                last = {row[0]: row[1] for row in rows if row[1] is not None}
+                last = {row[0]: row[1] for row in await connection.fetch(LAST_SEQS, ids)}
                 refused, fresh = decide_batch(batch, epochs, last)
                 if fresh:
                     events = [(batch[i][0], batch[i][1]) for i in fresh]
