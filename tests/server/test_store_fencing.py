@@ -367,9 +367,6 @@ async def test_a_group_commit_refuses_stale_appends_in_its_own_transaction(
     if store._appends is not None:  # a SQLite file: its appends' own batches
         batches = counting(monkeypatch, sqlite_appends, "_write_together", [])
         counting(monkeypatch, sqlite_appends, "_write_alone", alone)
-    elif store._batches is not None:  # PostgreSQL: its batches on asyncpg
-        batches = counting(monkeypatch, store._batches, "write", [])
-        counting(monkeypatch, store, "_append_alone", alone)
     else:
         batches = counting(monkeypatch, store, "_append_batch", [])
         counting(monkeypatch, store, "_append_alone", alone)

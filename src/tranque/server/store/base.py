@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -16,7 +16,7 @@ class StaleEpoch(Exception):
     (`Store.claim_table`), so nothing it asked to write was written."""
 
 
-def fresh_in_batch(batch: Sequence[tuple[str, StoredEvent]], last: Mapping[str, int]) -> list[int]:
+def fresh_in_batch(batch: Sequence[tuple[str, StoredEvent]], last: dict[str, int]) -> list[int]:
     """The indexes of `batch`'s events newer than their table's last stored seq (`last`), as
     the backends' group commits insert them together. Once one of a table's events is not
     newer, none of its later ones in the batch is: a log has no gaps, and what followed a
@@ -31,35 +31,6 @@ def fresh_in_batch(batch: Sequence[tuple[str, StoredEvent]], last: Mapping[str, 
         else:
             stale.add(table_id)
     return fresh
-
-
-def stale_epoch(table_id: str, epoch: int, current: int) -> StaleEpoch:
-    return StaleEpoch(f"{table_id}: epoch {epoch}, the table's is {current}")
-
-
-def decide_batch(
-    batch: Sequence[tuple[str, StoredEvent, int | None]], epochs: Mapping[str, int], last: Mapping[str, int]
-) -> tuple[dict[int, StaleEpoch], list[int]]:
-    """What a group commit does with `batch` (table, event, its writer's epoch or None), given
-    the epochs of its checked tables (their rows locked) and the tables' last stored seqs, read
-    in its transaction: the events refused for a stale epoch (one `StaleEpoch` per table and
-    epoch) and the indexes of the events to insert (`fresh_in_batch` of the others). An event
-    whose table is unknown to `epochs` is neither: tried alone, it says why it was refused."""
-    candidates: list[int] = []
-    stale: dict[tuple[str, int], StaleEpoch] = {}
-    refused: dict[int, StaleEpoch] = {}
-    for index, (table_id, _, epoch) in enumerate(batch):
-        if epoch is None:
-            candidates.append(index)
-        elif table_id not in epochs:
-            continue
-        elif epochs[table_id] != epoch:
-            key = (table_id, epoch)
-            refused[index] = stale.setdefault(key, stale_epoch(table_id, epoch, epochs[table_id]))
-        else:
-            candidates.append(index)
-    chosen = fresh_in_batch([(batch[i][0], batch[i][1]) for i in candidates], last)
-    return refused, [candidates[i] for i in chosen]
 
 
 class NameTaken(Exception):

@@ -50,16 +50,15 @@ from tranque.server.store.base import (
     Ranked,
     RatingPoint,
     RatingRow,
+    StaleEpoch,
     Standing,
     StoredEvent,
     TableRow,
     TooManyBots,
     UserRow,
-    decide_batch,
-    stale_epoch,
+    fresh_in_batch,
 )
 from tranque.server.store.friendship import friendship
-from tranque.server.store.postgres_appends import PostgresAppends
 from tranque.server.store.schema import (
     analyses,
     blocks,
@@ -97,15 +96,6 @@ def async_url(url: str | sa.URL) -> sa.URL:
     parsed = sa.make_url(url)
     driver = ASYNC_DRIVERS.get(parsed.drivername)
     return parsed.set(drivername=driver) if driver else parsed
-
-
-def libpq_url(url: str | sa.URL) -> str:
-    """`url` of a PostgreSQL database as asyncpg and libpq take it (no SQLAlchemy driver name).
-
-    >>> libpq_url("postgresql+asyncpg://postgres:secret@127.0.0.1:5432/tranque")
-    'postgresql://postgres:secret@127.0.0.1:5432/tranque'
-    """
-    return sa.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 def create_engine(url: str | sa.URL) -> AsyncEngine:
@@ -187,6 +177,10 @@ async def run_in_transaction(url: str, work: Callable[[sa.Connection], None]) ->
 
 
 Outcome = BaseException | None  # an append's: None once stored, else why it was not
+
+
+def _stale(table_id: str, epoch: int, current: int) -> StaleEpoch:
+    return StaleEpoch(f"{table_id}: epoch {epoch}, the table's is {current}")
 
 
 def _event_row(table_id: str, event: StoredEvent) -> sa.Select[Any]:
@@ -387,7 +381,6 @@ class SqlStore:
         self._pending: list[tuple[str, StoredEvent, int | None, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         self._appends: SqliteAppends | None = None  # a SQLite file's appends, on the loop
-        self._batches: PostgresAppends | None = None  # PostgreSQL's group commits, on asyncpg
 
     @property
     def engine(self) -> AsyncEngine:
@@ -404,8 +397,6 @@ class SqlStore:
         if path is not None and self._appends is None:
             self._appends = SqliteAppends(path, sqlite_pragmas)
             self._appends.start()
-        if self._engine.dialect.name == "postgresql" and self._batches is None:
-            self._batches = PostgresAppends(libpq_url(self.url))
 
     async def close(self) -> None:
         if self._writer is not None and not self._writer.done():
@@ -413,9 +404,6 @@ class SqlStore:
         appends, self._appends = self._appends, None
         if appends is not None:
             await appends.close()
-        batches, self._batches = self._batches, None
-        if batches is not None:
-            await batches.close()
         engine, self._engine = self._engine, None
         if engine is not None:
             await engine.dispose()
@@ -479,7 +467,7 @@ class SqlStore:
             current = await connection.scalar(sa.select(tables.c.epoch).where(tables.c.table_id == table_id))
         if current is None or epoch is None:
             raise KeyError(table_id)
-        raise stale_epoch(table_id, epoch, current)
+        raise _stale(table_id, epoch, current)
 
     async def append_event(self, table_id: str, event: StoredEvent, epoch: int | None = None) -> None:
         """Store `event` once every earlier event of the table is stored (group commit)."""
@@ -504,11 +492,9 @@ class SqlStore:
     async def _write_pending(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
-            items = [(table_id, event, epoch) for table_id, event, epoch, _ in batch]
-            if self._batches is not None:
-                decided = await self._batches.write(items)
-            else:
-                decided = await self._append_batch(items)
+            decided = await self._append_batch(
+                [(table_id, event, epoch) for table_id, event, epoch, _ in batch]
+            )
             # A table's first event refused alone (per epoch: a former owner's refusal says
             # nothing of the new owner's events): none after it is stored.
             refused: dict[tuple[str, int | None], BaseException] = {}
@@ -577,9 +563,21 @@ class SqlStore:
         try:
             async with self.engine.begin() as connection:
                 epochs = await self._lock_epochs(connection, checked) if checked else {}
+                candidates: list[int] = []
+                stale: dict[tuple[str, int], StaleEpoch] = {}
+                for index, (table_id, _, epoch) in enumerate(batch):
+                    if epoch is None:
+                        candidates.append(index)
+                    elif table_id not in epochs:  # an unknown table: the one-row path says so
+                        continue
+                    elif epochs[table_id] != epoch:
+                        key = (table_id, epoch)
+                        decided[index] = stale.setdefault(key, _stale(table_id, epoch, epochs[table_id]))
+                    else:
+                        candidates.append(index)
                 last: dict[str, int] = {row[0]: row[1] for row in await connection.execute(last_query)}
-                refused, fresh = decide_batch(batch, epochs, last)
-                decided.update(refused)
+                chosen = fresh_in_batch([(batch[i][0], batch[i][1]) for i in candidates], last)
+                fresh = [candidates[i] for i in chosen]
                 if fresh:
                     rows = [
                         {
@@ -613,9 +611,9 @@ class SqlStore:
                     if epoch is not None:
                         current = (await self._lock_epochs(connection, [table_id])).get(table_id)
                         if current is None or current != epoch:
-                            refusal: Exception = KeyError(table_id)
-                            if current is not None:
-                                refusal = stale_epoch(table_id, epoch, current)
+                            refusal = (
+                                KeyError(table_id) if current is None else _stale(table_id, epoch, current)
+                            )
                             outcomes[:end] = [refusal] * end
                             return outcomes
                     for at in range(end):

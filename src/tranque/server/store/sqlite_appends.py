@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from tranque.server import json_text
-from tranque.server.store.base import DuplicateEvent, StoredEvent, decide_batch, stale_epoch
+from tranque.server.store.base import DuplicateEvent, StaleEpoch, StoredEvent, fresh_in_batch
 
 # The columns of schema.table_events, in this order.
 INSERT = "INSERT INTO table_events (table_id, seq, kind, data, at) VALUES (?, ?, ?, ?, ?)"
@@ -345,13 +345,24 @@ def _write_together(
             if checked:
                 marks = ", ".join("?" * len(checked))
                 current.update(connection.execute(EPOCHS.format(marks=marks), checked).fetchall())
+            candidates: list[int] = []
+            stale: dict[tuple[str, int], StaleEpoch] = {}
+            for index, ((table_id, _), epoch) in enumerate(zip(batch, epochs, strict=True)):
+                if epoch is None:
+                    candidates.append(index)
+                elif table_id not in current:  # an unknown table: alone, it says so
+                    continue
+                elif current[table_id] != epoch:
+                    key = (table_id, epoch)
+                    decided[index] = stale.setdefault(key, _stale(table_id, epoch, current[table_id]))
+                else:
+                    candidates.append(index)
             newest = dict(last)
             if unseen:
                 marks = ", ".join("?" * len(unseen))
                 newest.update(connection.execute(LAST_SEQS.format(marks=marks), unseen).fetchall())
-            together = [(table, event, epoch) for (table, event), epoch in zip(batch, epochs, strict=True)]
-            refused, fresh = decide_batch(together, current, newest)
-            decided.update(refused)
+            chosen = fresh_in_batch([batch[index] for index in candidates], newest)
+            fresh = [candidates[i] for i in chosen]
             connection.executemany(INSERT, [_row(*batch[index]) for index in fresh])
             connection.execute("COMMIT")
         except BaseException:
@@ -412,7 +423,11 @@ def _epoch_refusal(connection: sqlite3.Connection, table_id: str, epoch: int | N
     found = connection.execute(TABLE_EPOCH, (table_id,)).fetchone()
     if found is None:
         return KeyError(table_id)
-    return None if found[0] == epoch else stale_epoch(table_id, epoch, found[0])
+    return None if found[0] == epoch else _stale(table_id, epoch, found[0])
+
+
+def _stale(table_id: str, epoch: int, current: int) -> StaleEpoch:
+    return StaleEpoch(f"{table_id}: epoch {epoch}, the table's is {current}")
 
 
 def set_statuses(
