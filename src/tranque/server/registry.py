@@ -115,22 +115,32 @@ class Registry:
         """A table whose game ended a moment ago, from its log (a single process: the open ones
         were all recovered at its start); None if there is none or it is retired by now."""
         row = await self.store.table(table_id)
-        if row is None or row.status in OPEN_STATUSES:
+        if row is None:
             return None
         events = await self.store.load_events(table_id)
-        until = self._shown_until(row, events)
         if table_id in self.tables:  # loaded meanwhile
             return self.tables[table_id]
+        until = self._shown_until(row, events)
         if until is None or until <= self.clock.now():
             return None
-        rules = Rules.from_json(row.config["rules"])
-        options = TableOptions(**row.config["options"])
-        table = Table(table_id, rules, options, self.store, self.clock, self.bots, on_change=self._changed)
-        replay_log(table, events)
-        self.tables[table_id] = table
-        table.start()
+        table = self._open_from_log(row, events)
         self._retire_at(table, until)
         self._changed(table)
+        return table
+
+    def _table_of(self, row: TableRow) -> Table:
+        """A new table with the rules and options of `row`, not yet started."""
+        rules = Rules.from_json(row.config["rules"])
+        options = TableOptions(**row.config["options"])
+        return Table(row.table_id, rules, options, self.store, self.clock, self.bots, on_change=self._changed)
+
+    def _open_from_log(self, row: TableRow, events: list[StoredEvent]) -> Table:
+        """A table of this process's own, rebuilt from its log and started."""
+        table = self._table_of(row)
+        replay_log(table, events)
+        self.tables[row.table_id] = table
+        self.claims[row.table_id] = frozenset(row.config.get("claims", ()))
+        table.start()
         return table
 
     async def open_replica(self, row: TableRow) -> Table | None:
@@ -144,15 +154,7 @@ class Registry:
         until = self._shown_until(row, events)
         if until is not None and until <= self.clock.now():
             return None
-        table = Table(
-            row.table_id,
-            Rules.from_json(row.config["rules"]),
-            TableOptions(**row.config["options"]),
-            self.store,
-            self.clock,
-            self.bots,
-            on_change=self._changed,
-        )
+        table = self._table_of(row)
         replay(table.state, events)
         self.cluster.keeps(table)
         self.tables[row.table_id] = table
@@ -284,15 +286,7 @@ class Registry:
                     await self.open_replica(row)
                     count += 1
                 continue
-            rules = Rules.from_json(row.config["rules"])
-            options = TableOptions(**row.config["options"])
-            table = Table(
-                row.table_id, rules, options, self.store, self.clock, self.bots, on_change=self._changed
-            )
-            replay_log(table, await self.store.load_events(row.table_id))
-            self.tables[row.table_id] = table
-            self.claims[row.table_id] = frozenset(row.config.get("claims", ()))
-            table.start()
+            table = self._open_from_log(row, await self.store.load_events(row.table_id))
             await resume(table)
             count += 1
         log.info("recovered %d tables", count)
