@@ -63,15 +63,29 @@ class Links:
 
 
 class Switch:
-    """Leases a test can cut off, as for a process that died or lost Redis."""
+    """Leases a test can cut off, as for a process that died or lost Redis, or make swallow
+    a cancellation: with `swallow` set, a call waits until it is cancelled and then fails as
+    if Redis had, the cancellation lost (as a redis-py call was seen to do)."""
 
     def __init__(self, leases: Leases) -> None:
         self.leases = leases
         self.dead = False
+        self.swallow = False
+        self.waiting = 0  # calls waiting to be cancelled
+        self.swallowed = 0  # cancellations lost so far
 
-    def _check(self) -> None:
+    async def _check(self) -> None:
         if self.dead:
             raise LeasesUnavailable("cut off by the test")
+        if self.swallow:
+            self.waiting += 1
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                self.swallowed += 1
+                raise LeasesUnavailable("cancelled, and the cancellation swallowed") from None
+            finally:
+                self.waiting -= 1
 
     async def start(self) -> None:
         pass
@@ -80,23 +94,23 @@ class Switch:
         pass
 
     async def acquire(self, name: str, value: str, ttl: float) -> bool:
-        self._check()
+        await self._check()
         return await self.leases.acquire(name, value, ttl)
 
     async def replace(self, name: str, old: str, new: str, ttl: float) -> bool:
-        self._check()
+        await self._check()
         return await self.leases.replace(name, old, new, ttl)
 
     async def renew(self, held: dict[str, str], ttl: float) -> dict[str, bool]:
-        self._check()
+        await self._check()
         return await self.leases.renew(held, ttl)
 
     async def release(self, name: str, value: str) -> None:
-        self._check()
+        await self._check()
         await self.leases.release(name, value)
 
     async def read(self, names: list[str]) -> list[str | None]:
-        self._check()
+        await self._check()
         return await self.leases.read(names)
 
 

@@ -19,6 +19,7 @@ import pytest
 
 from tests.server.inprocess import Socket, fixed_secret
 from tests.server.scripted import _Seat
+from tests.server.shared_links import Switch
 from tranque.engine import Rules
 from tranque.server import commands
 from tranque.server.bot_runner import InlineBots
@@ -331,3 +332,25 @@ async def test_a_game_whose_owner_died_as_it_ended_is_shown_by_a_process_started
             assert gone.value.code == "no_such_table"
         finally:
             await d.close()
+
+
+async def test_a_process_closes_even_when_a_lease_call_swallows_its_cancellation() -> None:
+    store, clock = MemoryStore(), FakeClock()
+    await store.start()
+    leases = Switch(MemoryLeases(clock))
+    cluster = Cluster(store, MemoryBus(MemoryHub()), leases, FAST, node="node0")
+    registry = Registry(store, clock, InlineBots(), dict(DEFAULTS), cluster=cluster)
+    await cluster.start(registry)
+    try:
+        leases.swallow = True  # the next renewal waits, then loses its cancellation
+        await until(lambda: leases.waiting == 1, "a renewal under way")
+        leases.swallow = False  # (giving the leases back goes through)
+        lease = f"{FAST.prefix}:node:node0"
+        assert await leases.read([lease]) == ["node0"]
+        async with asyncio.timeout(10):  # a bound on a hang, not a measure: it hung for ever
+            await cluster.close()
+        assert leases.swallowed == 1
+        assert await leases.read([lease]) == [None]  # given back
+    finally:
+        await registry.close()
+        await store.close()

@@ -10,6 +10,7 @@ on the process it joined on.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -233,3 +234,14 @@ async def test_a_matchmaker_that_stops_hands_the_queue_over_at_once(kind: str) -
         assert (
             len({matched(node, u)["table"] for node, u in ((one, 1), (other, 2), (one, 3), (other, 4))}) == 1
         )
+
+
+async def test_a_matchmaker_closes_even_when_a_lease_call_swallows_its_cancellation() -> None:
+    async with cluster("memory", 2) as ([boss, one], _links):
+        boss.leases.swallow = True  # the next renewals wait, then lose their cancellation
+        await until(lambda: boss.leases.waiting == 2, "both queues' renewals under way")
+        boss.leases.swallow = False  # (giving the lease back goes through)
+        async with asyncio.timeout(10):  # a bound on a hang, not a measure: it hung for ever
+            await asyncio.gather(boss.quick.close(), boss.bots.close())
+        assert boss.leases.swallowed == 2
+        await until(lambda: one.quick.matchmaker == one.bots.matchmaker == "node1", "handed over")

@@ -242,6 +242,7 @@ class Cluster:
         self._loading: dict[str, asyncio.Task[Table | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
+        self._closed = False
         # Other processes that this one's presence and quick match know of (state.py), and
         # what to tell them when one's lease lapses: watched alongside the tables' owners.
         self.watched: Callable[[], set[str]] = set
@@ -272,14 +273,11 @@ class Cluster:
         ]
 
     async def close(self) -> None:
-        for task in self._loops:
+        self._closed = True
+        tasks = [*self._loops, *self._tasks]
+        for task in tasks:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        for task in list(self._tasks):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await asyncio.gather(*tasks, return_exceptions=True)  # (a cancellation of ours is raised)
         with contextlib.suppress(LeasesUnavailable):
             for table_id, value in list(self._held.items()):
                 await self.leases.release(self._lease(table_id), value)
@@ -303,7 +301,9 @@ class Cluster:
         }
 
     async def _every(self, seconds: float, step: Any) -> None:
-        while True:
+        # Not `while True`: a cancellation swallowed on the way through redis-py would keep
+        # `close` waiting for this task for ever.
+        while not self._closed:
             await asyncio.sleep(seconds)
             try:
                 await step()

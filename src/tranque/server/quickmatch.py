@@ -274,10 +274,10 @@ class QuickMatch:
         if self.bus is None or self._closed:
             return
         self._closed = True  # from here on nothing heard, nothing spawned
-        for task in [*([self._loop] if self._loop is not None else []), *self._tasks]:
+        tasks = [*([self._loop] if self._loop is not None else []), *self._tasks]
+        for task in tasks:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await asyncio.gather(*tasks, return_exceptions=True)  # (a cancellation of ours is raised)
         if self._timer is not None:
             self._timer.cancel()
         if self.matchmaker == self.node and self.leases is not None and self.node is not None:
@@ -442,7 +442,9 @@ class QuickMatch:
         self._spawn(self._elect())
 
     async def _keep(self) -> None:
-        while True:
+        # Not `while True`: a cancellation swallowed on the way through redis-py (seen in the
+        # leases' calls) would keep `close` waiting for this task for ever.
+        while not self._closed:
             await asyncio.sleep(self.cluster.renew_seconds)
             try:
                 await self._elect()
