@@ -65,7 +65,8 @@ class Links:
 class Switch:
     """Leases a test can cut off, as for a process that died or lost Redis, or make swallow
     a cancellation: with `swallow` set, a call waits until it is cancelled and then fails as
-    if Redis had, the cancellation lost (as a redis-py call was seen to do)."""
+    if Redis had, the cancellation lost (as a redis-py call does on Python 3.11, whose
+    `asyncio.wait_for` returns a result that came with a cancellation)."""
 
     def __init__(self, leases: Leases) -> None:
         self.leases = leases

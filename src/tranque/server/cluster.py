@@ -301,8 +301,9 @@ class Cluster:
         }
 
     async def _every(self, seconds: float, step: Any) -> None:
-        # Not `while True`: a cancellation swallowed on the way through redis-py would keep
-        # `close` waiting for this task for ever.
+        # Not `while True`: a lease call may lose its cancellation (redis-py sends each command
+        # through `asyncio.wait_for`, which on Python 3.11 returns a result that came with the
+        # cancellation and drops the cancellation), and `close` would wait for ever.
         while not self._closed:
             await asyncio.sleep(seconds)
             try:

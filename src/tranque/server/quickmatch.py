@@ -442,8 +442,9 @@ class QuickMatch:
         self._spawn(self._elect())
 
     async def _keep(self) -> None:
-        # Not `while True`: a cancellation swallowed on the way through redis-py (seen in the
-        # leases' calls) would keep `close` waiting for this task for ever.
+        # Not `while True`: a lease call may lose its cancellation (redis-py sends each command
+        # through `asyncio.wait_for`, which on Python 3.11 returns a result that came with the
+        # cancellation and drops the cancellation), and `close` would wait for ever.
         while not self._closed:
             await asyncio.sleep(self.cluster.renew_seconds)
             try:
