@@ -9,6 +9,8 @@ import pytest
 
 from tests import services
 
+pytest_plugins = ["tests.hang_report"]
+
 
 @pytest.fixture(scope="session", autouse=True)
 def drop_test_databases() -> Iterator[None]:
