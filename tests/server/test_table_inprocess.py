@@ -8,6 +8,7 @@ the stored log must equal the live one.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 from dataclasses import replace
@@ -828,3 +829,36 @@ def as_sent_then(frame: dict[str, Any]) -> dict[str, Any]:
         for key in ADDED_TO_DATA.get(frame["kind"], ()):
             del frame["data"][key]
     return frame
+
+
+class _LosesItsCancellation:
+    """A command that waits until cancelled and then returns as if it had finished (as a call
+    through Python 3.11's `asyncio.wait_for`, which redis-py makes, may)."""
+
+    def __init__(self) -> None:
+        self.started = asyncio.Event()
+        self.cancelled = 0
+
+    async def run(self, table: Table) -> None:
+        self.started.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            self.cancelled += 1
+
+
+async def test_a_table_stops_even_when_a_command_loses_its_cancellation() -> None:
+    async with TableRig.opened(Rules.preset("clasico")) as rig:
+        command = _LosesItsCancellation()
+        call = asyncio.create_task(rig.table.call(command))  # type: ignore[arg-type]
+        await command.started.wait()
+        stopping = asyncio.create_task(rig.table.stop())
+        # A bound on a hang, not a measure: it waited for ever. (Not `asyncio.timeout`: its
+        # cancellation would reach the actor through `stop` and end it.)
+        await asyncio.wait([stopping], timeout=10)
+        if not stopping.done():
+            stopping.cancel()
+        assert stopping.done() and not stopping.cancelled(), "stop never returned"
+        assert command.cancelled == 1
+        assert rig.table._task is not None and rig.table._task.cancelled()
+        call.cancel()

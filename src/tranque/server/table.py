@@ -12,7 +12,6 @@ re-arms its clocks and bots from the state.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import replace
@@ -48,6 +47,7 @@ from tranque.server.table_rating import rating_json
 from tranque.server.table_state import Phase, TableError, TableOptions, TableState, Viewer
 
 log = logging.getLogger(__name__)
+STOP_WAIT = 1.0  # seconds between cancellations of a task that goes on when `stop` cancels it
 
 __all__ = ["Command", "Peers", "Phase", "RemoteSocket", "Subscriber", "Table", "TableError", "TableOptions"]
 
@@ -189,11 +189,18 @@ class Table:
 
     async def stop(self) -> None:
         self._clocks.cancel_all()
-        for task in [self._task, *self._thinking]:
-            if task is not None:
+        tasks = [task for task in [self._task, *self._thinking] if task is not None]
+        pending = set(tasks)
+        # Cancelled again until done: a command may lose its cancellation (a call through Python
+        # 3.11's `asyncio.wait_for`, as redis-py makes, returns a result that came with one).
+        while pending:
+            for task in pending:
                 task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            _, pending = await asyncio.wait(pending, timeout=STOP_WAIT)
+        for task in tasks:
+            error = None if task.cancelled() else task.exception()
+            if error is not None:
+                raise error
 
     async def call(self, command: Command) -> Any:
         """Run `command` on the table and return its answer, or raise its `TableError`; a
