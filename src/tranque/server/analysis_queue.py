@@ -48,6 +48,7 @@ from typing import Any
 from tranque.bots.analysis import Evaluation, Plan, evaluate_job, plan
 from tranque.engine.record import replay
 from tranque.server.clock import Clock
+from tranque.server.stopping import stop_tasks
 from tranque.server.store import AnalysisRow, Store
 
 log = logging.getLogger(__name__)
@@ -141,14 +142,12 @@ class AnalysisQueue:
 
     async def close(self) -> None:
         tasks, self._tasks = self._tasks, []
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        errors = await stop_tasks(tasks)
         executor, self._executor = self._executor, None
         if executor is not None:
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        if errors:
+            raise errors[0]
 
     def worker_pids(self) -> list[int]:
         """The worker processes' ids (none before the first job, or in threads)."""

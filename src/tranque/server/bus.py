@@ -27,6 +27,8 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from tranque.server.stopping import stop_tasks
+
 log = logging.getLogger(__name__)
 
 Handler = Callable[[bytes], None]
@@ -314,11 +316,7 @@ class RedisBus:
             return
         self._closed = True
         self._wakeup.set()
-        pending = set(self._tasks)
-        while pending:  # again, should a cancellation have been swallowed on the way
-            for task in pending:
-                task.cancel()
-            _, pending = await asyncio.wait(pending, timeout=CLOSE_WAIT)
+        await stop_tasks(self._tasks, CLOSE_WAIT)
         self._tasks = []
         await self._client.aclose()
         await self._pool.disconnect()

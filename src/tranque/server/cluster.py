@@ -46,6 +46,7 @@ from tranque.server.bus import Bus
 from tranque.server.cluster_settings import ClusterSettings
 from tranque.server.leases import Leases, LeasesUnavailable
 from tranque.server.refusals import REFUSALS, Refusal, code_of
+from tranque.server.stopping import stop_tasks
 from tranque.server.store import Store, StoredEvent
 from tranque.server.table import Command, RemoteSocket, Subscriber, Table
 from tranque.server.table_log import Broadcast, to_stored
@@ -274,10 +275,7 @@ class Cluster:
 
     async def close(self) -> None:
         self._closed = True
-        tasks = [*self._loops, *self._tasks]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)  # (a cancellation of ours is raised)
+        await stop_tasks([*self._loops, *self._tasks])
         with contextlib.suppress(LeasesUnavailable):
             for table_id, value in list(self._held.items()):
                 await self.leases.release(self._lease(table_id), value)
@@ -301,10 +299,7 @@ class Cluster:
         }
 
     async def _every(self, seconds: float, step: Any) -> None:
-        # Not `while True`: a lease call may lose its cancellation (redis-py sends each command
-        # through `asyncio.wait_for`, which on Python 3.11 returns a result that came with the
-        # cancellation and drops the cancellation), and `close` would wait for ever.
-        while not self._closed:
+        while not self._closed:  # (a lease call may lose a cancellation: stopping.py)
             await asyncio.sleep(seconds)
             try:
                 await step()

@@ -42,6 +42,7 @@ from tranque.server.leases import LeasesUnavailable
 from tranque.server.limits import Limits, account_games, account_key
 from tranque.server.refusals import Counted
 from tranque.server.registry import Registry
+from tranque.server.stopping import stop_tasks
 from tranque.server.table import TableError
 
 if TYPE_CHECKING:
@@ -274,10 +275,7 @@ class QuickMatch:
         if self.bus is None or self._closed:
             return
         self._closed = True  # from here on nothing heard, nothing spawned
-        tasks = [*([self._loop] if self._loop is not None else []), *self._tasks]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)  # (a cancellation of ours is raised)
+        await stop_tasks([*([self._loop] if self._loop is not None else []), *self._tasks])
         if self._timer is not None:
             self._timer.cancel()
         if self.matchmaker == self.node and self.leases is not None and self.node is not None:
@@ -442,10 +440,7 @@ class QuickMatch:
         self._spawn(self._elect())
 
     async def _keep(self) -> None:
-        # Not `while True`: a lease call may lose its cancellation (redis-py sends each command
-        # through `asyncio.wait_for`, which on Python 3.11 returns a result that came with the
-        # cancellation and drops the cancellation), and `close` would wait for ever.
-        while not self._closed:
+        while not self._closed:  # (a lease call may lose a cancellation: stopping.py)
             await asyncio.sleep(self.cluster.renew_seconds)
             try:
                 await self._elect()

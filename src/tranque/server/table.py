@@ -31,6 +31,7 @@ from tranque.server.line_layout import line_json
 from tranque.server.muting import hides, hushed, speaker
 from tranque.server.ratings import bots_pool
 from tranque.server.seats import Seat, SeatKind, new_token, token_hash
+from tranque.server.stopping import stop_tasks
 from tranque.server.store import RatingRow, StaleEpoch, Store, StoredEvent
 from tranque.server.table_events import (
     EndReason,
@@ -47,7 +48,6 @@ from tranque.server.table_rating import rating_json
 from tranque.server.table_state import Phase, TableError, TableOptions, TableState, Viewer
 
 log = logging.getLogger(__name__)
-STOP_WAIT = 1.0  # seconds between cancellations of a task that goes on when `stop` cancels it
 
 __all__ = ["Command", "Peers", "Phase", "RemoteSocket", "Subscriber", "Table", "TableError", "TableOptions"]
 
@@ -189,18 +189,10 @@ class Table:
 
     async def stop(self) -> None:
         self._clocks.cancel_all()
-        tasks = [task for task in [self._task, *self._thinking] if task is not None]
-        pending = set(tasks)
-        # Cancelled again until done: a command may lose its cancellation (a call through Python
-        # 3.11's `asyncio.wait_for`, as redis-py makes, returns a result that came with one).
-        while pending:
-            for task in pending:
-                task.cancel()
-            _, pending = await asyncio.wait(pending, timeout=STOP_WAIT)
-        for task in tasks:
-            error = None if task.cancelled() else task.exception()
-            if error is not None:
-                raise error
+        # (A command may lose its cancellation: `stop_tasks` cancels again until they end.)
+        errors = await stop_tasks(task for task in [self._task, *self._thinking] if task is not None)
+        if errors:
+            raise errors[0]
 
     async def call(self, command: Command) -> Any:
         """Run `command` on the table and return its answer, or raise its `TableError`; a
