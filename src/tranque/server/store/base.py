@@ -16,6 +16,35 @@ class StaleEpoch(Exception):
     (`Store.claim_table`), so nothing it asked to write was written."""
 
 
+def stale_epoch(table_id: str, epoch: int, current: int) -> StaleEpoch:
+    """The refusal of a write from `epoch` to a table whose epoch is `current` now."""
+    return StaleEpoch(f"{table_id}: epoch {epoch}, the table's is {current}")
+
+
+def split_by_epoch(
+    writes: Sequence[tuple[str, int | None]], current: dict[str, int]
+) -> tuple[list[int], dict[int, StaleEpoch]]:
+    """A group commit's epoch check. Of a batch's writes (each its table and the writer's
+    epoch, None for one not checked), the indexes that go on to the seq check, and those
+    refused, with one `StaleEpoch` for each table and stale epoch. A checked write to a table
+    missing from `current` (the tables' epochs) is in neither: written alone, it is told the
+    table is unknown."""
+    candidates: list[int] = []
+    refused: dict[int, StaleEpoch] = {}
+    errors: dict[tuple[str, int], StaleEpoch] = {}
+    for index, (table_id, epoch) in enumerate(writes):
+        if epoch is None:
+            candidates.append(index)
+        elif table_id not in current:
+            continue
+        elif current[table_id] != epoch:
+            key = (table_id, epoch)
+            refused[index] = errors.setdefault(key, stale_epoch(table_id, epoch, current[table_id]))
+        else:
+            candidates.append(index)
+    return candidates, refused
+
+
 def fresh_in_batch(batch: Sequence[tuple[str, StoredEvent]], last: dict[str, int]) -> list[int]:
     """The indexes of `batch`'s events newer than their table's last stored seq (`last`), as
     the backends' group commits insert them together. Once one of a table's events is not

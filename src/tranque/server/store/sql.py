@@ -50,13 +50,14 @@ from tranque.server.store.base import (
     Ranked,
     RatingPoint,
     RatingRow,
-    StaleEpoch,
     Standing,
     StoredEvent,
     TableRow,
     TooManyBots,
     UserRow,
     fresh_in_batch,
+    split_by_epoch,
+    stale_epoch,
 )
 from tranque.server.store.friendship import friendship
 from tranque.server.store.schema import (
@@ -177,10 +178,6 @@ async def run_in_transaction(url: str, work: Callable[[sa.Connection], None]) ->
 
 
 Outcome = BaseException | None  # an append's: None once stored, else why it was not
-
-
-def _stale(table_id: str, epoch: int, current: int) -> StaleEpoch:
-    return StaleEpoch(f"{table_id}: epoch {epoch}, the table's is {current}")
 
 
 def _event_row(table_id: str, event: StoredEvent) -> sa.Select[Any]:
@@ -467,7 +464,7 @@ class SqlStore:
             current = await connection.scalar(sa.select(tables.c.epoch).where(tables.c.table_id == table_id))
         if current is None or epoch is None:
             raise KeyError(table_id)
-        raise _stale(table_id, epoch, current)
+        raise stale_epoch(table_id, epoch, current)
 
     async def append_event(self, table_id: str, event: StoredEvent, epoch: int | None = None) -> None:
         """Store `event` once every earlier event of the table is stored (group commit)."""
@@ -563,18 +560,11 @@ class SqlStore:
         try:
             async with self.engine.begin() as connection:
                 epochs = await self._lock_epochs(connection, checked) if checked else {}
-                candidates: list[int] = []
-                stale: dict[tuple[str, int], StaleEpoch] = {}
-                for index, (table_id, _, epoch) in enumerate(batch):
-                    if epoch is None:
-                        candidates.append(index)
-                    elif table_id not in epochs:  # an unknown table: the one-row path says so
-                        continue
-                    elif epochs[table_id] != epoch:
-                        key = (table_id, epoch)
-                        decided[index] = stale.setdefault(key, _stale(table_id, epoch, epochs[table_id]))
-                    else:
-                        candidates.append(index)
+                # (An unknown table's write is left to the one-row path, which says so.)
+                candidates, refused = split_by_epoch(
+                    [(table_id, epoch) for table_id, _, epoch in batch], epochs
+                )
+                decided.update(refused)
                 last: dict[str, int] = {row[0]: row[1] for row in await connection.execute(last_query)}
                 chosen = fresh_in_batch([(batch[i][0], batch[i][1]) for i in candidates], last)
                 fresh = [candidates[i] for i in chosen]
@@ -611,9 +601,9 @@ class SqlStore:
                     if epoch is not None:
                         current = (await self._lock_epochs(connection, [table_id])).get(table_id)
                         if current is None or current != epoch:
-                            refusal = (
-                                KeyError(table_id) if current is None else _stale(table_id, epoch, current)
-                            )
+                            refusal: Outcome = KeyError(table_id)
+                            if current is not None:
+                                refusal = stale_epoch(table_id, epoch, current)
                             outcomes[:end] = [refusal] * end
                             return outcomes
                     for at in range(end):

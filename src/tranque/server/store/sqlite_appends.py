@@ -36,7 +36,13 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from tranque.server import json_text
-from tranque.server.store.base import DuplicateEvent, StaleEpoch, StoredEvent, fresh_in_batch
+from tranque.server.store.base import (
+    DuplicateEvent,
+    StoredEvent,
+    fresh_in_batch,
+    split_by_epoch,
+    stale_epoch,
+)
 
 # The columns of schema.table_events, in this order.
 INSERT = "INSERT INTO table_events (table_id, seq, kind, data, at) VALUES (?, ?, ?, ?, ?)"
@@ -345,18 +351,10 @@ def _write_together(
             if checked:
                 marks = ", ".join("?" * len(checked))
                 current.update(connection.execute(EPOCHS.format(marks=marks), checked).fetchall())
-            candidates: list[int] = []
-            stale: dict[tuple[str, int], StaleEpoch] = {}
-            for index, ((table_id, _), epoch) in enumerate(zip(batch, epochs, strict=True)):
-                if epoch is None:
-                    candidates.append(index)
-                elif table_id not in current:  # an unknown table: alone, it says so
-                    continue
-                elif current[table_id] != epoch:
-                    key = (table_id, epoch)
-                    decided[index] = stale.setdefault(key, _stale(table_id, epoch, current[table_id]))
-                else:
-                    candidates.append(index)
+            # (An unknown table's write is left to be written alone, which says so.)
+            writes = [(table_id, epoch) for (table_id, _), epoch in zip(batch, epochs, strict=True)]
+            candidates, refused = split_by_epoch(writes, current)
+            decided.update(refused)
             newest = dict(last)
             if unseen:
                 marks = ", ".join("?" * len(unseen))
@@ -423,11 +421,7 @@ def _epoch_refusal(connection: sqlite3.Connection, table_id: str, epoch: int | N
     found = connection.execute(TABLE_EPOCH, (table_id,)).fetchone()
     if found is None:
         return KeyError(table_id)
-    return None if found[0] == epoch else _stale(table_id, epoch, found[0])
-
-
-def _stale(table_id: str, epoch: int, current: int) -> StaleEpoch:
-    return StaleEpoch(f"{table_id}: epoch {epoch}, the table's is {current}")
+    return None if found[0] == epoch else stale_epoch(table_id, epoch, found[0])
 
 
 def set_statuses(
