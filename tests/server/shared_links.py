@@ -17,7 +17,7 @@ from typing import Any
 from tests import services
 from tranque.server.bus import Bus, MemoryBus, MemoryHub, RedisBus
 from tranque.server.clock import FakeClock, RealClock
-from tranque.server.leases import Leases, LeasesUnavailable, MemoryLeases, RedisLeases
+from tranque.server.leases import Leases, LeasesUnavailable, MemoryLeases, RedisLeases, Renewal
 
 KINDS = ["memory", "redis"]
 
@@ -102,7 +102,7 @@ class Switch:
         await self._check()
         return await self.leases.replace(name, old, new, ttl)
 
-    async def renew(self, held: dict[str, str], ttl: float) -> dict[str, bool]:
+    async def renew(self, held: dict[str, str], ttl: float) -> dict[str, Renewal]:
         await self._check()
         return await self.leases.renew(held, ttl)
 

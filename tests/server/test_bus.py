@@ -22,7 +22,7 @@ from tests import services
 from tests.services import unique_name
 from tranque.server import bus as bus_module
 from tranque.server.bus import Bus, MemoryBus, MemoryHub, RedisBus
-from tranque.server.leases import LeasesUnavailable, RedisLeases
+from tranque.server.leases import LeasesUnavailable, RedisLeases, Renewal
 
 pytestmark = pytest.mark.anyio
 
@@ -427,9 +427,11 @@ async def test_after_redis_restarts_buses_reconnect_and_reset_and_leases_work_ag
         await wait_until(lambda: publisher.connected and subscriber.connected)
         assert resets == {"publisher": 1, "subscriber": 1}
 
-        # Redis forgot every key: renew takes back what vanished, and the rest works again.
+        # Redis forgot every key: renew takes back what vanished (and says so), and the rest
+        # works again.
         assert await leases.read(["t1", "t2"]) == [None, None]
-        assert await leases.renew({"t1": "n1/1", "t2": "n1/1"}, 60) == {"t1": True, "t2": True}
+        taken_again = {"t1": Renewal.TAKEN_AGAIN, "t2": Renewal.TAKEN_AGAIN}
+        assert await leases.renew({"t1": "n1/1", "t2": "n1/1"}, 60) == taken_again
         assert await leases.read(["t1", "t2", "t3"]) == ["n1/1", "n1/1", None]
         assert not await leases.acquire("t1", "n2/1", 60)
     finally:

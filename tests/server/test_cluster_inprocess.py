@@ -4,8 +4,8 @@
 
 What a real cluster of processes on PostgreSQL and Redis does is in test_cluster_processes.py;
 here the same code runs fast and every step can be watched: fan-out to replicas, commands
-forwarded to the owner, a takeover when the owner stops renewing, and fencing of an owner that
-missed its lease.
+forwarded to the owner, a takeover when the owner stops renewing, fencing of an owner that
+missed its lease, and a process whose lease lapsed having its sockets counted again.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from tranque.server.bus import MemoryBus, MemoryHub
 from tranque.server.clock import FakeClock
 from tranque.server.cluster import Cluster
 from tranque.server.cluster_settings import ClusterSettings
-from tranque.server.leases import MemoryLeases
+from tranque.server.leases import MemoryLeases, Renewal
 from tranque.server.registry import RETIRE_AFTER_SECONDS, Registry
 from tranque.server.store import MemoryStore, Store
 from tranque.server.table import Table, TableError
@@ -58,6 +58,19 @@ class Node:
     async def start(self) -> None:
         await self.cluster.start(self.registry)
         await self.registry.recover()
+
+    def stall(self) -> None:
+        """The process stalls (a long pause, SIGSTOP): it renews nothing, reads nothing."""
+        for task in self.cluster._loops:
+            task.cancel()
+
+    def resume(self) -> None:
+        """The stalled process runs again: its loops, as `Cluster.start` starts them."""
+        cluster, loop = self.cluster, asyncio.get_running_loop()
+        cluster._loops = [
+            loop.create_task(cluster._every(cluster.settings.renew_seconds, cluster._renew)),
+            loop.create_task(cluster._every(cluster.settings.scan_seconds, cluster._scan)),
+        ]
 
     async def crash(self) -> None:
         """The process dies: nothing renewed, nothing sent or heard, nothing given back."""
@@ -262,9 +275,7 @@ async def test_an_owner_that_missed_its_lease_cannot_write_and_gives_the_table_u
         local, remote = Socket("seat 0 on A"), Socket("seat 1 on B")
         await table.call(commands.Subscribe(local, tokens[0]))
         await (await on(b, table.table_id)).call(commands.Subscribe(remote, tokens[1]))
-        # A stalls (as a process stopped by SIGSTOP would): it renews nothing, reads nothing.
-        for task in a.cluster._loops:
-            task.cancel()
+        a.stall()
         clock.advance(LEASE + 0.1)
         taken = b.registry.tables[table.table_id]
         await until(lambda: taken.owned, "B takes the table over")
@@ -275,7 +286,7 @@ async def test_an_owner_that_missed_its_lease_cannot_write_and_gives_the_table_u
         # it lapsed, would drop A's socket again at every scan) and its socket's player acts:
         # the store refuses A's write.
         node_lease = a.cluster._node_lease(a.name)
-        assert await a.cluster.leases.renew({node_lease: a.name}, LEASE) == {node_lease: True}
+        assert await a.cluster.leases.renew({node_lease: a.name}, LEASE) == {node_lease: Renewal.TAKEN_AGAIN}
         turn = table.state.turn
         assert turn is not None
         with pytest.raises(TableError) as refused:  # its turn clock runs out, say
@@ -291,6 +302,40 @@ async def test_an_owner_that_missed_its_lease_cannot_write_and_gives_the_table_u
         await until(lambda: taken.seats[0].state.value == "present", "A's socket counted by B")
         await asyncio.sleep(0.1)  # twenty of B's scans: A's socket stays counted
         assert taken.seats[0].state.value == "present"
+
+
+@pytest.mark.parametrize("lapse", ["stalled", "redis restarted"])
+async def test_a_process_whose_lease_lapsed_has_its_sockets_counted_again_once_it_takes_it_back(
+    lapse: str,
+) -> None:
+    """B owns the table, A's socket follows it there. A's process lease vanishes before A renews
+    it (A stalled past it, or Redis restarted and forgot every lease): B, reading it missing,
+    drops A's socket (its seat is «away»). A's next renewal takes its lease back, and its
+    socket is counted by B again, for good."""
+    async with cluster_of(2) as (nodes, clock, _store):
+        a, b = nodes
+        table, tokens = await new_table(b, humans=[0, 1])
+        await table.start_game()
+        socket = Socket("seat 0 on A")
+        await (await on(a, table.table_id)).call(commands.Subscribe(socket, tokens[0]))
+        present = lambda: table.seats[0].state.value == "present"  # noqa: E731
+        await until(present, "A's socket counted by B")
+
+        a.stall()  # A renews nothing until B has seen its lease missing
+        if lapse == "stalled":
+            clock.advance(LEASE + 0.1)
+        else:
+            leases = a.cluster.leases
+            assert isinstance(leases, MemoryLeases)
+            leases._leases.clear()  # as a restarted Redis, which keeps nothing on disk
+        await until(lambda: table.seats[0].state.value == "away", "B drops A's socket")
+
+        a.resume()
+        await until(present, "A's socket counted by B again")
+        for _ in range(20):  # B's scans read A's lease again and again: the socket stays counted
+            await asyncio.sleep(0.005)
+            assert present()
+        assert table.owned and b.cluster.counters.takeovers == 0
 
 
 async def test_a_game_whose_owner_died_as_it_ended_is_shown_by_a_process_started_after_it() -> None:

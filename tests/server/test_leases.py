@@ -16,7 +16,7 @@ import redis.asyncio
 from tests import services
 from tests.services import unique_name
 from tranque.server.clock import FakeClock
-from tranque.server.leases import Leases, LeasesUnavailable, MemoryLeases, RedisLeases
+from tranque.server.leases import Leases, LeasesUnavailable, MemoryLeases, RedisLeases, Renewal
 
 pytestmark = pytest.mark.anyio
 
@@ -139,7 +139,7 @@ async def test_renew_extends_what_is_held_takes_back_what_vanished_and_reports_w
     assert await other.acquire("taken", "p2/1", LONG)
 
     renewed = await mine.renew({"held": "p1/1", "vanished": "p1/1", "taken": "p1/1"}, LONG)
-    assert renewed == {"held": True, "vanished": True, "taken": False}
+    assert renewed == {"held": Renewal.HELD, "vanished": Renewal.TAKEN_AGAIN, "taken": Renewal.LOST}
     await world.pass_time(SHORT * 2)  # past the first ttl: "held" lives on by the renewal
     assert await other.read(["held", "vanished", "taken"]) == ["p1/1", "p1/1", "p2/1"]
     assert await mine.renew({}, LONG) == {}
@@ -149,8 +149,9 @@ async def test_renew_takes_back_a_lease_that_expired(world: World) -> None:
     leases = await world.process()
     assert await leases.acquire("table", "p1/1", SHORT)
     await world.let_expire(leases, "table")
-    assert await leases.renew({"table": "p1/1"}, LONG) == {"table": True}
+    assert await leases.renew({"table": "p1/1"}, LONG) == {"table": Renewal.TAKEN_AGAIN}
     assert await leases.read(["table"]) == ["p1/1"]
+    assert await leases.renew({"table": "p1/1"}, LONG) == {"table": Renewal.HELD}  # it is back
 
 
 async def test_only_the_holder_releases_a_lease(world: World) -> None:

@@ -17,7 +17,8 @@ sends its own sockets their projections and forwards their commands to the owner
   acknowledgement that names the owner's last event: the answer is given once the replica
   has sent that event, so a socket sees what its move did before its `ack`, as with one
   process. The owner counts another process's sockets as `RemoteSocket`s (who is here,
-  which seat each may act for) and drops them when that process's own lease lapses.
+  which seat each may act for) and drops them when that process's own lease lapses; a
+  process that finds its lease had lapsed as it renews it has its sockets counted again.
 - **Takeover.** Every `scan_seconds` each process reads the leases of the tables it does
   not own; a table whose lease stayed missing over two reads is taken over by the first
   process to acquire it: its state rebuilt from the log (the same fold as a restart), whoever
@@ -44,7 +45,7 @@ import orjson
 from tranque.server import commands
 from tranque.server.bus import Bus
 from tranque.server.cluster_settings import ClusterSettings
-from tranque.server.leases import Leases, LeasesUnavailable
+from tranque.server.leases import Leases, LeasesUnavailable, Renewal
 from tranque.server.refusals import REFUSALS, Refusal, code_of
 from tranque.server.stopping import stop_tasks
 from tranque.server.store import Store, StoredEvent
@@ -621,7 +622,9 @@ class Cluster:
                 self._spawn(self._follow_new_owner(table, sockets))
 
     async def _follow_new_owner(self, table: Table, sockets: list[tuple[Subscriber, _Local]]) -> None:
-        """This process's sockets on a replica whose owner changed: the new owner counts them."""
+        """This process's sockets on a replica whose owner changed (or that may have dropped
+        them, `_follow_owners_again`): the owner counts them. Subscribing a socket the owner
+        counts already changes nothing there."""
         for subscriber, local in sockets:
             if self._locals.get((table.table_id, subscriber)) is not local:
                 continue  # it left meanwhile
@@ -683,17 +686,36 @@ class Cluster:
 
     async def _renew(self) -> None:
         held = {self._lease(table_id): value for table_id, value in self._held.items()}
-        held[self._node_lease(self.node)] = self.node
+        node_lease = self._node_lease(self.node)
+        held[node_lease] = self.node
         kept = await self.leases.renew(held, self.settings.lease_seconds)
+        if kept.get(node_lease) is Renewal.TAKEN_AGAIN and self._locals:
+            self._follow_owners_again()
         registry = self.registry
         for table_id, value in list(self._held.items()):
-            if kept.get(self._lease(table_id), True) or self._held.get(table_id) != value:
+            if kept.get(self._lease(table_id)) is not Renewal.LOST or self._held.get(table_id) != value:
                 continue
             table = registry.tables.get(table_id) if registry is not None else None
             if table is not None and table.owned:
                 table.give_up()
             else:
                 self._held.pop(table_id, None)
+
+    def _follow_owners_again(self) -> None:
+        """This process's lease had vanished (it stalled past it, or Redis forgot it) and is
+        taken again: the owners that saw it missing meanwhile dropped its sockets from their
+        tables (`_drop_gone_nodes`), and nothing else would have them counted again until
+        they reconnect. Each follows its table's owner again. (The tables this process owns
+        count their sockets here; one it has lost is followed as `lost` says.)"""
+        log.warning("cluster: %s's lease had lapsed: its sockets follow their owners again", self.node)
+        sockets: dict[str, list[tuple[Subscriber, _Local]]] = {}
+        for (table_id, subscriber), local in self._locals.items():
+            sockets.setdefault(table_id, []).append((subscriber, local))
+        registry = self.registry
+        for table_id, followers in sockets.items():
+            table = registry.tables.get(table_id) if registry is not None else None
+            if table is not None and not table.owned:
+                self._spawn(self._follow_new_owner(table, followers))
 
     async def _scan(self) -> None:
         registry = self.registry

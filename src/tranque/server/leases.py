@@ -4,7 +4,8 @@ A lease is a name (say a table's id) holding a value its holder chose (say "proc
 for a time to live; a lease nobody renews expires, and another process may take it. Leases say
 who should run a table, not who may write it: safety comes from the epoch fencing in the
 database. So `renew` takes back a lease that vanished (it expired, or Redis restarted and forgot
-everything) instead of giving the table up.
+everything) instead of giving the table up, and says so (`Renewal.TAKEN_AGAIN`): others may
+have seen it missing meanwhile, and its holder may have to tell them it is back.
 
 `MemoryLeases` keeps leases in memory on a `Clock`; one object shared by several simulated
 processes is their common Redis. `RedisLeases` keeps each lease under `prefix + name` in Redis,
@@ -13,6 +14,7 @@ with the time to live as the key's expiry.
 
 from __future__ import annotations
 
+import enum
 import math
 from collections.abc import Awaitable
 from typing import Any, Protocol, TypeVar, cast
@@ -33,6 +35,14 @@ class LeasesUnavailable(Exception):
     """Redis cannot be reached now: try again later."""
 
 
+class Renewal(enum.Enum):
+    """What `Leases.renew` found of one lease (the numbers are the Redis script's answers)."""
+
+    LOST = 0  # another value holds it: left alone
+    HELD = 1  # it held the value: extended
+    TAKEN_AGAIN = 2  # it had vanished (expired, or Redis forgot it): taken again for the value
+
+
 class Leases(Protocol):
     async def start(self) -> None: ...
 
@@ -50,11 +60,12 @@ class Leases(Protocol):
         """Set `name` to `new` for `ttl` seconds if it holds `old` (or `new` already)."""
         ...
 
-    async def renew(self, held: dict[str, str], ttl: float) -> dict[str, bool]:
+    async def renew(self, held: dict[str, str], ttl: float) -> dict[str, Renewal]:
         """Extend each lease of `held` (name -> value) for `ttl` seconds, in one round trip.
 
-        True for a lease that holds its value, and for one that vanished (taken again for the
-        value); False for one another value holds, which is left alone.
+        `HELD` for a lease that holds its value; `TAKEN_AGAIN` for one that vanished, set to
+        the value again (for as long as it was missing, others saw no holder); `LOST` for one
+        another value holds, which is left alone.
         """
         ...
 
@@ -102,14 +113,16 @@ class MemoryLeases:
         self._set(name, new, ttl)
         return True
 
-    async def renew(self, held: dict[str, str], ttl: float) -> dict[str, bool]:
+    async def renew(self, held: dict[str, str], ttl: float) -> dict[str, Renewal]:
         _milliseconds(ttl)
-        renewed: dict[str, bool] = {}
+        renewed: dict[str, Renewal] = {}
         for name, value in held.items():
             current = self._current(name)
-            renewed[name] = current is None or current == value
-            if renewed[name]:
-                self._set(name, value, ttl)
+            if current is not None and current != value:
+                renewed[name] = Renewal.LOST
+                continue
+            renewed[name] = Renewal.HELD if current == value else Renewal.TAKEN_AGAIN
+            self._set(name, value, ttl)
         return renewed
 
     async def release(self, name: str, value: str) -> None:
@@ -158,6 +171,7 @@ return 1
 """
 
 # KEYS the leases; ARGV[1] the ttl in milliseconds, ARGV[1 + i] the value held in KEYS[i].
+# Answers a `Renewal` for each: 1 held, 2 taken again, 0 lost.
 _RENEW = """
 local renewed = {}
 for i, key in ipairs(KEYS) do
@@ -168,7 +182,7 @@ for i, key in ipairs(KEYS) do
         renewed[i] = 1
     elseif not current then
         redis.call('SET', key, value, 'PX', ARGV[1])
-        renewed[i] = 1
+        renewed[i] = 2
     else
         renewed[i] = 0
     end
@@ -226,14 +240,14 @@ class RedisLeases:
         answer = await self._script("replace", [self.prefix + name], [old, new, _milliseconds(ttl)])
         return bool(answer)
 
-    async def renew(self, held: dict[str, str], ttl: float) -> dict[str, bool]:
+    async def renew(self, held: dict[str, str], ttl: float) -> dict[str, Renewal]:
         milliseconds = _milliseconds(ttl)
         if not held:
             return {}
         names = list(held)
         keys = [self.prefix + name for name in names]
         answer = await self._script("renew", keys, [milliseconds, *(held[name] for name in names)])
-        return {name: bool(renewed) for name, renewed in zip(names, answer, strict=True)}
+        return {name: Renewal(int(renewed)) for name, renewed in zip(names, answer, strict=True)}
 
     async def release(self, name: str, value: str) -> None:
         await self._script("release", [self.prefix + name], [value])

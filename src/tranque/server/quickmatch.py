@@ -38,7 +38,7 @@ import orjson
 from tranque.engine import Rules
 from tranque.server.clock import Clock, Timer
 from tranque.server.cluster_settings import ClusterSettings
-from tranque.server.leases import LeasesUnavailable
+from tranque.server.leases import LeasesUnavailable, Renewal
 from tranque.server.limits import Limits, account_games, account_key
 from tranque.server.refusals import Counted
 from tranque.server.registry import Registry
@@ -456,7 +456,7 @@ class QuickMatch:
         try:
             if self.matchmaker == self.node:
                 kept = await self.leases.renew({self.lease: self.node}, ttl)
-                if kept.get(self.lease, False):
+                if kept.get(self.lease, Renewal.LOST) is not Renewal.LOST:
                     self._held_until = now + ttl
                     return
             if await self.leases.acquire(self.lease, self.node, ttl):
