@@ -338,6 +338,65 @@ async def test_a_process_whose_lease_lapsed_has_its_sockets_counted_again_once_i
         assert table.owned and b.cluster.counters.takeovers == 0
 
 
+class HeldRead:
+    """B's leases, as they are, but for one read of `name`: its answer is taken at once and
+    handed over only when the test lets it go (a Redis reply slow to come back)."""
+
+    def __init__(self, leases: MemoryLeases, name: str) -> None:
+        self.leases, self.name = leases, name
+        self.reading = False
+        self.let_go = asyncio.Event()
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(self.leases, attribute)
+
+    async def read(self, names: list[str]) -> list[str | None]:
+        values = await self.leases.read(names)
+        if self.name in names and not self.let_go.is_set():
+            self.reading = True
+            await self.let_go.wait()
+        return values
+
+
+async def test_a_process_heard_from_while_its_lease_was_being_read_missing_keeps_its_sockets() -> None:
+    """B reads A's process lease while it has lapsed, and the answer is slow to come back.
+    Meanwhile A takes its lease back and has its socket counted at B again. B, answered
+    "missing" at last, must not drop the socket A has just had counted: nothing would count it
+    again, and its seat would stay «away» while its player is connected."""
+    async with cluster_of(2) as (nodes, clock, _store):
+        a, b = nodes
+        table, tokens = await new_table(b, humans=[0, 1])
+        await table.start_game()
+        socket = Socket("seat 0 on A")
+        await (await on(a, table.table_id)).call(commands.Subscribe(socket, tokens[0]))
+        present = lambda: table.seats[0].state.value == "present"  # noqa: E731
+        await until(present, "A's socket counted by B")
+        leases = b.cluster.leases
+        assert isinstance(leases, MemoryLeases)
+        held = HeldRead(leases, a.cluster._node_lease(a.name))
+        b.cluster.leases = held  # type: ignore[assignment]
+
+        a.stall()
+        clock.advance(LEASE + 0.1)
+        await until(lambda: held.reading, "B reads A's lapsed lease, and waits for the answer")
+        subscribes = 0
+        command_for = b.cluster._command_for
+
+        def counting(table_id: str, node: str, message: dict[str, Any]) -> Any:
+            nonlocal subscribes
+            subscribes += message["c"] == "subscribe"
+            return command_for(table_id, node, message)
+
+        b.cluster._command_for = counting  # type: ignore[method-assign]
+        a.resume()
+        await until(lambda: subscribes == 1, "A, its lease taken back, has its socket counted again")
+        await until(present, "A's socket present at B")
+        held.let_go.set()
+        for _ in range(20):  # B's answer arrives, then its next scans: the socket stays counted
+            await asyncio.sleep(0.005)
+            assert present()
+
+
 async def test_a_game_whose_owner_died_as_it_ended_is_shown_by_a_process_started_after_it() -> None:
     """The owner dies as the game ends, before its player's socket there is told the end; the
     player comes back on a process started after the end, which never had the table (only open

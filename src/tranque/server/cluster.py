@@ -240,6 +240,8 @@ class Cluster:
         self._stubs: dict[tuple[str, str, str], RemoteSocket] = {}  # (table, node, ref) → stub
         self._calls: dict[int, tuple[str, asyncio.Future[dict[str, Any]]]] = {}  # id → (owner, answer)
         self._gone: set[str] = set()  # owners of replicas whose process lease has lapsed
+        self._calls_served = 0  # calls from other processes served here so far...
+        self._heard: dict[str, int] = {}  # ...and, per process, the count at its latest one
         self._call_ids = itertools.count(1)
         self._loading: dict[str, asyncio.Task[Table | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -533,6 +535,8 @@ class Cluster:
         message = orjson.loads(data)
         kind = message.get("k")
         if kind == "call":
+            self._calls_served += 1
+            self._heard[message["from"]] = self._calls_served
             self._spawn(self._serve(message))
         elif kind == "re":
             call = self._calls.get(message["id"])
@@ -786,13 +790,23 @@ class Cluster:
     async def _drop_gone_nodes(self) -> None:
         """Processes whose lease lapsed: the commands waiting for their answer are refused at
         once (`table_moved`: the next owner will have them), and their sockets on the tables
-        this process owns leave."""
+        this process owns leave.
+
+        A process heard from while the read was under way is not gone, whatever the read
+        found: it may have taken its lapsed lease back and had its sockets counted here again
+        (`_follow_owners_again`) in that time, and dropping them after that would leave them
+        uncounted for good. The next scan reads its lease again."""
         owners = {replica.owner for replica in self._replicas.values() if replica.owner is not None}
         nodes = sorted(({node for _, node, _ in self._stubs} | owners | self.watched()) - {self.node})
         if not nodes:
             return
+        heard_before = self._calls_served
         values = await self.leases.read([self._node_lease(node) for node in nodes])
-        gone = {node for node, value in zip(nodes, values, strict=True) if value is None}
+        gone = {
+            node
+            for node, value in zip(nodes, values, strict=True)
+            if value is None and self._heard.get(node, 0) <= heard_before
+        }
         self._gone = gone
         for node in gone:
             self.on_node_gone(node)
