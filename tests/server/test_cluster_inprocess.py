@@ -321,6 +321,8 @@ async def test_a_process_whose_lease_lapsed_has_its_sockets_counted_again_once_i
         present = lambda: table.seats[0].state.value == "present"  # noqa: E731
         await until(present, "A's socket counted by B")
 
+        taken_again: list[str] = []  # what A tells presence (app.py)
+        a.cluster.on_lease_taken_again = lambda: taken_again.append(a.name)
         a.stall()  # A renews nothing until B has seen its lease missing
         if lapse == "stalled":
             clock.advance(LEASE + 0.1)
@@ -336,6 +338,7 @@ async def test_a_process_whose_lease_lapsed_has_its_sockets_counted_again_once_i
             await asyncio.sleep(0.005)
             assert present()
         assert table.owned and b.cluster.counters.takeovers == 0
+        assert taken_again == [a.name]
 
 
 class HeldRead:

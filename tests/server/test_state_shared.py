@@ -120,6 +120,25 @@ async def test_a_friend_online_on_one_process_is_announced_once_to_each_socket(k
             assert socket.notices().count(("friend_offline", "ana")) == 1
 
 
+async def test_a_process_whose_lease_lapsed_has_its_accounts_online_again_once_it_takes_it_back(
+    kind: str,
+) -> None:
+    """A stalled past its lease: the others called it gone and, after the grace, its account
+    went offline there. A's renewal takes its lease back (the cluster's
+    `on_lease_taken_again`): A tells its list again and its account is online everywhere."""
+    async with processes(kind, 3) as ([a, b, c], _, links):
+        a.presence.add(7, FakeSocket())  # type: ignore[arg-type]
+        await until(lambda: b.presence.online(7) and c.presence.online(7), "7 online on b and c")
+        for state in (b, c):
+            state.node_gone("node0")
+        links.clock.advance(GRACE_SECONDS)
+        assert not b.presence.online(7) and not c.presence.online(7)
+
+        a.lease_taken_again()
+        await until(lambda: b.presence.online(7) and c.presence.online(7), "7 online again on b and c")
+        assert "node0" in b.nodes() and "node0" in c.nodes()  # watched again
+
+
 async def test_registrations_are_counted_across_processes(kind: str) -> None:
     async with processes(kind, 2) as ([a, b], _, _):
         limit = a.settings.registrations_per_address_per_hour

@@ -145,6 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if cluster is not None:
             cluster.watched = state.nodes  # presence's and quick match's processes, watched too
             cluster.on_node_gone = state.node_gone
+            cluster.on_lease_taken_again = state.lease_taken_again
             await cluster.start(registry)
         await state.start_shared()  # presence and quick match, on the cluster's bus and leases
         await registry.recover()

@@ -251,6 +251,10 @@ class Cluster:
         # what to tell them when one's lease lapses: watched alongside the tables' owners.
         self.watched: Callable[[], set[str]] = set
         self.on_node_gone: Callable[[str], None] = lambda node: None
+        # What to tell them when this process's own lease had lapsed and is taken back (they
+        # may have called it gone meanwhile).
+        self.on_lease_taken_again: Callable[[], None] = lambda: None
+        self._started = False  # past the first renewal, which takes a new process's lease
 
     def _channel_of(self, node: str) -> str:
         return f"{self.settings.prefix}:node:{node}"
@@ -271,6 +275,7 @@ class Cluster:
         await self.bus.subscribe(self.node_channel, self._on_node_message)
         self.bus.on_reset(self._on_bus_reset)
         await self._renew()
+        self._started = True
         self._loops = [
             asyncio.get_running_loop().create_task(self._every(self.settings.renew_seconds, self._renew)),
             asyncio.get_running_loop().create_task(self._every(self.settings.scan_seconds, self._scan)),
@@ -693,8 +698,10 @@ class Cluster:
         node_lease = self._node_lease(self.node)
         held[node_lease] = self.node
         kept = await self.leases.renew(held, self.settings.lease_seconds)
-        if kept.get(node_lease) is Renewal.TAKEN_AGAIN and self._locals:
+        if kept.get(node_lease) is Renewal.TAKEN_AGAIN and self._started:
+            log.warning("cluster: %s's lease had lapsed and is taken back", self.node)
             self._follow_owners_again()
+            self.on_lease_taken_again()
         registry = self.registry
         for table_id, value in list(self._held.items()):
             if kept.get(self._lease(table_id)) is not Renewal.LOST or self._held.get(table_id) != value:
@@ -711,7 +718,6 @@ class Cluster:
         tables (`_drop_gone_nodes`), and nothing else would have them counted again until
         they reconnect. Each follows its table's owner again. (The tables this process owns
         count their sockets here; one it has lost is followed as `lost` says.)"""
-        log.warning("cluster: %s's lease had lapsed: its sockets follow their owners again", self.node)
         sockets: dict[str, list[tuple[Subscriber, _Local]]] = {}
         for (table_id, subscriber), local in self._locals.items():
             sockets.setdefault(table_id, []).append((subscriber, local))

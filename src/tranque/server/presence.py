@@ -74,7 +74,7 @@ class Presence:
         if self.bus is None:
             return
         await self.bus.subscribe(self.channel, self._on_message)
-        self.bus.on_reset(self._on_reset)
+        self.bus.on_reset(self.tell_again)
         self._first_ask = self._ask()
 
     def close(self) -> None:
@@ -203,8 +203,10 @@ class Presence:
         accounts.update((user_id, 0) for user_id in self._leaving)
         self._publish({"k": "all", "u": list(accounts.items()), "to": answering, "re": number})
 
-    def _on_reset(self) -> None:
-        """The bus may have lost messages both ways: say everything, and ask everybody."""
+    def tell_again(self) -> None:
+        """Others may have missed what this process said, or dropped its accounts (the bus
+        lost messages both ways, or this process's lease lapsed for a while): say
+        everything, and ask everybody."""
         if not self._closed:
             self._everything()
             self._ask()

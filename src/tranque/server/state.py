@@ -154,6 +154,13 @@ class ServerState:
         """The quick match an account plays in: the bots' for a bot account."""
         return self.bot_quick if user.is_bot else self.quick
 
+    def lease_taken_again(self) -> None:
+        """This process's lease had lapsed (it stalled past it, or Redis forgot it) and is its
+        own again: the others may have called it gone meanwhile (`node_gone`) and dropped its
+        accounts, so presence tells them its whole list again. (Quick match needs nothing:
+        a process whose players left the queue sends them again when the queue is announced.)"""
+        self.presence.tell_again()
+
     def node_gone(self, node: str) -> None:
         """Process `node` is gone (its lease lapsed): its accounts and waiting players too."""
         self.presence.drop_node(node)
