@@ -815,6 +815,7 @@ class Cluster:
         }
         self._gone = gone
         for node in gone:
+            self._heard.pop(node, None)  # (a process that comes back is heard from anew)
             self.on_node_gone(node)
         for owner, future in self._calls.values():
             if owner in gone and not future.done():
