@@ -304,6 +304,16 @@ async def test_an_owner_that_missed_its_lease_cannot_write_and_gives_the_table_u
         assert taken.seats[0].state.value == "present"
 
 
+async def followed_from(a: Node, b: Node) -> tuple[Table, Callable[[], bool]]:
+    """A game on a table B owns, seat 0's socket on A and counted by B; and a test of that."""
+    table, tokens = await new_table(b, humans=[0, 1])
+    await table.start_game()
+    await (await on(a, table.table_id)).call(commands.Subscribe(Socket("seat 0 on A"), tokens[0]))
+    present = lambda: table.seats[0].state.value == "present"  # noqa: E731
+    await until(present, "A's socket counted by B")
+    return table, present
+
+
 @pytest.mark.parametrize("lapse", ["stalled", "redis restarted"])
 async def test_a_process_whose_lease_lapsed_has_its_sockets_counted_again_once_it_takes_it_back(
     lapse: str,
@@ -314,12 +324,7 @@ async def test_a_process_whose_lease_lapsed_has_its_sockets_counted_again_once_i
     socket is counted by B again, for good."""
     async with cluster_of(2) as (nodes, clock, _store):
         a, b = nodes
-        table, tokens = await new_table(b, humans=[0, 1])
-        await table.start_game()
-        socket = Socket("seat 0 on A")
-        await (await on(a, table.table_id)).call(commands.Subscribe(socket, tokens[0]))
-        present = lambda: table.seats[0].state.value == "present"  # noqa: E731
-        await until(present, "A's socket counted by B")
+        table, present = await followed_from(a, b)
 
         taken_again: list[str] = []  # what A tells presence (app.py)
         a.cluster.on_lease_taken_again = lambda: taken_again.append(a.name)
@@ -368,12 +373,7 @@ async def test_a_process_heard_from_while_its_lease_was_being_read_missing_keeps
     again, and its seat would stay «away» while its player is connected."""
     async with cluster_of(2) as (nodes, clock, _store):
         a, b = nodes
-        table, tokens = await new_table(b, humans=[0, 1])
-        await table.start_game()
-        socket = Socket("seat 0 on A")
-        await (await on(a, table.table_id)).call(commands.Subscribe(socket, tokens[0]))
-        present = lambda: table.seats[0].state.value == "present"  # noqa: E731
-        await until(present, "A's socket counted by B")
+        _, present = await followed_from(a, b)
         leases = b.cluster.leases
         assert isinstance(leases, MemoryLeases)
         held = HeldRead(leases, a.cluster._node_lease(a.name))
