@@ -57,7 +57,8 @@ clients offer; browsers offer deflate), --py-spy OUT (profile the server over th
 machine may be shared, so the table also shows the CPU other processes used meanwhile.
 Experiments, by environment variable:
 BENCH_AIOSQLITE_APPENDS=1 (a SQLite file's appends group-committed through SQLAlchemy and
-aiosqlite, as PostgreSQL's are, not on their own thread), BENCH_COALESCE=1 (queued
+aiosqlite, not on their own thread), BENCH_SQLALCHEMY_APPENDS=1 (PostgreSQL's appends through
+SQLAlchemy's engine, as every other statement, not on asyncpg directly), BENCH_COALESCE=1 (queued
 messages leave in one JSON-array frame: what fewer frames per action would save),
 BENCH_GC_LOG=FILE (log every garbage collection of 20 ms or more, and what the heap holds),
 BENCH_GC_CYCLES=FILE (what the full collection at the end finds, by type: FILE.<pid>).
@@ -199,6 +200,16 @@ async def serve(args: argparse.Namespace) -> None:
         from tranque.server.store import sql
 
         sql.sqlite_file = lambda url: None
+    if os.environ.get("BENCH_SQLALCHEMY_APPENDS"):  # A/B: PostgreSQL's appends through SQLAlchemy
+        from tranque.server.store.sql import SqlStore
+
+        started = SqlStore.start
+
+        async def start_without_batches(store: SqlStore) -> None:
+            await started(store)
+            store._batches = None
+
+        setattr(SqlStore, "start", start_without_batches)  # noqa: B010 (a method replaced for the run)
     if args.redis_url:  # one process of a cluster (--processes P): its share of the tables is its own
         from tranque.server.cluster_settings import ClusterSettings
 

@@ -21,7 +21,15 @@ from alembic import command
 
 from tests.server.conftest import empty_tables, make_test_store
 from tests.server.migration_helpers import execute, own_database_url
-from tranque.server.store import DuplicateEvent, StaleEpoch, Store, StoredEvent, TableRow, sqlite_appends
+from tranque.server.store import (
+    DuplicateEvent,
+    StaleEpoch,
+    Store,
+    StoredEvent,
+    TableRow,
+    postgres_appends,
+    sqlite_appends,
+)
 from tranque.server.store.sql import SqlStore, alembic_config, create_engine
 
 pytestmark = pytest.mark.anyio
@@ -379,6 +387,40 @@ async def test_a_group_commit_refuses_stale_appends_in_its_own_transaction(
     assert (len(batches), alone) == (1, [])
     for n, name in enumerate(names):
         assert await store.load_events(name) == ([] if n % 2 == 0 else [event(1), event(2)])
+
+
+async def test_a_postgresql_group_commit_opens_its_connection_again_after_it_broke(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The batches run on a connection of their own (postgres_appends): once the database
+    ends it, the batch under way falls back to the one-row path (nothing lost) and the next
+    batch runs on a new connection."""
+    async for store in started_store("postgresql", request, tmp_path):
+        assert isinstance(store, SqlStore) and store._batches is not None
+        names = [f"t-reabre-{n}" for n in range(4)]
+        for name in names:
+            await store.create_table(name, {}, 1.0)
+            await store.claim_table(name)
+        await asyncio.gather(*(store.append_events(name, [event(1)], epoch=1) for name in names))
+
+        async with store.engine.begin() as connection:
+            ended = await connection.scalar(
+                sa.text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE application_name = :name AND datname = current_database()"
+                ),
+                {"name": postgres_appends.APPLICATION_NAME},
+            )
+        assert ended == 1
+        alone = counting(monkeypatch, store, "_append_alone", [])
+        await asyncio.gather(*(store.append_events(name, [event(2)], epoch=1) for name in names))
+        assert len(alone) == len(names)  # the broken connection's batch: each append alone
+
+        alone.clear()
+        await asyncio.gather(*(store.append_events(name, [event(3)], epoch=1) for name in names))
+        assert alone == []  # a new connection took the whole batch
+        for name in names:
+            assert await store.load_events(name) == [event(1), event(2), event(3)]
 
 
 def counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, calls: list[Any]) -> list[Any]:

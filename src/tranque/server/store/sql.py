@@ -12,7 +12,9 @@ row the batch cannot take (a stale seq, an unknown table, a race with another ow
 through the one-row path, which says precisely why. For a SQLite file the appends run on the event loop
 on a connection of their own (`sqlite_appends`), with the same pragmas, once per turn of the
 loop: through aiosqlite every statement would be a round trip between the loop and the
-driver's thread.
+driver's thread. For PostgreSQL each batch runs on an asyncpg connection of its own
+(`postgres_appends`), with statements prepared once: through the engine, the batches were a
+quarter of a server process's CPU under load.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ from tranque.server.store.base import (
     stale_epoch,
 )
 from tranque.server.store.friendship import friendship
+from tranque.server.store.postgres_appends import PostgresAppends, asyncpg_dsn
 from tranque.server.store.schema import (
     analyses,
     blocks,
@@ -378,6 +381,7 @@ class SqlStore:
         self._pending: list[tuple[str, StoredEvent, int | None, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         self._appends: SqliteAppends | None = None  # a SQLite file's appends, on the loop
+        self._batches: PostgresAppends | None = None  # a PostgreSQL database's batches, on asyncpg
 
     @property
     def engine(self) -> AsyncEngine:
@@ -394,6 +398,8 @@ class SqlStore:
         if path is not None and self._appends is None:
             self._appends = SqliteAppends(path, sqlite_pragmas)
             self._appends.start()
+        if self.url.get_backend_name() == "postgresql" and self._batches is None:
+            self._batches = PostgresAppends(asyncpg_dsn(self.url))
 
     async def close(self) -> None:
         if self._writer is not None and not self._writer.done():
@@ -401,6 +407,9 @@ class SqlStore:
         appends, self._appends = self._appends, None
         if appends is not None:
             await appends.close()
+        batches, self._batches = self._batches, None
+        if batches is not None:
+            await batches.close()
         engine, self._engine = self._engine, None
         if engine is not None:
             await engine.dispose()
@@ -549,6 +558,8 @@ class SqlStore:
         """In one transaction: refuse every event whose epoch is stale, and insert every other
         event newer than its table's last one. Their indexes, with their outcomes (None: stored;
         `StaleEpoch`); none when the transaction fails."""
+        if self._batches is not None:
+            return await self._batches.write(batch)
         ids = sorted({table_id for table_id, _, _ in batch})
         checked = sorted({table_id for table_id, _, epoch in batch if epoch is not None})
         last_query = (
