@@ -393,8 +393,8 @@ async def test_a_postgresql_group_commit_opens_its_connection_again_after_it_bro
     request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The batches run on a connection of their own (postgres_appends): once the database
-    ends it, the batch under way falls back to the one-row path (nothing lost) and the next
-    batch runs on a new connection."""
+    ends it, the next batch either falls back to the one-row path or finds it closed first
+    (nothing lost either way), and the batches after it run whole on a new connection."""
     async for store in started_store("postgresql", request, tmp_path):
         assert isinstance(store, SqlStore) and store._batches is not None
         names = [f"t-reabre-{n}" for n in range(4)]
@@ -412,15 +412,66 @@ async def test_a_postgresql_group_commit_opens_its_connection_again_after_it_bro
                 {"name": postgres_appends.APPLICATION_NAME},
             )
         assert ended == 1
-        alone = counting(monkeypatch, store, "_append_alone", [])
         await asyncio.gather(*(store.append_events(name, [event(2)], epoch=1) for name in names))
-        assert len(alone) == len(names)  # the broken connection's batch: each append alone
 
-        alone.clear()
+        alone = counting(monkeypatch, store, "_append_alone", [])
         await asyncio.gather(*(store.append_events(name, [event(3)], epoch=1) for name in names))
         assert alone == []  # a new connection took the whole batch
         for name in names:
             assert await store.load_events(name) == [event(1), event(2), event(3)]
+
+
+class _Stalling:
+    """An asyncpg connection whose reads of the last seqs wait for `go` first: a process stopped
+    (SIGSTOP, a long pause) in the middle of a batch, its tables' rows locked."""
+
+    def __init__(self, connection: Any, stalled: asyncio.Event, go: asyncio.Event) -> None:
+        self._connection, self._stalled, self._go = connection, stalled, go
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+    async def fetch(self, query: str, *args: Any) -> Any:
+        if query == postgres_appends.LAST_SEQS:
+            self._stalled.set()
+            await self._go.wait()
+        return await self._connection.fetch(query, *args)
+
+
+async def test_a_writer_stalled_in_a_postgresql_batch_does_not_hold_off_a_claim(
+    owners: tuple[SqlStore, SqlStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A former owner stopped between two statements of its batch holds its tables' rows
+    locked. The database ends its session once it has been idle in the transaction for
+    `IDLE_IN_TRANSACTION_MS`, so the new owner's claim goes through instead of waiting for it;
+    once resumed, the former owner's append is refused (its epoch is stale) and nothing of it
+    is stored."""
+    former, new = owners
+    if former._batches is None:
+        pytest.skip("PostgreSQL's batches only")
+    await former.create_table("t-parada", {}, 1.0)
+    assert await former.claim_table("t-parada") == 1
+    await former.append_events("t-parada", [event(1)], epoch=1)
+
+    batches = former._batches
+    connection = await batches._connect()
+    stalled, go = asyncio.Event(), asyncio.Event()
+    monkeypatch.setattr(batches, "_connect", lambda: _async_value(_Stalling(connection, stalled, go)))
+    append = asyncio.create_task(former.append_events("t-parada", [event(2)], epoch=1))
+    await asyncio.wait_for(stalled.wait(), 10)
+
+    try:  # without the database's timeout the claim would wait for the stopped process for ever
+        assert await asyncio.wait_for(new.claim_table("t-parada"), 30) == 2
+        await new.append_events("t-parada", [event(2, "turn")], epoch=2)
+    finally:
+        go.set()
+    with pytest.raises(StaleEpoch):
+        await append
+    assert await new.load_events("t-parada") == [event(1), event(2, "turn")]
+
+
+async def _async_value(value: Any) -> Any:
+    return value
 
 
 def counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, calls: list[Any]) -> list[Any]:

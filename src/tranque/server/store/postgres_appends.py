@@ -15,7 +15,8 @@ epochs of the tables written with one are locked (FOR NO KEY UPDATE, in table or
 stale one refused; every event newer than its table's last is inserted. When the batch fails
 as a whole (an unknown table, a race with another writer, the database gone) nothing is
 decided and the caller writes each append alone, which says precisely why. A connection that
-broke is opened again for the next batch.
+broke is opened again for the next batch; the database ends one left idle in the middle of a
+batch (a stopped process), so that the rows it locked do not hold off another owner's claim.
 """
 
 from __future__ import annotations
@@ -32,8 +33,14 @@ from tranque.server.store.base import StoredEvent, fresh_in_batch, split_by_epoc
 Outcome = BaseException | None
 
 APPLICATION_NAME = "tranque-appends"  # the connection's name in pg_stat_activity
+# A batch's transaction is a few milliseconds. One idle this long is a process stopped in the
+# middle of it (SIGSTOP, a pause, a partition) with its tables' rows locked: the database ends
+# its session, so another process's claim of those tables does not wait for it. Shorter than
+# the lease (cluster_settings.py), after which another process may claim them.
+IDLE_IN_TRANSACTION_MS = 2_000
 SETTINGS = {
     "application_name": APPLICATION_NAME,
+    "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS),
     # Each statement planned for its own arguments. A prepared statement's generic plan, made
     # once while the log was small (a new database), stays cached as the log grows: measured,
     # a sequential scan of table_events in every batch, the database's CPU per move tripled.
@@ -116,9 +123,13 @@ class PostgresAppends:
                 await connection.close(timeout=5)
 
     async def _connect(self) -> asyncpg.Connection:
-        if self._connection is None or self._connection.is_closed():
-            self._connection = await asyncpg.connect(self._dsn, server_settings=SETTINGS)
-        return self._connection
+        connection = self._connection
+        if connection is not None and connection.is_closed():  # the database ended it
+            connection.terminate()
+            connection = self._connection = None
+        if connection is None:
+            connection = self._connection = await asyncpg.connect(self._dsn, server_settings=SETTINGS)
+        return connection
 
     async def _drop_if_broken(self) -> None:
         """Forget a connection that cannot take the next batch (closed, or left in a transaction)."""
