@@ -122,3 +122,41 @@ def check_new(recorder: Recorder, width: int, page: Any, failure: Path) -> int:
             page.screenshot(path=failure)
             raise
     return longest
+
+
+MY_TURN = """() => {
+    const s = window.tranque && window.tranque.table && window.tranque.table.state;
+    return Boolean(s && s.turn && s.turn.seat === s.you && document.querySelector('.hand-tile.playable'));
+}"""
+
+
+def test_a_phone_keeps_the_board_whole_when_the_opponents_take_many_lines(
+    browser: Any, live: LiveServer, console_errors: ConsoleErrors
+) -> None:
+    """Six players on a phone, each opponent having passed on several numbers: their badges
+    take a line each above the board. The table then grows past the screen (the page scrolls)
+    rather than squeeze the board under the hand."""
+    page = console_errors.watch(browser.new_page(viewport={"width": 360, "height": 640}))
+    page.goto(live.http + "/")
+    page.click("#practice")
+    page.wait_for_selector("#start")
+    page.select_option("select[name=players]", "6")
+    page.click("#start")
+    page.wait_for_selector(".hand-tile")
+    page.wait_for_function(MY_TURN)  # the bots wait for this seat: the badges stay as they are
+    # Added and measured in one go: the client redraws the badges on its own schedule.
+    shown, boxes = page.evaluate(
+        """() => {
+            const shown = [...document.querySelectorAll('.opponent .badge .tags')].map((tags) => {
+                const passed = document.createElement('small');  // as Badge.update shows it
+                passed.className = 'passed-on';
+                passed.textContent = 'pasó con 0, 1, 2, 4, 5, 6';
+                tags.append(passed);
+                return passed.getBoundingClientRect().width > 0;
+            });
+            return [shown, (MEASURE)()];
+        }""".replace("MEASURE", MEASURE)
+    )
+    assert shown == [True] * 5
+    check_layout(boxes, 360)
+    assert boxes["board"]["height"] >= 150 - 0.5, boxes["board"]
