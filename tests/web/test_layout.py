@@ -15,6 +15,7 @@ from tests.server.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import Deadline, act_once
 from tests.web.recorder import Recorder
+from tests.web.test_resilience import wait_for_my_turn
 
 Box = dict[str, float]
 
@@ -124,12 +125,6 @@ def check_new(recorder: Recorder, width: int, page: Any, failure: Path) -> int:
     return longest
 
 
-MY_TURN = """() => {
-    const s = window.tranque && window.tranque.table && window.tranque.table.state;
-    return Boolean(s && s.turn && s.turn.seat === s.you && document.querySelector('.hand-tile.playable'));
-}"""
-
-
 def test_a_phone_keeps_the_board_whole_when_the_opponents_take_many_lines(
     browser: Any, live: LiveServer, console_errors: ConsoleErrors
 ) -> None:
@@ -143,8 +138,8 @@ def test_a_phone_keeps_the_board_whole_when_the_opponents_take_many_lines(
     page.select_option("select[name=players]", "6")
     page.click("#start")
     page.wait_for_selector(".hand-tile")
-    page.wait_for_function(MY_TURN)  # the bots wait for this seat: the badges stay as they are
-    # Added and measured in one go: the client redraws the badges on its own schedule.
+    wait_for_my_turn(page)  # the bots wait for this seat
+    # Added and measured in one go: the client may redraw the badges at any time.
     shown, boxes = page.evaluate(
         """() => {
             const shown = [...document.querySelectorAll('.opponent .badge .tags')].map((tags) => {
