@@ -110,7 +110,7 @@ class PostgresAppends:
                         [event.at for event in events],
                     )
         except Exception:  # an unknown table, a race with another owner, a busy database...
-            await self._drop_if_broken()
+            self._drop_if_broken()
             return {}  # ...the one-row path retries each event and reports its own outcome
         decided: dict[int, Outcome] = dict(refused)
         decided.update((index, None) for index in fresh)
@@ -131,7 +131,7 @@ class PostgresAppends:
             connection = self._connection = await asyncpg.connect(self._dsn, server_settings=SETTINGS)
         return connection
 
-    async def _drop_if_broken(self) -> None:
+    def _drop_if_broken(self) -> None:
         """Forget a connection that cannot take the next batch (closed, or left in a transaction)."""
         connection = self._connection
         if connection is not None and (connection.is_closed() or connection.is_in_transaction()):
