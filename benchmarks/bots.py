@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -27,8 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import dominoes_adapter as adapter
 from tranque import Game, Rules
-from tranque.bots import make_bot
+from tranque.bots import Bot, make_bot
 from tranque.bots.arena import percentile, wilson
+from tranque.bots.expert import Budget, ExpertBot
 
 
 @dataclass
@@ -39,9 +41,33 @@ class RoundOutcome:
     times: list[float]
 
 
-def play_round(bot_name: str, their_name: str, deal_seed: int, our_team: int) -> RoundOutcome:
+def our_bot(name: str, seed: int, budget: Budget | None) -> Bot:
+    """The level `name`; the expert with `budget` when one is given (`--budget`)."""
+    if budget is not None and name == "expert":
+        return ExpertBot(seed=seed, budget=budget)
+    return make_bot(name, seed=seed)
+
+
+def parse_budget(text: str) -> Budget:
+    """`--budget samples=100,lighter_play=0.1`: the expert's `Budget` with these fields changed."""
+    defaults = Budget()
+    values = {f.name: getattr(defaults, f.name) for f in dataclasses.fields(Budget)}
+    types = {name: float if value is None else type(value) for name, value in values.items()}
+    changes: dict[str, object] = {}
+    for item in filter(None, text.split(",")):
+        name, _, value = item.partition("=")
+        if name not in types:
+            raise argparse.ArgumentTypeError(f"no Budget field {name!r}; there are {', '.join(types)}")
+        kind = types[name]
+        changes[name] = None if value == "None" else (value == "True" if kind is bool else kind(value))
+    return Budget(**changes)  # type: ignore[arg-type]
+
+
+def play_round(
+    bot_name: str, their_name: str, deal_seed: int, our_team: int, budget: Budget | None = None
+) -> RoundOutcome:
     rnd = adapter.deal(deal_seed)
-    bots = {seat: make_bot(bot_name, seed=deal_seed * 8 + seat) for seat in (our_team, our_team + 2)}
+    bots = {seat: our_bot(bot_name, deal_seed * 8 + seat, budget) for seat in (our_team, our_team + 2)}
     player = adapter.opponent(their_name)
     adapter.seed_their_randomness(deal_seed * 2 + our_team)
     times: list[float] = []
@@ -62,20 +88,27 @@ def play_round(bot_name: str, their_name: str, deal_seed: int, our_team: int) ->
     return RoundOutcome(won, result.points[our_team], result.points[1 - our_team], times)
 
 
-def play_deal(bot_name: str, their_name: str, deal_seed: int) -> list[RoundOutcome]:
-    return [play_round(bot_name, their_name, deal_seed, team) for team in (0, 1)]
+def play_deal(
+    bot_name: str, their_name: str, deal_seed: int, budget: Budget | None = None
+) -> list[RoundOutcome]:
+    return [play_round(bot_name, their_name, deal_seed, team, budget) for team in (0, 1)]
 
 
-def strength(bot_name: str, their_name: str, deals: int, seed: int, jobs: int) -> list[RoundOutcome]:
+def strength(
+    bot_name: str, their_name: str, deals: int, seed: int, jobs: int, budget: Budget | None = None
+) -> list[RoundOutcome]:
     seeds = [seed * 1_000_003 + k for k in range(deals)]
     outcomes: list[RoundOutcome] = []
     started = time.perf_counter()
     if jobs <= 1:
         for deal_seed in seeds:
-            outcomes += play_deal(bot_name, their_name, deal_seed)
+            outcomes += play_deal(bot_name, their_name, deal_seed, budget)
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for result in pool.map(play_deal, [bot_name] * deals, [their_name] * deals, seeds, chunksize=4):
+            names = [bot_name] * deals
+            for result in pool.map(
+                play_deal, names, [their_name] * deals, seeds, [budget] * deals, chunksize=4
+            ):
                 outcomes += result
     report_strength(bot_name, their_name, outcomes, time.perf_counter() - started)
     return outcomes
@@ -96,7 +129,9 @@ def report_strength(bot_name: str, their_name: str, outcomes: list[RoundOutcome]
     )
 
 
-def speed(bot_name: str, preset: str, players: int, games: int, seed: int) -> None:
+def speed(
+    bot_name: str, preset: str, players: int, games: int, seed: int, budget: Budget | None = None
+) -> None:
     """Decision times of `bot_name` over whole games against `heuristic`, on this process."""
     rules = Rules.preset(preset, players=players, mode="pairs")
     times: list[float] = []
@@ -104,7 +139,9 @@ def speed(bot_name: str, preset: str, players: int, games: int, seed: int) -> No
     for g in range(games):
         game = Game(rules, seed=seed * 7919 + g)
         lineup = [
-            make_bot(bot_name if seat % 2 == g % 2 else "heuristic", seed=g * 8 + seat)
+            our_bot(bot_name, g * 8 + seat, budget)
+            if seat % 2 == g % 2
+            else make_bot("heuristic", seed=g * 8 + seat)
             for seat in range(players)
         ]
         mine = [seat % 2 == g % 2 for seat in range(players)]
@@ -147,15 +184,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2, help="processes for the strength runs")
     parser.add_argument("--only", choices=["gorda", "pa", "speed"], action="append")
+    parser.add_argument(
+        "--budget",
+        type=parse_budget,
+        help="the expert with these Budget fields changed, e.g. lighter_play=0.1,samples=100",
+    )
     args = parser.parse_args(argv)
     parts = args.only or ["gorda", "pa", "speed"]
+    if args.budget is not None:
+        print(f"budget: {args.budget}", flush=True)
     if "gorda" in parts and args.deals_gorda:
-        strength(args.bot, "bota_gorda", args.deals_gorda, args.seed, args.jobs)
+        strength(args.bot, "bota_gorda", args.deals_gorda, args.seed, args.jobs, args.budget)
     if "pa" in parts and args.deals_pa:
-        strength(args.bot, "probabilistic_alphabeta", args.deals_pa, args.seed, args.jobs)
+        strength(args.bot, "probabilistic_alphabeta", args.deals_pa, args.seed, args.jobs, args.budget)
     if "speed" in parts:
-        speed(args.bot, "clasico", 4, args.games_4, args.seed)
-        speed(args.bot, "clasico", 6, args.games_6, args.seed)
+        speed(args.bot, "clasico", 4, args.games_4, args.seed, args.budget)
+        speed(args.bot, "clasico", 6, args.games_6, args.seed, args.budget)
     return 0
 
 

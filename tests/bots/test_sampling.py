@@ -3,6 +3,7 @@ into the referee's fast state exactly."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from itertools import permutations
@@ -15,9 +16,14 @@ from tests.engine.deals import COMBOS, rules_of
 from tranque import Rules, Tile
 from tranque.bots import sampling
 from tranque.bots.knowledge import TILE_NUMBERS, Knowledge, knowledge_of
-from tranque.bots.sampling import REJECTION_TRIES, DealSampler, state_from_view
+from tranque.bots.sampling import (
+    REJECTION_TRIES,
+    DealSampler,
+    heavy_first_assumptions,
+    state_from_view,
+)
 from tranque.engine.scoring import score_round
-from tranque.engine.tiles import BIT, indices
+from tranque.engine.tiles import BIT, WITH_NUMBER, indices
 
 
 @pytest.mark.parametrize(("name", "players", "mode"), COMBOS)
@@ -121,3 +127,88 @@ def test_the_state_of_the_real_deal_is_the_referees(name: str, players: int, mod
             state.push(move)
         assert state.outcome == real.outcome
         assert score_round(rules, state) == score_round(rules, real)
+
+
+@pytest.mark.parametrize(("name", "players", "mode"), COMBOS)
+def test_R17_heavy_first_assumes_nothing_false_of_heaviest_first_players(
+    name: str, players: int, mode: str
+) -> None:
+    """Against players who do play their heaviest fitting tile (the greedy bots of these
+    rounds), the assumption is true: no tile it rules out is really held, so the real deal
+    keeps every assumption, and a sampler that lets none be broken keeps to them all."""
+    rules = rules_of(name, players, mode)
+    rng = random.Random(6)
+    assumed_any = False
+    for rnd, view in rounds_with_views(rules, seed=4):
+        known = knowledge_of(view)
+        others = [s for s in range(players) if s != known.seat]
+        assumed = heavy_first_assumptions(known, others)
+        held = [sum(BIT[t.index] for t in hand) for hand in rnd.hands]
+        for seat in others:
+            assert not any(mask & held[seat] for mask in assumed[seat]), (seat, assumed[seat])
+        assumed_any = assumed_any or any(assumed)
+        sampler = DealSampler(known, rng, assumed, slack=0.0)
+        for _ in range(2):
+            hands, _rest = sampler.draw()
+            for seat in others:
+                assert not any(mask & hands[seat] for mask in assumed[seat])
+    assert assumed_any
+
+
+def test_a_play_shown_not_to_be_the_heaviest_assumes_nothing() -> None:
+    """Seat 1 played 5-4 on a 5 while it held 6-5, which it played later: that play says
+    nothing; its play of 4-0, and seat 3's play of 3-1, rule out the heavier unseen
+    tiles that fitted then."""
+    fitting = WITH_NUMBER[5] | WITH_NUMBER[3]
+    known = dataclasses.replace(
+        small_knowledge(),
+        choices=(
+            (1, Tile(5, 4).index, fitting, BIT[Tile(5, 4).index] | BIT[Tile(6, 5).index]),
+            (3, Tile(3, 1).index, fitting, BIT[Tile(3, 1).index]),
+            (1, Tile(4, 0).index, fitting, BIT[Tile(4, 0).index]),
+        ),
+    )
+    assumed = heavy_first_assumptions(known, [1, 3])
+    assert assumed[1] == [tiles("6-5", "5-4", "3-2")]
+    assert assumed[3] == [tiles("6-5", "5-4", "3-2")]
+    assert heavy_first_assumptions(known, [3])[1] == []
+
+
+def tiles(*texts: str) -> int:
+    return sum(BIT[Tile.parse(text).index] for text in texts)
+
+
+@pytest.mark.parametrize("slack", [0.0, 0.3])
+def test_deals_weigh_slack_for_every_assumption_they_break(slack: float) -> None:
+    """Seat 1 is assumed to hold neither 5-4 nor 3-2 (one play), seat 3 not 6-5 (another).
+    Each deal comes up in proportion to the ways it fits times `slack` to the power of the
+    assumptions it breaks: with slack 0 only the deals that keep both."""
+    known = small_knowledge()
+    assumed = [[], [tiles("5-4", "3-2")], [], [tiles("6-5")]]
+    sampler = DealSampler(known, random.Random(3), assumed, slack)
+    draws = 12000
+    counts = Counter(tuple(sampler.draw()[0]) for _ in range(draws))
+    expected = Counter(
+        {
+            deal: ways
+            * slack ** sum(any(mask & deal[seat] for mask in masks) for seat, masks in enumerate(assumed))
+            for deal, ways in ways_to_fit(known).items()
+        }
+    )
+    total = sum(expected.values())
+    assert {deal for deal, weight in expected.items() if weight} == set(counts)
+    for deal, count in counts.items():
+        share = draws * expected[deal] / total
+        assert 0.8 * share < count < 1.2 * share, (deal, count, share)
+
+
+def test_an_assumption_no_deal_keeps_still_gives_deals_that_fit() -> None:
+    """Seat 1 (no 6, two tiles) cannot lack 5-4, 3-2 and 3-1 too: only 2-1 would be left for
+    its two slots. Every deal still fits the passes, each breaking the assumption."""
+    known = small_knowledge()
+    assumed = [[], [tiles("5-4", "3-2", "3-1")], [], []]
+    sampler = DealSampler(known, random.Random(1), assumed, 0.0)
+    for _ in range(50):
+        hands, _rest = sampler.draw()
+        assert hands[1] & assumed[1][0]
+        assert tuple(hands) in ways_to_fit(known)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from tranque.bots.base import bot_rng, legal_choices
 from tranque.bots.heuristic import Advice, Weights
 from tranque.bots.knowledge import knowledge_of
-from tranque.bots.sampling import ChoiceModel, Deal, DealSampler, state_from_view
+from tranque.bots.sampling import ChoiceModel, Deal, DealSampler, heavy_first_assumptions, state_from_view
 from tranque.bots.search import (
     Rollout,
     SearchAborted,
@@ -56,6 +56,10 @@ class Budget:
     round_bonus: float = 0.15  # worth of winning the round itself, as a share of the target
     rollout_tail: int = 0  # with two sides, solve rollouts exactly once this few tiles are left
     time_limit: float | None = None  # seconds of wall clock; None: the counts alone decide
+    # Weight of a deal for each play it makes an opponent's lighter than its heaviest fitting
+    # tile (`sampling.heavy_first_assumptions`); 1: no such assumption. Measured, not kept:
+    # see the README's bots benchmark.
+    lighter_play: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -149,7 +153,11 @@ class ExpertBot:
         nodes = 0
         done = 0
         deadline = None if budget.time_limit is None else time.perf_counter() + budget.time_limit
-        deals = weighted_deals(DealSampler(known, self._rng), model, samples, budget.oversample, self._rng)
+        assumed: list[list[int]] = []
+        if budget.lighter_play < 1:
+            assumed = heavy_first_assumptions(known, [s for s in range(rules.players) if not maximizing[s]])
+        sampler = DealSampler(known, self._rng, assumed, budget.lighter_play)
+        deals = weighted_deals(sampler, model, samples, budget.oversample, self._rng)
         for (hands, rest), times in deals:
             state = state_from_view(view, hands, rest)
             scores = None

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
-from tranque.bots.knowledge import TILE_NUMBERS, Knowledge, NumberMask
+from tranque.bots.knowledge import Knowledge, NumberMask
 from tranque.engine import PlayerView
 from tranque.engine.round import state_for
 from tranque.engine.state import RoundState
-from tranque.engine.tiles import BIT, PIPS, Mask, TileIndex, indices
+from tranque.engine.tiles import BIT, PIPS, WITH_NUMBER, Mask, TileIndex, indices
 
 REJECTION_TRIES = 8
 SWEEPS = 3  # swap attempts per hidden tile between two deals of the Markov chain
@@ -26,25 +27,38 @@ Deal = tuple[list[Mask], list[TileIndex]]
 
 class DealSampler:
     """Draws deals of the unseen tiles that fit `known`, each (nearly) uniformly among all
-    the deals that do.
+    the deals that do, or in proportion to how well they keep to assumptions about how the
+    others play (`assumed`).
 
     Without constraints a deal is a shuffle. With few, shuffles are drawn until one fits
     (exactly uniform). When too many are refused, the sampler finds one deal that fits
     (augmenting paths) and then walks between fitting deals by swapping two tiles whenever
     both fit their new places: a Markov chain whose steady state is uniform over the deals
     that fit; each `draw` takes its state after a few sweeps.
+
+    `assumed[seat]` lists tile sets the seat is assumed not to have held (one per play it
+    made, `heavy_first_assumptions`); a deal weighs `slack` to the power of the assumptions
+    it breaks. The walk then accepts a swap that breaks k more with probability `slack`**k
+    (Metropolis), so its steady state is the deals that fit, in proportion to that weight.
     """
 
-    def __init__(self, known: Knowledge, rng: random.Random) -> None:
+    def __init__(
+        self, known: Knowledge, rng: random.Random, assumed: Sequence[Sequence[Mask]] = (), slack: float = 1.0
+    ) -> None:
         self.known = known
         self.rng = rng
         self.tiles = indices(known.unseen)
         self.slot_seats = [seat for seat, seat_slots in enumerate(known.slots) for _ in seat_slots]
-        # Every place a hidden tile can take: the slots, then the boneyard (no constraint).
-        masks = [mask for seat_slots in known.slots for mask in seat_slots]
-        self.slot_count = len(masks)
-        self.masks: list[NumberMask] = masks + [0] * (len(self.tiles) - len(masks))
-        self.constrained = any(masks)
+        # Every place a hidden tile can take: the slots, then the boneyard (no constraint),
+        # each as the tiles it may hold.
+        everything = known.unseen
+        places = [everything & ~_showing(mask) for seat_slots in known.slots for mask in seat_slots]
+        self.slot_count = len(places)
+        self.allowed: list[Mask] = places + [everything] * (len(self.tiles) - len(places))
+        self.place_seats = self.slot_seats + [-1] * (len(self.tiles) - len(places))
+        self.assumed = [list(a) for a in assumed] if slack < 1 and any(assumed) else []
+        self.slack = slack
+        self.constrained = bool(self.assumed) or any(place != everything for place in places)
         self.chain: list[TileIndex] | None = None
 
     def draw(self) -> Deal:
@@ -63,34 +77,105 @@ class DealSampler:
         if not self.constrained:
             return rng.sample(self.tiles, len(self.tiles))
         if self.chain is None:
-            for _ in range(REJECTION_TRIES):
-                order = rng.sample(self.tiles, len(self.tiles))
-                if self._fits(order):
-                    return order
-            self.chain = _matching(self.tiles, self.masks, rng)
+            if not self.assumed:
+                for _ in range(REJECTION_TRIES):
+                    order = rng.sample(self.tiles, len(self.tiles))
+                    if self._fits(order):
+                        return order
+            self.chain = self._start()
             self._walk(self.chain, 4 * SWEEPS)
         self._walk(self.chain, SWEEPS)
         return list(self.chain)
 
+    def _start(self) -> list[TileIndex]:
+        """A deal that fits, and keeps to every assumption if one can."""
+        if self.assumed:
+            kept = [
+                place & ~self._assumed_union(seat) if seat >= 0 else place
+                for place, seat in zip(self.allowed, self.place_seats, strict=True)
+            ]
+            try:
+                return _matching(self.tiles, kept, self.rng)
+            except ValueError:
+                pass
+        return _matching(self.tiles, self.allowed, self.rng)
+
+    def _assumed_union(self, seat: int) -> Mask:
+        union = 0
+        for mask in self.assumed[seat]:
+            union |= mask
+        return union
+
     def _fits(self, order: list[TileIndex]) -> bool:
-        return all(not TILE_NUMBERS[t] & m for t, m in zip(order, self.masks, strict=True))
+        return all(BIT[t] & a for t, a in zip(order, self.allowed, strict=True))
 
     def _walk(self, order: list[TileIndex], sweeps: int) -> None:
-        masks = self.masks
+        if self.assumed:
+            self._weighed_walk(order, sweeps)
+            return
+        allowed = self.allowed
         size = len(order)
         rand = self.rng.random
         for _ in range(sweeps * size):
             i = int(rand() * size)
             j = int(rand() * size)
             a, b = order[i], order[j]
-            if not (TILE_NUMBERS[b] & masks[i] or TILE_NUMBERS[a] & masks[j]):
+            if BIT[b] & allowed[i] and BIT[a] & allowed[j]:
                 order[i], order[j] = b, a
 
+    def _weighed_walk(self, order: list[TileIndex], sweeps: int) -> None:
+        allowed = self.allowed
+        seats = self.place_seats
+        assumed = self.assumed
+        slack = self.slack
+        hands = [0] * self.known.players
+        for seat, tile in zip(seats, order, strict=True):
+            if seat >= 0:
+                hands[seat] |= BIT[tile]
+        broken = [sum(1 for mask in masks if hands[seat] & mask) for seat, masks in enumerate(assumed)]
+        size = len(order)
+        rand = self.rng.random
+        for _ in range(sweeps * size):
+            i = int(rand() * size)
+            j = int(rand() * size)
+            a, b = order[i], order[j]
+            if not (BIT[b] & allowed[i] and BIT[a] & allowed[j]):
+                continue
+            seat_i, seat_j = seats[i], seats[j]
+            if seat_i != seat_j:
+                change = BIT[a] | BIT[b]
+                new_i = new_j = 0
+                more = 0
+                if seat_i >= 0 and assumed[seat_i]:
+                    new_i = sum(1 for mask in assumed[seat_i] if (hands[seat_i] ^ change) & mask)
+                    more += new_i - broken[seat_i]
+                if seat_j >= 0 and assumed[seat_j]:
+                    new_j = sum(1 for mask in assumed[seat_j] if (hands[seat_j] ^ change) & mask)
+                    more += new_j - broken[seat_j]
+                if more > 0 and rand() >= slack**more:
+                    continue
+                if seat_i >= 0:
+                    hands[seat_i] ^= change
+                    broken[seat_i] = new_i
+                if seat_j >= 0:
+                    hands[seat_j] ^= change
+                    broken[seat_j] = new_j
+            order[i], order[j] = b, a
 
-def _matching(tiles: list[TileIndex], masks: list[NumberMask], rng: random.Random) -> list[TileIndex]:
+
+def _showing(numbers: NumberMask) -> Mask:
+    """Every tile showing one of `numbers`."""
+    tiles = 0
+    for number in range(10):
+        if numbers >> number & 1:
+            tiles |= WITH_NUMBER[number]
+    return tiles
+
+
+def _matching(tiles: list[TileIndex], places: list[Mask], rng: random.Random) -> list[TileIndex]:
     """A tile for every place, each fitting its place, by augmenting paths (Kuhn): always
-    found when one exists, and the real deal is one."""
-    allowed = [[t for t in tiles if not TILE_NUMBERS[t] & m] for m in masks]
+    found when one exists (without assumptions, the real deal is one)."""
+    allowed = [[t for t in tiles if BIT[t] & place] for place in places]
     shuffled = [rng.sample(options, len(options)) for options in allowed]
     owner: dict[TileIndex, int] = {}
 
@@ -105,10 +190,10 @@ def _matching(tiles: list[TileIndex], masks: list[NumberMask], rng: random.Rando
         return False
 
     # The most constrained places first: fewer detours.
-    for place in sorted(range(len(masks)), key=lambda p: len(allowed[p])):
+    for place in sorted(range(len(places)), key=lambda p: len(allowed[p])):
         if not augment(place, set()):
             raise ValueError("ningún reparto de las fichas ocultas cuadra con lo jugado")
-    order = [0] * len(masks)
+    order = [0] * len(places)
     for tile, place in owner.items():
         order[place] = tile
     return order
@@ -168,3 +253,20 @@ class ChoiceModel:
                 sums[seat, playable] = total
             weight *= exp[PIPS[tile]] / total
         return weight
+
+
+# HEAVIER[p]: the tiles with more than p pips.
+HEAVIER: list[Mask] = [sum(BIT[t] for t in range(len(PIPS)) if PIPS[t] > p) for p in range(19)]
+
+
+def heavy_first_assumptions(known: Knowledge, seats: Sequence[int]) -> list[list[Mask]]:
+    """Per seat of `seats`, what its plays say if it always plays its heaviest tile that fits
+    ("bota gorda"): for each play, the unseen tiles that fitted then and were heavier than
+    the one it played, which it then did not hold. A play its own later plays already show
+    was not its heaviest says nothing more and is left out."""
+    assumed: list[list[Mask]] = [[] for _ in range(known.players)]
+    for seat, tile, fitting, later in known.choices:
+        heavier = fitting & HEAVIER[PIPS[tile]]
+        if seat in seats and not heavier & later and heavier & known.unseen:
+            assumed[seat].append(heavier & known.unseen)
+    return assumed
