@@ -110,28 +110,14 @@ class DealSampler:
         return all(BIT[t] & a for t, a in zip(order, self.allowed, strict=True))
 
     def _walk(self, order: list[TileIndex], sweeps: int) -> None:
-        if self.assumed:
-            self._weighed_walk(order, sweeps)
-            return
-        allowed = self.allowed
-        size = len(order)
-        rand = self.rng.random
-        for _ in range(sweeps * size):
-            i = int(rand() * size)
-            j = int(rand() * size)
-            a, b = order[i], order[j]
-            if BIT[b] & allowed[i] and BIT[a] & allowed[j]:
-                order[i], order[j] = b, a
-
-    def _weighed_walk(self, order: list[TileIndex], sweeps: int) -> None:
         allowed = self.allowed
         seats = self.place_seats
         assumed = self.assumed
-        slack = self.slack
         hands = [0] * self.known.players
-        for seat, tile in zip(seats, order, strict=True):
-            if seat >= 0:
-                hands[seat] |= BIT[tile]
+        if assumed:
+            for seat, tile in zip(seats, order, strict=True):
+                if seat >= 0:
+                    hands[seat] |= BIT[tile]
         broken = [sum(1 for mask in masks if hands[seat] & mask) for seat, masks in enumerate(assumed)]
         size = len(order)
         rand = self.rng.random
@@ -141,26 +127,34 @@ class DealSampler:
             a, b = order[i], order[j]
             if not (BIT[b] & allowed[i] and BIT[a] & allowed[j]):
                 continue
-            seat_i, seat_j = seats[i], seats[j]
-            if seat_i != seat_j:
-                change = BIT[a] | BIT[b]
-                new_i = new_j = 0
-                more = 0
-                if seat_i >= 0 and assumed[seat_i]:
-                    new_i = sum(1 for mask in assumed[seat_i] if (hands[seat_i] ^ change) & mask)
-                    more += new_i - broken[seat_i]
-                if seat_j >= 0 and assumed[seat_j]:
-                    new_j = sum(1 for mask in assumed[seat_j] if (hands[seat_j] ^ change) & mask)
-                    more += new_j - broken[seat_j]
-                if more > 0 and rand() >= slack**more:
-                    continue
-                if seat_i >= 0:
-                    hands[seat_i] ^= change
-                    broken[seat_i] = new_i
-                if seat_j >= 0:
-                    hands[seat_j] ^= change
-                    broken[seat_j] = new_j
+            if (
+                assumed
+                and seats[i] != seats[j]
+                and not self._weighed_swap(hands, broken, seats[i], seats[j], a, b)
+            ):
+                continue
             order[i], order[j] = b, a
+
+    def _weighed_swap(
+        self, hands: list[Mask], broken: list[int], seat_a: int, seat_b: int, a: TileIndex, b: TileIndex
+    ) -> bool:
+        """Whether tiles `a` (of `seat_a`, -1: not in a hand) and `b` (of `seat_b`) trade
+        places, as Metropolis accepts it; if they do, `hands` and `broken` follow."""
+        change = BIT[a] | BIT[b]
+        more = 0
+        now = [0, 0]
+        for k, seat in enumerate((seat_a, seat_b)):
+            if seat >= 0 and self.assumed[seat]:
+                now[k] = sum(1 for mask in self.assumed[seat] if (hands[seat] ^ change) & mask)
+                more += now[k] - broken[seat]
+        if more > 0 and self.rng.random() >= self.slack**more:
+            return False
+        for k, seat in enumerate((seat_a, seat_b)):
+            if seat >= 0:
+                hands[seat] ^= change
+                if self.assumed[seat]:
+                    broken[seat] = now[k]
+        return True
 
 
 def _showing(numbers: NumberMask) -> Mask:
@@ -259,7 +253,9 @@ class ChoiceModel:
 HEAVIER: list[Mask] = [sum(BIT[t] for t in range(len(PIPS)) if PIPS[t] > p) for p in range(19)]
 
 
-def heavy_first_assumptions(known: Knowledge, seats: Sequence[int]) -> list[list[Mask]]:
+def heavy_first_assumptions(
+    known: Knowledge, seats: Sequence[int], first: int = 0, last: int = 99
+) -> list[list[Mask]]:
     """Per seat of `seats`, what its plays say if it always plays its heaviest tile that fits
     ("bota gorda"): for each play, the unseen tiles that fitted then and were heavier than
     the one it played, which it then did not hold. A play its own later plays already show
