@@ -13,11 +13,11 @@ import math
 import random
 from collections.abc import Sequence
 
-from tranque.bots.knowledge import Knowledge, NumberMask
+from tranque.bots.knowledge import Knowledge, tiles_without
 from tranque.engine import PlayerView
 from tranque.engine.round import state_for
 from tranque.engine.state import RoundState
-from tranque.engine.tiles import BIT, PIPS, WITH_NUMBER, Mask, TileIndex, indices
+from tranque.engine.tiles import BIT, PIPS, Mask, TileIndex, indices
 
 REJECTION_TRIES = 8
 SWEEPS = 3  # swap attempts per hidden tile between two deals of the Markov chain
@@ -52,7 +52,7 @@ class DealSampler:
         # Every place a hidden tile can take: the slots, then the boneyard (no constraint),
         # each as the tiles it may hold.
         everything = known.unseen
-        places = [everything & ~_showing(mask) for seat_slots in known.slots for mask in seat_slots]
+        places = [tiles_without(mask, everything) for seat_slots in known.slots for mask in seat_slots]
         self.slot_count = len(places)
         self.allowed: list[Mask] = places + [everything] * (len(self.tiles) - len(places))
         self.place_seats = self.slot_seats + [-1] * (len(self.tiles) - len(places))
@@ -157,15 +157,6 @@ class DealSampler:
         return True
 
 
-def _showing(numbers: NumberMask) -> Mask:
-    """Every tile showing one of `numbers`."""
-    tiles = 0
-    for number in range(10):
-        if numbers >> number & 1:
-            tiles |= WITH_NUMBER[number]
-    return tiles
-
-
 def _matching(tiles: list[TileIndex], places: list[Mask], rng: random.Random) -> list[TileIndex]:
     """A tile for every place, each fitting its place, by augmenting paths (Kuhn): always
     found when one exists (without assumptions, the real deal is one)."""
@@ -253,9 +244,7 @@ class ChoiceModel:
 HEAVIER: list[Mask] = [sum(BIT[t] for t in range(len(PIPS)) if PIPS[t] > p) for p in range(19)]
 
 
-def heavy_first_assumptions(
-    known: Knowledge, seats: Sequence[int], first: int = 0, last: int = 99
-) -> list[list[Mask]]:
+def heavy_first_assumptions(known: Knowledge, seats: Sequence[int]) -> list[list[Mask]]:
     """Per seat of `seats`, what its plays say if it always plays its heaviest tile that fits
     ("bota gorda"): for each play, the unseen tiles that fitted then and were heavier than
     the one it played, which it then did not hold. A play its own later plays already show
