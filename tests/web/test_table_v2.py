@@ -82,11 +82,14 @@ def wait_for_a_play_on_an_end(
         if play and page.locator(f'.hand-tile[data-tile="{play["tile"]}"]').count():
             return play
         assert time.monotonic() < deadline, f"no play on an end came up; moves: {dict(seen)}"
-        if page.locator(".overlay.round-end button.primary:not([disabled])").count() or not page.evaluate(
-            MY_TURN
-        ):
+        if page.locator(".overlay.round-end button.primary:not([disabled])").count():
             if not act_once(page, seen):
                 page.wait_for_timeout(40)
+            continue
+        if not page.evaluate(MY_TURN):
+            # Not this seat's turn: only wait. (A move made now could land on the turn that
+            # has just come, and the driver would play the very chance this waits for.)
+            page.wait_for_timeout(40)
             continue
         page.wait_for_timeout(40)
         # It is this seat's turn but only a lead or a draw/pass: play that by clicking.
