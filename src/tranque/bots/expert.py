@@ -16,7 +16,6 @@ and a long shot at a big one.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass
@@ -24,14 +23,7 @@ from dataclasses import dataclass
 from tranque.bots.base import bot_rng, legal_choices
 from tranque.bots.heuristic import Advice, Weights
 from tranque.bots.knowledge import knowledge_of
-from tranque.bots.sampling import (
-    ChoiceModel,
-    Deal,
-    DealSampler,
-    heavy_first_assumptions,
-    state_before,
-    state_from_view,
-)
+from tranque.bots.sampling import ChoiceModel, Deal, DealSampler, heavy_first_assumptions, state_from_view
 from tranque.bots.search import (
     Rollout,
     SearchAborted,
@@ -42,10 +34,8 @@ from tranque.bots.search import (
 )
 from tranque.bots.values import Valuer
 from tranque.engine import Action, PlayerView
-from tranque.engine.events import DrawEvent, PlayEvent
 from tranque.engine.round import move_of
 from tranque.engine.state import Move, RoundState
-from tranque.engine.tiles import Mask, TileIndex
 
 WEIGHTS = Weights()
 
@@ -70,17 +60,6 @@ class Budget:
     # tile (`sampling.heavy_first_assumptions`); 1: no such assumption. Measured, not kept:
     # see the README's bots benchmark.
     lighter_play: float = 1.0
-    # Each opponent's first so many free plays are taken as its heaviest fitting tile outright
-    # (weight 0, broken only when no deal keeps them); `lighter_play` weighs the later ones.
-    heavy_opening: int = 0
-    # When deals are solved exactly, each deal is also weighed by how well it explains the
-    # opponents' latest `replies` free plays as good ones: a play that loses r points against
-    # the best one that deal allowed weighs `reply_floor` + (1 - `reply_floor`) e^(-r/T),
-    # T = `reply_temperature`. 0: no such weighing.
-    replies: int = 0
-    reply_temperature: float = 5.0
-    reply_floor: float = 0.2
-    reply_partner: bool = False  # weigh the partners' plays that way too
 
 
 @dataclass(frozen=True)
@@ -174,30 +153,20 @@ class ExpertBot:
         nodes = 0
         done = 0
         deadline = None if budget.time_limit is None else time.perf_counter() + budget.time_limit
-        assumed: list[list[tuple[Mask, float]]] = []
-        if budget.lighter_play < 1 or budget.heavy_opening:
-            opponents = [s for s in range(rules.players) if not maximizing[s]]
-            assumed = [
-                [(mask, 0.0 if made < budget.heavy_opening else budget.lighter_play) for made, mask in plays]
-                for plays in heavy_first_assumptions(known, opponents)
-            ]
-        sampler = DealSampler(known, self._rng, assumed)
+        assumed: list[list[int]] = []
+        if budget.lighter_play < 1:
+            assumed = heavy_first_assumptions(known, [s for s in range(rules.players) if not maximizing[s]])
+        sampler = DealSampler(known, self._rng, assumed, budget.lighter_play)
         deals = weighted_deals(sampler, model, samples, budget.oversample, self._rng)
-        checks = _latest_choices(view, maximizing, budget) if exact and budget.replies else []
-        weighed = 0.0
         for (hands, rest), times in deals:
             state = state_from_view(view, hands, rest)
             scores = None
-            weight = float(times)
             if exact:
                 solver = Solver(value, maximizing, state, node_limit=budget.exact_nodes - nodes)
                 try:
                     scores = [self._solve(solver, state, move) for move in moves]
-                    if checks:
-                        weight *= _plausibility(view, solver, hands, rest, checks, budget)
                 except SearchAborted:
-                    if scores is None:
-                        exact = False  # too big to solve in the budget: roll out the rest
+                    exact = False  # too big to solve in the budget: roll out the rest
                 nodes += solver.nodes
             if scores is None and budget.rollout_tail and rules.side_count == 2:
                 tail_solver = Solver(value, maximizing, state)
@@ -209,15 +178,12 @@ class ExpertBot:
             if scores is None:
                 scores = [self._roll(rollout, state, move, value) for move in moves]
             for index, score in enumerate(scores):
-                totals[index] += weight * score
-            weighed += weight
-            done += 1 if checks else times
+                totals[index] += times * score
+            done += times
             if deadline is not None and time.perf_counter() > deadline:
                 break
             if exact and nodes > budget.exact_nodes * 0.5 and done >= budget.exact_min_samples:
                 break
-        if checks and weighed:  # weighted means, over as many deals as were solved
-            totals = [total * done / weighed for total in totals]
         return Estimate(actions, tuple(totals), done, exact)
 
     @staticmethod
@@ -233,51 +199,3 @@ class ExpertBot:
             return rollout(state, value)
         finally:
             state.pop()
-
-
-def _latest_choices(view: PlayerView, maximizing: list[bool], budget: Budget) -> list[tuple[int, Move]]:
-    """The opponents' (and with `reply_partner` the partners') latest `budget.replies` plays
-    on an end, as (event index, move), made with few enough tiles left to solve the position
-    they were made in."""
-    found: list[tuple[int, Move]] = []
-    tiles = sum(view.hand_counts) + view.boneyard_count
-    for index in range(len(view.events) - 1, -1, -1):
-        event = view.events[index]
-        if isinstance(event, DrawEvent):
-            break
-        if not isinstance(event, PlayEvent) or event.side is None:
-            continue
-        tiles += 1
-        if tiles > budget.exact_tiles + 1:
-            break
-        if not maximizing[event.seat] or (budget.reply_partner and event.seat != view.seat):
-            found.append((index, move_of(event.action)))
-            if len(found) == budget.replies:
-                break
-    return found
-
-
-def _plausibility(
-    view: PlayerView,
-    solver: Solver,
-    hands: list[Mask],
-    rest: list[TileIndex],
-    checks: list[tuple[int, Move]],
-    budget: Budget,
-) -> float:
-    """How well the deal `hands` explains the opponents' plays `checks` as good ones."""
-    weight = 1.0
-    for index, played in checks:
-        state = state_before(view, hands, rest, index)
-        if state is None:
-            continue
-        moves = state.legal_moves()
-        if len(moves) < 2 or played not in moves:
-            continue
-        values = {move: ExpertBot._solve(solver, state, move) for move in moves}
-        if solver.maximizing[state.turn]:
-            regret = max(values.values()) - values[played]
-        else:
-            regret = values[played] - min(values.values())  # they play against our side
-        weight *= budget.reply_floor + (1 - budget.reply_floor) * math.exp(-regret / budget.reply_temperature)
-    return weight

@@ -15,15 +15,12 @@ from collections.abc import Sequence
 
 from tranque.bots.knowledge import Knowledge, tiles_without
 from tranque.engine import PlayerView
-from tranque.engine.actions import Side
-from tranque.engine.events import DrawEvent, PlayEvent
 from tranque.engine.round import state_for
 from tranque.engine.state import RoundState
 from tranque.engine.tiles import BIT, PIPS, Mask, TileIndex, indices
 
 REJECTION_TRIES = 8
 SWEEPS = 3  # swap attempts per hidden tile between two deals of the Markov chain
-HARD = 40.0  # the cost of breaking an assumption of factor 0: e**-40, never in practice
 
 Deal = tuple[list[Mask], list[TileIndex]]
 
@@ -39,15 +36,14 @@ class DealSampler:
     both fit their new places: a Markov chain whose steady state is uniform over the deals
     that fit; each `draw` takes its state after a few sweeps.
 
-    `assumed[seat]` lists assumptions about the seat as (tiles it did not hold, factor): one
-    per play it made (`heavy_first_assumptions`). A deal weighs the product of the factors of
-    the assumptions it breaks (factor 0: broken only when no deal keeps it). The walk accepts
-    a swap that changes that weight by a factor w with probability min(1, w) (Metropolis),
-    so its steady state is the deals that fit, in proportion to their weight.
+    `assumed[seat]` lists tile sets the seat is assumed not to have held (one per play it
+    made, `heavy_first_assumptions`); a deal weighs `slack` to the power of the assumptions
+    it breaks. The walk then accepts a swap that breaks k more with probability `slack`**k
+    (Metropolis), so its steady state is the deals that fit, in proportion to that weight.
     """
 
     def __init__(
-        self, known: Knowledge, rng: random.Random, assumed: Sequence[Sequence[tuple[Mask, float]]] = ()
+        self, known: Knowledge, rng: random.Random, assumed: Sequence[Sequence[Mask]] = (), slack: float = 1.0
     ) -> None:
         self.known = known
         self.rng = rng
@@ -60,10 +56,8 @@ class DealSampler:
         self.slot_count = len(places)
         self.allowed: list[Mask] = places + [everything] * (len(self.tiles) - len(places))
         self.place_seats = self.slot_seats + [-1] * (len(self.tiles) - len(places))
-        kept = [[(mask, factor) for mask, factor in seat_assumed if factor < 1] for seat_assumed in assumed]
-        self.assumed = [[mask for mask, _ in a] for a in kept] if any(kept) else []
-        # What breaking each assumption costs, as -log(factor); "never" is a large finite cost.
-        self.costs = [[-math.log(factor) if factor > 0 else HARD for _, factor in a] for a in kept]
+        self.assumed = [list(a) for a in assumed] if slack < 1 and any(assumed) else []
+        self.slack = slack
         self.constrained = bool(self.assumed) or any(place != everything for place in places)
         self.chain: list[TileIndex] | None = None
 
@@ -96,29 +90,21 @@ class DealSampler:
     def _start(self) -> list[TileIndex]:
         """A deal that fits, and keeps to every assumption if one can."""
         if self.assumed:
-            for only_hard in (False, True):  # every assumption, else those of factor 0
-                kept = [
-                    place & ~self._assumed_union(seat, only_hard) if seat >= 0 else place
-                    for place, seat in zip(self.allowed, self.place_seats, strict=True)
-                ]
-                try:
-                    return _matching(self.tiles, kept, self.rng)
-                except ValueError:
-                    pass
+            kept = [
+                place & ~self._assumed_union(seat) if seat >= 0 else place
+                for place, seat in zip(self.allowed, self.place_seats, strict=True)
+            ]
+            try:
+                return _matching(self.tiles, kept, self.rng)
+            except ValueError:
+                pass
         return _matching(self.tiles, self.allowed, self.rng)
 
-    def _assumed_union(self, seat: int, only_hard: bool) -> Mask:
-        """The tiles `seat` is assumed not to hold (`only_hard`: by assumptions of factor 0)."""
+    def _assumed_union(self, seat: int) -> Mask:
         union = 0
-        for mask, cost in zip(self.assumed[seat], self.costs[seat], strict=True):
-            if cost >= HARD or not only_hard:
-                union |= mask
+        for mask in self.assumed[seat]:
+            union |= mask
         return union
-
-    def _cost(self, seat: int, hand: Mask) -> float:
-        """What the assumptions `hand` breaks cost, for `seat`."""
-        pairs = zip(self.assumed[seat], self.costs[seat], strict=True)
-        return sum(cost for mask, cost in pairs if hand & mask)
 
     def _fits(self, order: list[TileIndex]) -> bool:
         return all(BIT[t] & a for t, a in zip(order, self.allowed, strict=True))
@@ -132,7 +118,7 @@ class DealSampler:
             for seat, tile in zip(seats, order, strict=True):
                 if seat >= 0:
                     hands[seat] |= BIT[tile]
-        broken = [self._cost(seat, hands[seat]) for seat in range(len(assumed))]
+        broken = [sum(1 for mask in masks if hands[seat] & mask) for seat, masks in enumerate(assumed)]
         size = len(order)
         rand = self.rng.random
         for _ in range(sweeps * size):
@@ -150,18 +136,18 @@ class DealSampler:
             order[i], order[j] = b, a
 
     def _weighed_swap(
-        self, hands: list[Mask], broken: list[float], seat_a: int, seat_b: int, a: TileIndex, b: TileIndex
+        self, hands: list[Mask], broken: list[int], seat_a: int, seat_b: int, a: TileIndex, b: TileIndex
     ) -> bool:
         """Whether tiles `a` (of `seat_a`, -1: not in a hand) and `b` (of `seat_b`) trade
         places, as Metropolis accepts it; if they do, `hands` and `broken` follow."""
         change = BIT[a] | BIT[b]
-        more = 0.0
-        now = [0.0, 0.0]
+        more = 0
+        now = [0, 0]
         for k, seat in enumerate((seat_a, seat_b)):
             if seat >= 0 and self.assumed[seat]:
-                now[k] = self._cost(seat, hands[seat] ^ change)
+                now[k] = sum(1 for mask in self.assumed[seat] if (hands[seat] ^ change) & mask)
                 more += now[k] - broken[seat]
-        if more > 0 and self.rng.random() >= math.exp(-more):
+        if more > 0 and self.rng.random() >= self.slack**more:
             return False
         for k, seat in enumerate((seat_a, seat_b)):
             if seat >= 0:
@@ -212,33 +198,6 @@ def state_from_view(view: PlayerView, hands: list[Mask], rest: list[TileIndex]) 
     return state
 
 
-def state_before(view: PlayerView, hands: list[Mask], rest: list[TileIndex], index: int) -> RoundState | None:
-    """The state of the round just before `view.events[index]`, a play on an end, had the
-    hidden tiles been dealt as `hands` and `rest`. None where it cannot be rebuilt: a draw
-    since (what was drawn in which order is unknown) or palitos for passes."""
-    if view.ends is None or view.rules.pass_points:
-        return None
-    hands = list(hands)
-    left, right = view.ends
-    for event in reversed(view.events[index:]):
-        if isinstance(event, DrawEvent):
-            return None
-        if isinstance(event, PlayEvent):
-            if event.side is None:
-                return None
-            hands[event.seat] |= BIT[event.tile.index]
-            if event.side is Side.LEFT:
-                left = event.laid[1]
-            else:
-                right = event.laid[0]
-    earlier = (event.seat for event in reversed(view.events[:index]) if isinstance(event, PlayEvent))
-    state = state_for(view.rules, hands, rest, view.starter)
-    state.left, state.right = left, right
-    state.turn = view.events[index].seat
-    state.last_player = next(earlier, -1)
-    return state
-
-
 class ChoiceModel:
     """How plausible a sample makes the other seats' observed plays.
 
@@ -285,17 +244,14 @@ class ChoiceModel:
 HEAVIER: list[Mask] = [sum(BIT[t] for t in range(len(PIPS)) if PIPS[t] > p) for p in range(19)]
 
 
-def heavy_first_assumptions(known: Knowledge, seats: Sequence[int]) -> list[list[tuple[int, Mask]]]:
+def heavy_first_assumptions(known: Knowledge, seats: Sequence[int]) -> list[list[Mask]]:
     """Per seat of `seats`, what its plays say if it always plays its heaviest tile that fits
     ("bota gorda"): for each play, the unseen tiles that fitted then and were heavier than
-    the one it played, which it then did not hold, with the play's number among the seat's
-    free choices (0: its first). A play its own later plays already show was not its
-    heaviest says nothing more and is left out."""
-    assumed: list[list[tuple[int, Mask]]] = [[] for _ in range(known.players)]
-    made = [0] * known.players
+    the one it played, which it then did not hold. A play its own later plays already show
+    was not its heaviest says nothing more and is left out."""
+    assumed: list[list[Mask]] = [[] for _ in range(known.players)]
     for seat, tile, fitting, later in known.choices:
         heavier = fitting & HEAVIER[PIPS[tile]]
         if seat in seats and not heavier & later and heavier & known.unseen:
-            assumed[seat].append((made[seat], heavier & known.unseen))
-        made[seat] += 1
+            assumed[seat].append(heavier & known.unseen)
     return assumed
