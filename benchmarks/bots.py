@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -30,7 +29,7 @@ import dominoes_adapter as adapter
 from tranque import Game, Rules
 from tranque.bots import Bot, make_bot
 from tranque.bots.arena import percentile, wilson
-from tranque.bots.expert import Budget, ExpertBot
+from tranque.bots.expert import Budget, BudgetError, ExpertBot
 
 
 @dataclass
@@ -50,17 +49,10 @@ def our_bot(name: str, seed: int, budget: Budget | None) -> Bot:
 
 def parse_budget(text: str) -> Budget:
     """`--budget samples=100,lighter_play=0.1`: the expert's `Budget` with these fields changed."""
-    defaults = Budget()
-    values = {f.name: getattr(defaults, f.name) for f in dataclasses.fields(Budget)}
-    types = {name: float if value is None else type(value) for name, value in values.items()}
-    changes: dict[str, object] = {}
-    for item in filter(None, text.split(",")):
-        name, _, value = item.partition("=")
-        if name not in types:
-            raise argparse.ArgumentTypeError(f"no Budget field {name!r}; there are {', '.join(types)}")
-        kind = types[name]
-        changes[name] = None if value == "None" else (value == "True" if kind is bool else kind(value))
-    return Budget(**changes)  # type: ignore[arg-type]
+    try:
+        return Budget.parse(text)
+    except BudgetError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def play_round(

@@ -451,6 +451,26 @@ ARENA = ["arena", "greedy", "random"]
         ),
         (["arena", "greedy"], "indica dos niveles de bot, no 1", "name two bot levels, not 1"),
         (
+            ["arena", "expert", "greedy", "--budget", "sample=80"],
+            "--budget: «sample» no es un campo del presupuesto del experto; hay: samples, exact_tiles",
+            "--budget: 'sample' is not a field of the expert's budget; there are: samples, exact_tiles",
+        ),
+        (
+            ["arena", "expert", "greedy", "--budget", "samples=80,lighter_play=2"],
+            "--budget: lighter_play=2.0: se espera de 0 a 1",
+            "--budget: lighter_play=2.0: expected from 0 to 1",
+        ),
+        (
+            ["arena", "expert", "greedy", "--budget", "samples=lots"],
+            "--budget: samples=lots: se espera un número entero",
+            "--budget: samples=lots: expected a whole number",
+        ),
+        (
+            ["arena", "greedy", "expert", "--budget", "samples=80"],
+            "--budget es para el experto: nombra primero a expert, no a «greedy»",
+            "--budget is for the expert: name expert first, not 'greedy'",
+        ),
+        (
             ["play", "--preset", "nope"],
             "opción --preset no válida: «nope» no existe",
             "invalid --preset: “nope” does not exist",
@@ -971,6 +991,13 @@ class TestArena:
             assert heading in out
         for spanish in ("Manos", "Partidas", "contra", "Jugando", "Tiempo"):
             assert spanish not in out + captured.err
+
+    def test_a_budget_names_what_it_changes(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = ["arena", "expert", "greedy", "--budget", "samples=2,exact_samples=2", "--target", "20"]
+        assert main([*argv, "--games", "1", "--preset", "sin-pozo", "--players", "2"]) == 0
+        out = flat(capsys.readouterr().out)
+        title = "expert (samples=2,exact_samples=2) contra greedy: Sin pozo · 2 jugadores, individual · a 20"
+        assert title in out
 
 
 # --- simulate: the seed is always shown -----------------------------------------------------

@@ -6,7 +6,17 @@ from __future__ import annotations
 import pytest
 
 from tranque import Rules
-from tranque.bots.arena import GameRecord, games_needed, play_game, play_match, seatings, summarize, wilson
+from tranque.bots.arena import (
+    GameRecord,
+    games_needed,
+    lineup,
+    play_game,
+    play_match,
+    seatings,
+    summarize,
+    wilson,
+)
+from tranque.bots.expert import Budget, ExpertBot
 
 
 def test_wilson_interval_matches_the_formula() -> None:
@@ -68,3 +78,18 @@ def test_games_needed_is_where_the_interval_leaves_one_half_for_good() -> None:
     assert games_needed(("a", "b"), deals) == 2 * (low_at.index(True) + 1)
     assert games_needed(("a", "b"), [deal(0.0)] * 3) is None  # 50%: never above
     assert games_needed(("a", "b"), []) is None
+
+
+def test_a_budget_goes_to_the_first_bots_seats_only() -> None:
+    rules = Rules.preset("clasico")
+    budget = Budget(samples=7, lighter_play=0.1)
+    bots = lineup(rules, [1, 0, 1, 0], ("expert", "expert"), bot_seed=5, budget=budget)
+    assert [type(bot) for bot in bots] == [ExpertBot] * 4
+    assert [bot.budget for bot in bots if isinstance(bot, ExpertBot)] == [Budget(), budget, Budget(), budget]
+    without = lineup(rules, [1, 0, 1, 0], ("expert", "heuristic"), bot_seed=5)
+    assert [bot.name for bot in without] == ["heuristic", "expert", "heuristic", "expert"]
+
+
+def test_a_budget_is_only_for_an_expert_named_first() -> None:
+    with pytest.raises(ValueError, match="for the expert"):
+        next(play_match(Rules.preset("clasico"), ("heuristic", "expert"), 1, seed=1, budget=Budget()))

@@ -9,7 +9,7 @@ import pytest
 from tests.bots.positions import rounds_with_views
 from tests.bots.test_search import minimax
 from tranque import Rules
-from tranque.bots.expert import Budget, ExpertBot, weighted_deals
+from tranque.bots.expert import Budget, BudgetError, ExpertBot, weighted_deals
 from tranque.bots.knowledge import knowledge_of
 from tranque.bots.sampling import ChoiceModel, DealSampler
 from tranque.bots.values import Valuer
@@ -67,3 +67,36 @@ def test_a_budget_of_one_deal_still_plays_legally() -> None:
     for _, view in rounds_with_views(rules, seed=1, rounds=1):
         if view.legal_actions:
             assert bot.choose(view) in view.legal_actions
+
+
+def test_a_budget_reads_back_from_its_changes() -> None:
+    budget = Budget.parse(" samples=80, lighter_play=0.1,rollout=blocking,time_limit=0.5")
+    assert (budget.samples, budget.lighter_play) == (80, 0.1)
+    assert (budget.rollout, budget.time_limit) == ("blocking", 0.5)
+    assert budget.exact_samples == Budget().exact_samples  # the fields not named keep their default
+    assert Budget.parse(budget.changes()) == budget
+    assert Budget.parse("") == Budget() and Budget().changes() == ""
+    assert Budget.parse("time_limit=None").time_limit is None
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "code"),
+    [
+        ("sample=80", "sample", "field"),
+        ("samples=many", "samples", "whole"),
+        ("samples=1.5", "samples", "whole"),
+        ("samples", "samples", "whole"),
+        ("heaviness=heavy", "heaviness", "number"),
+        ("samples=0", "samples", "at_least_one"),
+        ("exact_nodes=-5", "exact_nodes", "at_least_one"),
+        ("prior=-1", "prior", "not_negative"),
+        ("lighter_play=1.5", "lighter_play", "share"),
+        ("rollout=random", "rollout", "rollout"),
+        ("time_limit=0", "time_limit", "time_limit"),
+    ],
+)
+def test_an_impossible_budget_names_the_field_and_what_it_takes(text: str, field: str, code: str) -> None:
+    with pytest.raises(BudgetError) as raised:
+        Budget.parse(text)
+    assert (raised.value.field, raised.value.code) == (field, code)
+    assert field in str(raised.value)

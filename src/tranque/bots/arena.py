@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from tranque.bots import make_bot
 from tranque.bots.base import Bot
+from tranque.bots.expert import Budget, ExpertBot
 from tranque.engine import Game, Rules
 
 MAX_ROUNDS = 500  # a game that long is a bug, not a game
@@ -76,13 +77,30 @@ class GameRecord:
     times: list[list[float]] = field(default_factory=lambda: [[], []])  # seconds per decision
 
 
-def play_game(
-    rules: Rules, seed: int, seating: Sequence[int], names: Sequence[str], bot_seed: int
-) -> GameRecord:
-    """Play one game to its end: `seating[seat]` says which of `names` plays each seat."""
-    bots: list[Bot] = [
-        make_bot(names[seating[seat]], seed=bot_seed * 16 + seat) for seat in range(rules.players)
+def lineup(
+    rules: Rules, seating: Sequence[int], names: Sequence[str], bot_seed: int, budget: Budget | None = None
+) -> list[Bot]:
+    """A bot for every seat: `names[seating[seat]]`, each seeded by `bot_seed` and its seat;
+    the first bot's seats, with a `budget`, an `ExpertBot` searching with it."""
+    return [
+        ExpertBot(seed=bot_seed * 16 + seat, budget=budget)
+        if budget is not None and seating[seat] == 0
+        else make_bot(names[seating[seat]], seed=bot_seed * 16 + seat)
+        for seat in range(rules.players)
     ]
+
+
+def play_game(
+    rules: Rules,
+    seed: int,
+    seating: Sequence[int],
+    names: Sequence[str],
+    bot_seed: int,
+    budget: Budget | None = None,
+) -> GameRecord:
+    """Play one game to its end: `seating[seat]` says which of `names` plays each seat; the
+    first bot, an `expert`, searches with `budget` when one is given."""
+    bots = lineup(rules, seating, names, bot_seed, budget)
     owner = {rules.side_of(seat): seating[seat] for seat in range(rules.players)}
     record = GameRecord()
     game = Game(rules, seed=seed)
@@ -117,8 +135,8 @@ def play_game(
     return record
 
 
-def _play_deal(rules: Rules, names: tuple[str, str], seed: int) -> list[GameRecord]:
-    return [play_game(rules, seed, seating, names, bot_seed=seed) for seating in seatings(rules)]
+def _play_deal(rules: Rules, names: tuple[str, str], seed: int, budget: Budget | None) -> list[GameRecord]:
+    return [play_game(rules, seed, seating, names, seed, budget) for seating in seatings(rules)]
 
 
 @dataclass
@@ -168,17 +186,27 @@ def summarize(names: tuple[str, str], records: Sequence[GameRecord]) -> MatchSum
 
 
 def play_match(
-    rules: Rules, names: tuple[str, str], deals: int, seed: int, jobs: int = 1
+    rules: Rules,
+    names: tuple[str, str],
+    deals: int,
+    seed: int,
+    jobs: int = 1,
+    budget: Budget | None = None,
 ) -> Iterator[tuple[int, list[GameRecord]]]:
     """Yield (deal number, its games' records) as each duplicate deal finishes: in order with
-    one job, as they come with more."""
+    one job, as they come with more. With a `budget`, the first bot must be `expert`: it
+    searches with that budget (against the default one when both are `expert`)."""
+    if budget is not None and names[0] != "expert":
+        raise ValueError(f"a budget is for the expert, not for {names[0]!r}")
     seeds = [seed * 1_000_003 + k for k in range(deals)]
     if jobs <= 1:
         for number, deal_seed in enumerate(seeds):
-            yield number, _play_deal(rules, names, deal_seed)
+            yield number, _play_deal(rules, names, deal_seed, budget)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(_play_deal, rules, names, deal_seed): n for n, deal_seed in enumerate(seeds)}
+        futures = {
+            pool.submit(_play_deal, rules, names, deal_seed, budget): n for n, deal_seed in enumerate(seeds)
+        }
         for future in as_completed(futures):
             yield futures[future], future.result()
 

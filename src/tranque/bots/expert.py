@@ -16,6 +16,7 @@ and a long shot at a big one.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from dataclasses import dataclass
@@ -60,6 +61,93 @@ class Budget:
     # tile (`sampling.heavy_first_assumptions`); 1: no such assumption. Measured, not kept:
     # see the README's bots benchmark.
     lighter_play: float = 1.0
+
+    def __post_init__(self) -> None:
+        for name in ("samples", "exact_samples", "exact_nodes", "exact_min_samples", "oversample"):
+            if getattr(self, name) < 1:
+                raise BudgetError(name, getattr(self, name), "at_least_one")
+        for name in (
+            "exact_tiles",
+            "rollout_tail",
+            "heaviness",
+            "partner_heaviness",
+            "prior",
+            "prior_exact",
+            "round_bonus",
+        ):
+            if getattr(self, name) < 0:
+                raise BudgetError(name, getattr(self, name), "not_negative")
+        if not 0 <= self.lighter_play <= 1:
+            raise BudgetError("lighter_play", self.lighter_play, "share")
+        if self.rollout not in ROLLOUTS:
+            raise BudgetError("rollout", self.rollout, "rollout")
+        if self.time_limit is not None and self.time_limit <= 0:
+            raise BudgetError("time_limit", self.time_limit, "time_limit")
+
+    @classmethod
+    def parse(cls, text: str) -> Budget:
+        """The default budget with the fields `text` names changed, as `name=value` items
+        separated by commas (`time_limit=None`: no time limit); `BudgetError` says which item
+        does not fit.
+
+        >>> Budget.parse("samples=80,lighter_play=0.1").samples
+        80
+        """
+        defaults = cls()
+        changes: dict[str, object] = {}
+        for item in filter(None, (part.strip() for part in text.split(","))):
+            name, _, word = (part.strip() for part in item.partition("="))
+            if name not in BUDGET_FIELDS:
+                raise BudgetError(name, word, "field")
+            default = getattr(defaults, name)
+            if isinstance(default, str) or (name == "time_limit" and word == "None"):
+                changes[name] = None if word == "None" else word
+                continue
+            try:
+                changes[name] = int(word) if isinstance(default, int) else float(word)
+            except ValueError:
+                raise BudgetError(name, word, "whole" if isinstance(default, int) else "number") from None
+        return dataclasses.replace(defaults, **changes)  # type: ignore[arg-type]
+
+    def changes(self) -> str:
+        """The fields that differ from the default budget, as `parse` reads them.
+
+        >>> Budget(samples=80).changes()
+        'samples=80'
+        """
+        defaults = Budget()
+        changed = [name for name in BUDGET_FIELDS if getattr(self, name) != getattr(defaults, name)]
+        return ",".join(f"{name}={getattr(self, name)}" for name in changed)
+
+
+class BudgetError(ValueError):
+    """A budget item that does not fit: the `field` named, the `value` given and a stable
+    `code` for what was expected of it (`EXPECTED` says it in words)."""
+
+    def __init__(self, field: str, value: object, code: str) -> None:
+        self.field = field
+        self.value = value
+        self.code = code
+        if code == "field":
+            message = f"no budget field {field!r}; there are: {', '.join(BUDGET_FIELDS)}"
+        else:
+            message = f"budget field {field}={value}: expected {EXPECTED[code]}"
+        super().__init__(message)
+
+
+EXPECTED = {
+    "whole": "a whole number",
+    "number": "a number",
+    "at_least_one": "at least 1",
+    "not_negative": "0 or more",
+    "share": "from 0 to 1",
+    "rollout": "greedy or blocking",
+    "time_limit": "seconds, more than 0, or None",
+}
+
+
+ROLLOUTS = ("greedy", "blocking")
+BUDGET_FIELDS = tuple(f.name for f in dataclasses.fields(Budget))
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from rich.table import Table
 
 from tranque.bots import bot_names
 from tranque.bots.arena import GameRecord, MatchSummary, games_needed, play_match, seatings, summarize
+from tranque.bots.expert import BUDGET_FIELDS, Budget, BudgetError
 from tranque.engine import Rules
 from tranque.terminal.catalogue import plural, t
 from tranque.terminal.command import CliError, Command, Context, progress_bar
@@ -33,6 +35,29 @@ def configure(parser: argparse.ArgumentParser, lang: str) -> None:
         "--seed", type=whole_number(lang), default=1, metavar="S", help=t("opt_arena_seed", lang)
     )
     parser.add_argument("--jobs", type=positive_int(lang), default=1, metavar="J", help=t("opt_jobs", lang))
+    parser.add_argument(
+        "--budget",
+        type=expert_budget(lang),
+        metavar="CAMPO=VALOR,…" if lang == "es" else "FIELD=VALUE,…",
+        help=t("opt_arena_budget", lang, fields=", ".join(BUDGET_FIELDS)),
+    )
+
+
+def expert_budget(lang: str) -> Callable[[str], Budget]:
+    """`--budget samples=80,lighter_play=0.1`: the expert's `Budget` with those fields changed."""
+
+    def parse(text: str) -> Budget:
+        try:
+            return Budget.parse(text)
+        except BudgetError as error:
+            if error.code == "field":
+                message = t("budget_field", lang, field=error.field, fields=", ".join(BUDGET_FIELDS))
+            else:
+                expected = t(f"budget_expected_{error.code}", lang)
+                message = t("budget_value", lang, field=error.field, value=error.value, expected=expected)
+            raise argparse.ArgumentTypeError(message) from None
+
+    return parse
 
 
 def chosen_bots(words: list[str], lang: str) -> tuple[str, str]:
@@ -47,15 +72,19 @@ def chosen_bots(words: list[str], lang: str) -> tuple[str, str]:
 def run(args: argparse.Namespace, ctx: Context) -> int:
     lang = ctx.lang
     names = chosen_bots(list(args.bots), lang)
+    if args.budget is not None and names[0] != "expert":
+        raise CliError(t("budget_needs_expert", lang, bot=names[0]))
     rules = rules_from_args(args, lang)
     by_deal: dict[int, list[GameRecord]] = {}
     progress = progress_bar(ctx, t("arena_playing", lang))
     with progress:
         task = progress.add_task("", total=args.games * len(seatings(rules)))
-        for number, deal_records in play_match(rules, names, args.games, args.seed, args.jobs):
+        for number, deal_records in play_match(rules, names, args.games, args.seed, args.jobs, args.budget):
             by_deal[number] = deal_records
             progress.advance(task, len(deal_records))
     deals = [by_deal[n] for n in sorted(by_deal)]
+    if args.budget is not None and args.budget.changes():
+        names = (f"{names[0]} ({args.budget.changes()})", names[1])
     summary = summarize(names, [record for deal in deals for record in deal])
     ctx.out.print(render(summary, rules, lang, games_needed(names, deals)))
     return 0

@@ -176,6 +176,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "repartos; cada uno se juega una vez en cada asiento",
         "en": "deals; each is played once in every seating",
     },
+    "opt_arena_budget": {
+        "es": "el primer bot, expert, busca con estos campos de su presupuesto cambiados, p. ej. "
+        "samples=80,lighter_play=0.1 (campos: {fields})",
+        "en": "the first bot, expert, searches with these fields of its budget changed, e.g. "
+        "samples=80,lighter_play=0.1 (fields: {fields})",
+    },
     "opt_arena_seed": {
         "es": "semilla de los repartos y de los bots",
         "en": "seed for the deals and the bots",
@@ -216,6 +222,28 @@ MESSAGES: dict[str, dict[str, str]] = {
     "bad_arena_bot": {
         "es": "no hay un bot «{bot}»; hay: {bots}",
         "en": "there is no bot '{bot}'; there are: {bots}",
+    },
+    "budget_field": {
+        "es": "«{field}» no es un campo del presupuesto del experto; hay: {fields}",
+        "en": "'{field}' is not a field of the expert's budget; there are: {fields}",
+    },
+    "budget_value": {
+        "es": "{field}={value}: se espera {expected}",
+        "en": "{field}={value}: expected {expected}",
+    },
+    "budget_expected_whole": {"es": "un número entero", "en": "a whole number"},
+    "budget_expected_number": {"es": "un número", "en": "a number"},
+    "budget_expected_at_least_one": {"es": "al menos 1", "en": "at least 1"},
+    "budget_expected_not_negative": {"es": "0 o más", "en": "0 or more"},
+    "budget_expected_share": {"es": "de 0 a 1", "en": "from 0 to 1"},
+    "budget_expected_rollout": {"es": "greedy o blocking", "en": "greedy or blocking"},
+    "budget_expected_time_limit": {
+        "es": "segundos, más de 0, o None",
+        "en": "seconds, more than 0, or None",
+    },
+    "budget_needs_expert": {
+        "es": "--budget es para el experto: nombra primero a expert, no a «{bot}»",
+        "en": "--budget is for the expert: name expert first, not '{bot}'",
     },
     "arena_two_bots": {
         "es": "indica dos niveles de bot, no {count}: elige entre {bots}",
