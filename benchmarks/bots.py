@@ -12,6 +12,11 @@
 2. Speed of `expert` per decision, alone on one core: median and 99th percentile over every
    decision of whole games of `clasico` 4 players in pairs (double-six) and 6 players in
    pairs (double-nine), also over the decisions with more than one legal action.
+3. Where the worth is lost (`--only regret`, not in the default run): against
+   `probabilistic_alphabeta`, each decision with a choice and few enough tiles left to solve
+   is judged in the true deal, and the worth each side lost against the best move there is
+   summed by phase of the round. Some loss is the price of not seeing the hands; the
+   comparison between the two sides, phase by phase, is the figure.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,10 +32,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import dominoes_adapter as adapter
-from tranque import Game, Rules
+from tranque import Game, Round, Rules
 from tranque.bots import Bot, make_bot
 from tranque.bots.arena import percentile, wilson
 from tranque.bots.expert import Budget, BudgetError, ExpertBot
+from tranque.bots.search import Solver
+from tranque.bots.values import Valuer
+from tranque.engine import Action
+from tranque.engine.round import move_of
 
 
 @dataclass
@@ -55,8 +65,16 @@ def parse_budget(text: str) -> Budget:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+Decision = Callable[[Round, Action, bool], None]
+
+
 def play_round(
-    bot_name: str, their_name: str, deal_seed: int, our_team: int, budget: Budget | None = None
+    bot_name: str,
+    their_name: str,
+    deal_seed: int,
+    our_team: int,
+    budget: Budget | None = None,
+    decided: Decision | None = None,
 ) -> RoundOutcome:
     rnd = adapter.deal(deal_seed)
     bots = {seat: our_bot(bot_name, deal_seed * 8 + seat, budget) for seat in (our_team, our_team + 2)}
@@ -72,6 +90,8 @@ def play_round(
             times.append(time.thread_time() - start)
         else:
             action = adapter.their_choice(player, rnd)
+        if decided is not None:
+            decided(rnd, action, seat in bots)
         rnd.apply(action)
     adapter.check_same_result(rnd)
     result = rnd.result
@@ -104,6 +124,84 @@ def strength(
                 outcomes += result
     report_strength(bot_name, their_name, outcomes, time.perf_counter() - started)
     return outcomes
+
+
+@dataclass
+class Regret:
+    """One decision with a choice, judged in the true deal: whose it was, how many tiles
+    were still in hands, and the worth lost against the best move had every hand been seen."""
+
+    ours: bool
+    tiles: int
+    lost: float
+
+
+def regrets_of_deal(
+    bot_name: str, their_name: str, deal_seed: int, budget: Budget | None, most_tiles: int
+) -> list[Regret]:
+    """The regret of every decision with a choice and at most `most_tiles` tiles in hands,
+    both seatings of one deal, each side's in its own valuation (points and the round bonus)."""
+    found: list[Regret] = []
+    bonus = (budget or Budget()).round_bonus
+
+    def judge(rnd: Round, action: Action, ours: bool) -> None:
+        tiles = sum(rnd.hand_counts)
+        legal = rnd.legal_actions()
+        if len(legal) < 2 or tiles > most_tiles:
+            return
+        view = rnd.view(rnd.turn)
+        rules = view.rules
+        value = Valuer(rules, rnd.turn, view.scores, view.goals, bonus * rules.target)
+        maximizing = [rules.side_of(s) == rules.side_of(rnd.turn) for s in range(rules.players)]
+        state = rnd.fast_state()
+        solver = Solver(value, maximizing, state)
+        worth = []
+        for option in legal:
+            child = state.copy()
+            child.push(move_of(option))
+            worth.append(solver.solve(child))
+        found.append(Regret(ours, tiles, max(worth) - worth[legal.index(action)]))
+
+    for team in (0, 1):
+        play_round(bot_name, their_name, deal_seed, team, budget, judge)
+    return found
+
+
+def regret(
+    bot_name: str, their_name: str, deals: int, seed: int, jobs: int, budget: Budget | None, most_tiles: int
+) -> None:
+    """Where each side loses worth: the regrets of `regrets_of_deal`, by how many tiles are
+    left in hands, for our bot and for theirs."""
+    seeds = [seed * 1_000_003 + k for k in range(deals)]
+    found: list[Regret] = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for result in pool.map(
+            regrets_of_deal,
+            [bot_name] * deals,
+            [their_name] * deals,
+            seeds,
+            [budget] * deals,
+            [most_tiles] * deals,
+            chunksize=4,
+        ):
+            found += result
+    print(
+        f"regret against the true deal, {bot_name} vs dominoes.{their_name}, {deals} deals x 2 seatings "
+        "(tiles in hands: decisions, mean worth lost, share that lost any, share of the side's total):"
+    )
+    phases = [(most_tiles, 20), (19, 17), (16, 13), (12, 9), (8, 0)]
+    for ours, side in ((True, bot_name), (False, their_name)):
+        mine = [r for r in found if r.ours == ours]
+        total = sum(r.lost for r in mine) or 1.0
+        cells = []
+        for high, low in phases:
+            here = [r for r in mine if low <= r.tiles <= high]
+            lost = sum(r.lost for r in here)
+            share = sum(1 for r in here if r.lost > 1e-9) / max(len(here), 1)
+            cells.append(
+                f"{high}-{low}: {len(here)}, {lost / max(len(here), 1):.1f}, {share:.0%}, {lost / total:.0%}"
+            )
+        print(f"  {side}: " + " | ".join(cells), flush=True)
 
 
 def report_strength(bot_name: str, their_name: str, outcomes: list[RoundOutcome], seconds: float) -> None:
@@ -175,7 +273,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games-6", type=int, default=6, help="games timed in 6-player double-nine")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2, help="processes for the strength runs")
-    parser.add_argument("--only", choices=["gorda", "pa", "speed"], action="append")
+    parser.add_argument(
+        "--deals-regret",
+        type=int,
+        default=100,
+        help="deals against probabilistic_alphabeta judged in the true deal (x2), with --only regret",
+    )
+    parser.add_argument(
+        "--regret-tiles",
+        type=int,
+        default=22,
+        help="judge the decisions with at most this many tiles in hands (solved exactly)",
+    )
+    parser.add_argument("--only", choices=["gorda", "pa", "speed", "regret"], action="append")
     parser.add_argument(
         "--budget",
         type=parse_budget,
@@ -189,6 +299,16 @@ def main(argv: list[str] | None = None) -> int:
         strength(args.bot, "bota_gorda", args.deals_gorda, args.seed, args.jobs, args.budget)
     if "pa" in parts and args.deals_pa:
         strength(args.bot, "probabilistic_alphabeta", args.deals_pa, args.seed, args.jobs, args.budget)
+    if "regret" in parts:
+        regret(
+            args.bot,
+            "probabilistic_alphabeta",
+            args.deals_regret,
+            args.seed,
+            args.jobs,
+            args.budget,
+            args.regret_tiles,
+        )
     if "speed" in parts:
         speed(args.bot, "clasico", 4, args.games_4, args.seed, args.budget)
         speed(args.bot, "clasico", 6, args.games_6, args.seed, args.budget)
