@@ -155,11 +155,7 @@ def regrets_of_deal(
         maximizing = [rules.side_of(s) == rules.side_of(rnd.turn) for s in range(rules.players)]
         state = rnd.fast_state()
         solver = Solver(value, maximizing, state)
-        worth = []
-        for option in legal:
-            child = state.copy()
-            child.push(move_of(option))
-            worth.append(solver.solve(child))
+        worth = solver.solve_moves(state, [move_of(option) for option in legal])
         found.append(Regret(ours, tiles, max(worth) - worth[legal.index(action)]))
 
     for team in (0, 1):

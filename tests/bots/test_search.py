@@ -54,6 +54,28 @@ def test_solver_value_is_the_minimax_value(name: str, players: int, mode: str, t
     assert checked >= 4
 
 
+def test_solve_moves_gives_each_moves_minimax_value_and_leaves_the_state_whole() -> None:
+    rules = Rules.preset("sin-pozo")
+    for rnd, view in rounds_with_views(rules, seed=4, rounds=1):
+        if sum(view.hand_counts) > 10 or len(view.legal_actions) < 2:
+            continue
+        assert view.seat is not None
+        state = rnd.fast_state()
+        before = (state.hands[:], state.left, state.right, state.turn)
+        value = Valuer(rules, view.seat, view.scores, view.goals)
+        maximizing = [rules.side_of(s) == rules.side_of(view.seat) for s in range(rules.players)]
+        moves = state.legal_moves()
+        expected = []
+        for move in moves:
+            state.push(move)
+            expected.append(minimax(state, value, maximizing))
+            state.pop()
+        assert Solver(value, maximizing, state).solve_moves(state, moves) == expected
+        assert (state.hands[:], state.left, state.right, state.turn) == before
+        return
+    raise AssertionError("no position with a choice and ten tiles or fewer")
+
+
 def test_rollouts_leave_the_state_as_it_was_and_follow_their_policy() -> None:
     rules = Rules.preset("sin-pozo")
     for rnd, view in rounds_with_views(rules, seed=4, rounds=1):

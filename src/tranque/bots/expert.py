@@ -252,7 +252,7 @@ class ExpertBot:
             if exact:
                 solver = Solver(value, maximizing, state, node_limit=budget.exact_nodes - nodes)
                 try:
-                    scores = [self._solve(solver, state, move) for move in moves]
+                    scores = solver.solve_moves(state, moves)
                 except SearchAborted:
                     exact = False  # too big to solve in the budget: roll out the rest
                 nodes += solver.nodes
@@ -273,12 +273,6 @@ class ExpertBot:
             if exact and nodes > budget.exact_nodes * 0.5 and done >= budget.exact_min_samples:
                 break
         return Estimate(actions, tuple(totals), done, exact)
-
-    @staticmethod
-    def _solve(solver: Solver, state: RoundState, move: Move) -> float:
-        child = state.copy()
-        child.push(move)
-        return solver.solve(child)
 
     @staticmethod
     def _roll(rollout: Rollout, state: RoundState, move: Move, value: Valuer) -> float:

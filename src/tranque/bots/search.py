@@ -7,7 +7,7 @@ the solver is a minimax with alpha-beta pruning and a transposition table, for t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from tranque.engine.state import MOVE_COUNT, Move, RoundState
 from tranque.engine.tiles import HIGH, LOW, PIPS, WITH_NUMBER
@@ -114,6 +114,16 @@ class Solver:
             state.pass_bonus_pending,
             state.team_points,
         )
+
+    def solve_moves(self, state: RoundState, moves: Sequence[Move]) -> list[float]:
+        """The value after each of `moves` from `state`, which is left as it was (each is
+        solved on a copy, so a `SearchAborted` leaves `state` whole too)."""
+        values = []
+        for move in moves:
+            child = state.copy()
+            child.push(move)
+            values.append(self.solve(child))
+        return values
 
     def solve(self, state: RoundState, alpha: float = -1e18, beta: float = 1e18) -> float:
         """The value of `state`; raises `SearchAborted` past `node_limit` positions (the state
