@@ -63,10 +63,12 @@ PLAY_ON_BOTH_ENDS = """() => {
 }"""
 
 
-MY_TURN = """() => {
+# Whether this seat is to act now and holds its options for this very turn.
+OPTIONS_IN_HAND = """() => {
     const table = window.tranque.table;
     const s = table.state;
-    return Boolean(s.turn && s.turn.seat === (s.you ?? table.seat));
+    const you = s.you ?? table.seat;  // (the client before v2 kept the seat outside)
+    return Boolean(s.turn && s.turn.seat === you && s.options && s.options.turn_id === s.turn.turn_id);
 }"""
 
 
@@ -76,9 +78,14 @@ def wait_for_a_play_on_an_end(
     """Play (by clicking, as the driver does) until this seat may put a tile on an end."""
     import time
 
+    # Both read at one instant: the driver moves only on a turn whose options are in and hold
+    # no such play. (Read apart, the options could arrive between the two looks, and the
+    # driver would play the very chance this waits for.)
+    look = f"() => ({{ready: ({OPTIONS_IN_HAND})(), play: ({wanted})()}})"
     deadline = time.monotonic() + timeout
     while True:
-        play: dict[str, str] | None = page.evaluate(wanted)
+        now: dict[str, Any] = page.evaluate(look)
+        play: dict[str, str] | None = now["play"]
         if play and page.locator(f'.hand-tile[data-tile="{play["tile"]}"]').count():
             return play
         assert time.monotonic() < deadline, f"no play on an end came up; moves: {dict(seen)}"
@@ -86,15 +93,12 @@ def wait_for_a_play_on_an_end(
             if not act_once(page, seen):
                 page.wait_for_timeout(40)
             continue
-        if not page.evaluate(MY_TURN):
-            # Not this seat's turn: only wait. (A move made now could land on the turn that
-            # has just come, and the driver would play the very chance this waits for.)
+        if play or not now["ready"]:
+            # Not this seat's turn, its options not in yet, or the play not drawn yet: only wait.
             page.wait_for_timeout(40)
             continue
-        page.wait_for_timeout(40)
-        # It is this seat's turn but only a lead or a draw/pass: play that by clicking.
-        if not page.evaluate(wanted):
-            act_once(page, seen)
+        # This seat's turn, and its options hold only a lead or a draw/pass: play that by clicking.
+        act_once(page, seen)
 
 
 def center(page: Any, selector: str) -> tuple[float, float]:
