@@ -17,6 +17,10 @@
    is judged in the true deal, and the worth each side lost against the best move there is
    summed by phase of the round. Some loss is the price of not seeing the hands; the
    comparison between the two sides, phase by phase, is the figure.
+4. The ceiling (`--only oracle`, not in the default run): the same match against
+   `probabilistic_alphabeta`, but our team sees every hand (the referee's deal, solved
+   exactly) at each decision with at most `--oracle-tiles` tiles in hands, and plays as the
+   expert before: how much of the game hidden information decides.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +42,7 @@ from tranque.bots.arena import percentile, wilson
 from tranque.bots.expert import Budget, BudgetError, ExpertBot
 from tranque.bots.search import Solver
 from tranque.bots.values import Valuer
-from tranque.engine import Action
+from tranque.engine import Action, PlayerView
 from tranque.engine.round import move_of
 
 
@@ -55,6 +59,37 @@ def our_bot(name: str, seed: int, budget: Budget | None) -> Bot:
     if budget is not None and name == "expert":
         return ExpertBot(seed=seed, budget=budget)
     return make_bot(name, seed=seed)
+
+
+def true_worth(rnd: Round, legal: Sequence[Action], round_bonus: float) -> list[float]:
+    """The worth of each of `legal` to the seat to act in the referee's `rnd`, every hand
+    seen: the deal solved exactly, in the expert's valuation (points and the round bonus)."""
+    view = rnd.view(rnd.turn)
+    rules = view.rules
+    value = Valuer(rules, rnd.turn, view.scores, view.goals, round_bonus * rules.target)
+    maximizing = [rules.side_of(s) == rules.side_of(rnd.turn) for s in range(rules.players)]
+    state = rnd.fast_state()
+    return Solver(value, maximizing, state).solve_moves(state, [move_of(option) for option in legal])
+
+
+class Clairvoyant:
+    """Benchmark only, the ceiling: sees the referee's round, and once at most `most_tiles`
+    tiles are in hands plays the best move of the true deal; `before` decides until then."""
+
+    name = "clairvoyant"
+
+    def __init__(self, rnd: Round, before: Bot, most_tiles: int, round_bonus: float) -> None:
+        self.rnd = rnd
+        self.before = before
+        self.most_tiles = most_tiles
+        self.round_bonus = round_bonus
+
+    def choose(self, view: PlayerView) -> Action:
+        legal = view.legal_actions
+        if len(legal) < 2 or sum(self.rnd.hand_counts) > self.most_tiles:
+            return self.before.choose(view)
+        worth = true_worth(self.rnd, legal, self.round_bonus)
+        return legal[max(range(len(legal)), key=worth.__getitem__)]
 
 
 def parse_budget(text: str) -> Budget:
@@ -75,9 +110,14 @@ def play_round(
     our_team: int,
     budget: Budget | None = None,
     decided: Decision | None = None,
+    sees: int | None = None,
 ) -> RoundOutcome:
+    """One round; with `sees`, our seats are `Clairvoyant` from that many tiles in hands."""
     rnd = adapter.deal(deal_seed)
     bots = {seat: our_bot(bot_name, deal_seed * 8 + seat, budget) for seat in (our_team, our_team + 2)}
+    if sees is not None:
+        bonus = (budget or Budget()).round_bonus
+        bots = {seat: Clairvoyant(rnd, bot, sees, bonus) for seat, bot in bots.items()}
     player = adapter.opponent(their_name)
     adapter.seed_their_randomness(deal_seed * 2 + our_team)
     times: list[float] = []
@@ -101,28 +141,35 @@ def play_round(
 
 
 def play_deal(
-    bot_name: str, their_name: str, deal_seed: int, budget: Budget | None = None
+    bot_name: str, their_name: str, deal_seed: int, budget: Budget | None = None, sees: int | None = None
 ) -> list[RoundOutcome]:
-    return [play_round(bot_name, their_name, deal_seed, team, budget) for team in (0, 1)]
+    return [play_round(bot_name, their_name, deal_seed, team, budget, sees=sees) for team in (0, 1)]
 
 
 def strength(
-    bot_name: str, their_name: str, deals: int, seed: int, jobs: int, budget: Budget | None = None
+    bot_name: str,
+    their_name: str,
+    deals: int,
+    seed: int,
+    jobs: int,
+    budget: Budget | None = None,
+    sees: int | None = None,
 ) -> list[RoundOutcome]:
     seeds = [seed * 1_000_003 + k for k in range(deals)]
     outcomes: list[RoundOutcome] = []
     started = time.perf_counter()
     if jobs <= 1:
         for deal_seed in seeds:
-            outcomes += play_deal(bot_name, their_name, deal_seed, budget)
+            outcomes += play_deal(bot_name, their_name, deal_seed, budget, sees)
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             names = [bot_name] * deals
             for result in pool.map(
-                play_deal, names, [their_name] * deals, seeds, [budget] * deals, chunksize=4
+                play_deal, names, [their_name] * deals, seeds, [budget] * deals, [sees] * deals, chunksize=4
             ):
                 outcomes += result
-    report_strength(bot_name, their_name, outcomes, time.perf_counter() - started)
+    label = bot_name if sees is None else f"{bot_name} seeing every hand from {sees} tiles"
+    report_strength(label, their_name, outcomes, time.perf_counter() - started)
     return outcomes
 
 
@@ -149,13 +196,7 @@ def regrets_of_deal(
         legal = rnd.legal_actions()
         if len(legal) < 2 or tiles > most_tiles:
             return
-        view = rnd.view(rnd.turn)
-        rules = view.rules
-        value = Valuer(rules, rnd.turn, view.scores, view.goals, bonus * rules.target)
-        maximizing = [rules.side_of(s) == rules.side_of(rnd.turn) for s in range(rules.players)]
-        state = rnd.fast_state()
-        solver = Solver(value, maximizing, state)
-        worth = solver.solve_moves(state, [move_of(option) for option in legal])
+        worth = true_worth(rnd, legal, bonus)
         found.append(Regret(ours, tiles, max(worth) - worth[legal.index(action)]))
 
     for team in (0, 1):
@@ -281,7 +322,16 @@ def main(argv: list[str] | None = None) -> int:
         default=22,
         help="judge the decisions with at most this many tiles in hands (solved exactly)",
     )
-    parser.add_argument("--only", choices=["gorda", "pa", "speed", "regret"], action="append")
+    parser.add_argument(
+        "--deals-oracle", type=int, default=100, help="deals of the ceiling run (x2), with --only oracle"
+    )
+    parser.add_argument(
+        "--oracle-tiles",
+        type=int,
+        default=24,
+        help="our team sees every hand at each decision with at most this many tiles in hands",
+    )
+    parser.add_argument("--only", choices=["gorda", "pa", "speed", "regret", "oracle"], action="append")
     parser.add_argument(
         "--budget",
         type=parse_budget,
@@ -304,6 +354,16 @@ def main(argv: list[str] | None = None) -> int:
             args.jobs,
             args.budget,
             args.regret_tiles,
+        )
+    if "oracle" in parts:
+        strength(
+            args.bot,
+            "probabilistic_alphabeta",
+            args.deals_oracle,
+            args.seed,
+            args.jobs,
+            args.budget,
+            args.oracle_tiles,
         )
     if "speed" in parts:
         speed(args.bot, "clasico", 4, args.games_4, args.seed, args.budget)
