@@ -17,7 +17,14 @@ from alembic.script import ScriptDirectory
 from tranque.server.store import DuplicateEvent, MemoryStore, NameTaken, Store, StoredEvent, TableRow
 from tranque.server.store.factory import make_store
 from tranque.server.store.schema import metadata
-from tranque.server.store.sql import SqlStore, alembic_config, async_url, upgrade_to_head
+from tranque.server.store.sql import (
+    SqlStore,
+    alembic_config,
+    async_url,
+    create_engine,
+    upgrade_connection,
+    upgrade_to_head,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -287,6 +294,31 @@ async def test_migrations_create_exactly_the_schema_the_code_uses(sql_store: Sql
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert head is not None and head.isdigit()
     assert [tuple(row) for row in versions] == [(head,)]
+
+
+async def test_postgres_sessions_end_runaway_statements_and_idle_transactions_but_not_migrations(
+    postgres_url: str,
+) -> None:
+    def show(connection: sa.Connection) -> tuple[str, str]:
+        statement = connection.exec_driver_sql("SHOW statement_timeout").scalar_one()
+        idle = connection.exec_driver_sql("SHOW idle_in_transaction_session_timeout").scalar_one()
+        return statement, idle
+
+    def migrate_then_show(connection: sa.Connection) -> tuple[str, str]:
+        upgrade_connection(connection)
+        return show(connection)
+
+    engine = create_engine(postgres_url)
+    try:
+        async with engine.connect() as connection:
+            assert await connection.run_sync(show) == ("30s", "1min")
+        async with engine.begin() as connection:
+            assert await connection.run_sync(migrate_then_show) == ("0", "1min")
+        # Lifted for the migration's transaction only.
+        async with engine.connect() as connection:
+            assert await connection.run_sync(show) == ("30s", "1min")
+    finally:
+        await engine.dispose()
 
 
 async def test_upgrade_to_head_creates_the_sqlite_directory_and_is_idempotent(tmp_path: Path) -> None:

@@ -102,12 +102,31 @@ def async_url(url: str | sa.URL) -> sa.URL:
     return parsed.set(drivername=driver) if driver else parsed
 
 
+# Every PostgreSQL session of the site's engine: a statement that runs this long, or a
+# transaction left open and idle this long (a task stuck between two statements), is ended by
+# the database rather than holding its locks and a pool connection. The site's queries take
+# milliseconds; the migrations, which may wait for another process's and rewrite a big
+# table, lift the first limit for their transaction (`migrations/env.py`).
+STATEMENT_TIMEOUT_MS = 30_000
+IDLE_IN_TRANSACTION_MS = 60_000
+POSTGRES_SETTINGS = {
+    "statement_timeout": str(STATEMENT_TIMEOUT_MS),
+    "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS),
+}
+
+
 def create_engine(url: str | sa.URL) -> AsyncEngine:
-    """An async engine for `url`; for a SQLite file, its directory is created, a new file is
-    readable by its owner only, and WAL is on."""
+    """An async engine for `url`; for PostgreSQL, its sessions have `POSTGRES_SETTINGS`; for a
+    SQLite file, its directory is created, a new file is readable by its owner only, and WAL
+    is on."""
     target = async_url(url)
     if target.get_backend_name() != "sqlite":
-        return create_async_engine(target, pool_pre_ping=True, json_serializer=json_text.dumps)
+        return create_async_engine(
+            target,
+            pool_pre_ping=True,
+            json_serializer=json_text.dumps,
+            connect_args={"server_settings": POSTGRES_SETTINGS},
+        )
     if target.database and target.database != ":memory:" and not target.database.startswith("file:"):
         Path(target.database).parent.mkdir(parents=True, exist_ok=True)
         _create_owner_only(Path(target.database))
