@@ -21,6 +21,9 @@
    `probabilistic_alphabeta`, but our team sees every hand (the referee's deal, solved
    exactly) at each decision with at most `--oracle-tiles` tiles in hands, and plays as the
    expert before: how much of the game hidden information decides.
+5. The partner's hand (`--only partner-sight`, not in the default run): the same match, our
+   expert seats seeing only each other's hand from the first play (every deal they sample
+   deals it as it is): how much of that ceiling knowing the partner's tiles is worth.
 """
 
 from __future__ import annotations
@@ -40,10 +43,13 @@ from tranque import Game, Round, Rules
 from tranque.bots import Bot, make_bot
 from tranque.bots.arena import percentile, wilson
 from tranque.bots.expert import Budget, BudgetError, ExpertBot
+from tranque.bots.knowledge import Knowledge
+from tranque.bots.sampling import DealSampler
 from tranque.bots.search import Solver
 from tranque.bots.values import Valuer
 from tranque.engine import Action, PlayerView
 from tranque.engine.round import move_of
+from tranque.engine.tiles import Mask
 
 
 @dataclass
@@ -92,6 +98,25 @@ class Clairvoyant:
         return legal[max(range(len(legal)), key=worth.__getitem__)]
 
 
+class PartnerSighted(ExpertBot):
+    """Benchmark only: the expert, but every deal it samples gives its partner the hand the
+    referee's `rnd` dealt it (4 players in pairs, no boneyard)."""
+
+    def __init__(self, rnd: Round, seed: int, budget: Budget | None) -> None:
+        super().__init__(seed=seed, budget=budget)
+        self.rnd = rnd
+
+    def _sampler(self, known: Knowledge, assumed: list[list[Mask]], slack: float) -> DealSampler:
+        sampler = DealSampler(known, self._rng, assumed, slack)
+        partner = self.rnd.rules.partner_of(known.seat)
+        assert partner is not None and not known.hidden_count
+        hand = self.rnd.fast_state().hands[partner]
+        for place, seat in enumerate(sampler.place_seats):
+            sampler.allowed[place] &= hand if seat == partner else ~hand
+        sampler.constrained = True
+        return sampler
+
+
 def parse_budget(text: str) -> Budget:
     """`--budget samples=100,lighter_play=0.1`: the expert's `Budget` with these fields changed."""
     try:
@@ -111,10 +136,16 @@ def play_round(
     budget: Budget | None = None,
     decided: Decision | None = None,
     sees: int | None = None,
+    partner_sight: bool = False,
 ) -> RoundOutcome:
-    """One round; with `sees`, our seats are `Clairvoyant` from that many tiles in hands."""
+    """One round; with `sees`, our seats are `Clairvoyant` from that many tiles in hands; with
+    `partner_sight`, `PartnerSighted` experts."""
     rnd = adapter.deal(deal_seed)
-    bots = {seat: our_bot(bot_name, deal_seed * 8 + seat, budget) for seat in (our_team, our_team + 2)}
+    seats = (our_team, our_team + 2)
+    if partner_sight:
+        bots: dict[int, Bot] = {seat: PartnerSighted(rnd, deal_seed * 8 + seat, budget) for seat in seats}
+    else:
+        bots = {seat: our_bot(bot_name, deal_seed * 8 + seat, budget) for seat in seats}
     if sees is not None:
         bonus = (budget or Budget()).round_bonus
         bots = {seat: Clairvoyant(rnd, bot, sees, bonus) for seat, bot in bots.items()}
@@ -141,9 +172,17 @@ def play_round(
 
 
 def play_deal(
-    bot_name: str, their_name: str, deal_seed: int, budget: Budget | None = None, sees: int | None = None
+    bot_name: str,
+    their_name: str,
+    deal_seed: int,
+    budget: Budget | None = None,
+    sees: int | None = None,
+    partner_sight: bool = False,
 ) -> list[RoundOutcome]:
-    return [play_round(bot_name, their_name, deal_seed, team, budget, sees=sees) for team in (0, 1)]
+    return [
+        play_round(bot_name, their_name, deal_seed, team, budget, sees=sees, partner_sight=partner_sight)
+        for team in (0, 1)
+    ]
 
 
 def strength(
@@ -154,21 +193,33 @@ def strength(
     jobs: int,
     budget: Budget | None = None,
     sees: int | None = None,
+    partner_sight: bool = False,
 ) -> list[RoundOutcome]:
     seeds = [seed * 1_000_003 + k for k in range(deals)]
     outcomes: list[RoundOutcome] = []
     started = time.perf_counter()
     if jobs <= 1:
         for deal_seed in seeds:
-            outcomes += play_deal(bot_name, their_name, deal_seed, budget, sees)
+            outcomes += play_deal(bot_name, their_name, deal_seed, budget, sees, partner_sight)
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             names = [bot_name] * deals
             for result in pool.map(
-                play_deal, names, [their_name] * deals, seeds, [budget] * deals, [sees] * deals, chunksize=4
+                play_deal,
+                names,
+                [their_name] * deals,
+                seeds,
+                [budget] * deals,
+                [sees] * deals,
+                [partner_sight] * deals,
+                chunksize=4,
             ):
                 outcomes += result
-    label = bot_name if sees is None else f"{bot_name} seeing every hand from {sees} tiles"
+    label = bot_name
+    if sees is not None:
+        label = f"{bot_name} seeing every hand from {sees} tiles"
+    elif partner_sight:
+        label = f"{bot_name} seeing its partner's hand"
     report_strength(label, their_name, outcomes, time.perf_counter() - started)
     return outcomes
 
@@ -323,7 +374,10 @@ def main(argv: list[str] | None = None) -> int:
         help="judge the decisions with at most this many tiles in hands (solved exactly)",
     )
     parser.add_argument(
-        "--deals-oracle", type=int, default=100, help="deals of the ceiling run (x2), with --only oracle"
+        "--deals-oracle",
+        type=int,
+        default=100,
+        help="deals of the ceiling run (x2), with --only oracle or partner-sight",
     )
     parser.add_argument(
         "--oracle-tiles",
@@ -331,7 +385,9 @@ def main(argv: list[str] | None = None) -> int:
         default=24,
         help="our team sees every hand at each decision with at most this many tiles in hands",
     )
-    parser.add_argument("--only", choices=["gorda", "pa", "speed", "regret", "oracle"], action="append")
+    parser.add_argument(
+        "--only", choices=["gorda", "pa", "speed", "regret", "oracle", "partner-sight"], action="append"
+    )
     parser.add_argument(
         "--budget",
         type=parse_budget,
@@ -364,6 +420,16 @@ def main(argv: list[str] | None = None) -> int:
             args.jobs,
             args.budget,
             args.oracle_tiles,
+        )
+    if "partner-sight" in parts:
+        strength(
+            "expert",
+            "probabilistic_alphabeta",
+            args.deals_oracle,
+            args.seed,
+            args.jobs,
+            args.budget,
+            partner_sight=True,
         )
     if "speed" in parts:
         speed(args.bot, "clasico", 4, args.games_4, args.seed, args.budget)

@@ -51,3 +51,27 @@ def test_the_clairvoyant_plays_the_true_deals_best_move_and_defers_before_its_ti
             deferred += 1
         rnd.apply(action)
     assert seen and deferred and differing
+
+
+def test_the_partner_sighted_expert_samples_only_deals_giving_its_partner_the_true_hand() -> None:
+    from tranque.bots.expert import ExpertBot
+    from tranque.bots.knowledge import knowledge_of
+
+    rnd = bots.adapter.deal(7_000_049)
+    greedy = GreedyBot(seed=2)
+    for _ in range(6):
+        rnd.apply(greedy.choose(rnd.view(rnd.turn)))
+    seat = rnd.turn
+    partner = (seat + 2) % 4
+    truth = rnd.fast_state().hands
+    known = knowledge_of(rnd.view(seat))
+    sighted = bots.PartnerSighted(rnd, seed=3, budget=None)._sampler(known, [], 1.0)
+    blind = ExpertBot(seed=3)._sampler(known, [], 1.0)
+    for _ in range(30):
+        hands, rest = sighted.draw()
+        assert hands[partner] == truth[partner]
+        assert hands[seat] == truth[seat] and not rest
+    assert any(blind.draw()[0][partner] != truth[partner] for _ in range(30))
+    # It still plays a legal move with that sight.
+    view = rnd.view(seat)
+    assert bots.PartnerSighted(rnd, seed=3, budget=None).choose(view) in view.legal_actions
