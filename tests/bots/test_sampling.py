@@ -163,9 +163,9 @@ def test_a_play_shown_not_to_be_the_heaviest_assumes_nothing() -> None:
     known = dataclasses.replace(
         small_knowledge(),
         choices=(
-            (1, Tile(5, 4).index, fitting, BIT[Tile(5, 4).index] | BIT[Tile(6, 5).index]),
-            (3, Tile(3, 1).index, fitting, BIT[Tile(3, 1).index]),
-            (1, Tile(4, 0).index, fitting, BIT[Tile(4, 0).index]),
+            (1, Tile(5, 4).index, fitting, BIT[Tile(5, 4).index] | BIT[Tile(6, 5).index], 5, 3),
+            (3, Tile(3, 1).index, fitting, BIT[Tile(3, 1).index], 5, 3),
+            (1, Tile(4, 0).index, fitting, BIT[Tile(4, 0).index], 5, 3),
         ),
     )
     assumed = heavy_first_assumptions(known, [1, 3])

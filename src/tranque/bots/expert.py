@@ -12,6 +12,10 @@ rollout averages as a prior (`Budget.prior`): measured, it wins more rounds than
 A deal's outcome is worth its points plus a bonus for winning the round at all
 (`Budget.round_bonus`): points alone leave the search indifferent between a sure small win
 and a long shot at a big one.
+
+Partners keep a public convention (`convention`, docs/strategy.md): while rolling out, a play
+earns a little for each own tile it leaves showing a number at the ends (`Budget.signal`), and
+the partner's plays are read that way when deals are weighed (`Budget.reading_share`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import time
 from dataclasses import dataclass
 
 from tranque.bots.base import bot_rng, legal_choices
+from tranque.bots.convention import Reading, signals
 from tranque.bots.heuristic import Advice, Weights
 from tranque.bots.knowledge import Knowledge, knowledge_of
 from tranque.bots.sampling import ChoiceModel, Deal, DealSampler, heavy_first_assumptions, state_from_view
@@ -62,6 +67,14 @@ class Budget:
     # tile (`sampling.heavy_first_assumptions`); 1: no such assumption. Measured, not kept:
     # see the README's bots benchmark.
     lighter_play: float = 1.0
+    # The partnership's convention (`convention`): worth points added, where deals are rolled
+    # out, per own tile a play leaves showing a number at the ends; and the reading of the
+    # partner's plays: exp(`reading_heaviness` * pips + `reading` * tiles said), believed of
+    # the partner with `reading_share` before any play (0: the partner is read as heavy-first).
+    signal: float = 3.0
+    reading: float = 0.6
+    reading_heaviness: float = 0.15
+    reading_share: float = 0.5
 
     def __post_init__(self) -> None:
         for name in ("samples", "exact_samples", "exact_nodes", "exact_min_samples", "oversample"):
@@ -75,11 +88,15 @@ class Budget:
             "prior",
             "prior_exact",
             "round_bonus",
+            "signal",
+            "reading",
+            "reading_heaviness",
         ):
             if getattr(self, name) < 0:
                 raise BudgetError(name, getattr(self, name), "not_negative")
-        if not 0 <= self.lighter_play <= 1:
-            raise BudgetError("lighter_play", self.lighter_play, "share")
+        for name in ("lighter_play", "reading_share"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise BudgetError(name, getattr(self, name), "share")
         if self.rollout not in ROLLOUTS:
             raise BudgetError("rollout", self.rollout, "rollout")
         if self.time_limit is not None and self.time_limit <= 0:
@@ -213,6 +230,9 @@ class ExpertBot:
             table = Advice(view, knowledge_of(view))
             for index, action in enumerate(actions):
                 totals[index] += prior * done * table.score(action, WEIGHTS)
+        if budget.signal and done and not estimate.exact:
+            for index, told in enumerate(signals(view, actions)):
+                totals[index] += budget.signal * done * told
         best = max(range(len(actions)), key=totals.__getitem__)
         return actions[best]
 
@@ -236,7 +256,13 @@ class ExpertBot:
         exact = rules.side_count == 2 and sum(view.hand_counts) + view.boneyard_count <= budget.exact_tiles
         samples = budget.exact_samples if exact else budget.samples
         maximizing = [rules.side_of(s) == rules.side_of(view.seat) for s in range(rules.players)]
-        model = ChoiceModel(known, budget.heaviness, budget.partner_heaviness, rules.partner_of(view.seat))
+        partner = rules.partner_of(view.seat)
+        reading = None
+        if partner is not None and budget.reading_share:
+            reading = Reading(known, partner, budget.reading, budget.reading_heaviness)
+        model = ChoiceModel(
+            known, budget.heaviness, budget.partner_heaviness, partner, reading, budget.reading_share
+        )
         totals = [0.0] * len(moves)
         rollout = blocking_rollout if budget.rollout == "blocking" else greedy_rollout
         nodes = 0

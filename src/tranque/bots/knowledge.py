@@ -34,6 +34,8 @@ from tranque.engine import DrawEvent, PlayerView, PlayEvent, Side
 from tranque.engine.tiles import BIT, HIGH, LOW, PIPS, TILE_COUNT, WITH_NUMBER, Mask, indices
 
 NumberMask = int
+# A free choice another seat made: (seat, tile, fitting, later, left, right); see `Knowledge`.
+Choice = tuple[int, int, Mask, Mask, int, int]
 
 # The numbers a tile shows, as a bitmask of numbers (bit n for the number n).
 TILE_NUMBERS: list[NumberMask] = [(1 << HIGH[t]) | (1 << LOW[t]) for t in range(TILE_COUNT)]
@@ -68,9 +70,9 @@ class Knowledge:
     slots: tuple[tuple[NumberMask, ...], ...]
     ends: tuple[int, int] | None
     # The other seats' free choices: (seat, tile played, tiles that fitted the ends then,
-    # tiles that seat has played since, that one included). A seat's choices before its last
-    # draw are left out: its hand at the time is no longer known.
-    choices: tuple[tuple[int, int, Mask, Mask], ...] = ()
+    # tiles that seat has played since, that one included, the left and right ends then). A
+    # seat's choices before its last draw are left out: its hand at the time is no longer known.
+    choices: tuple[Choice, ...] = ()
 
     @property
     def lacking(self) -> tuple[NumberMask, ...]:
@@ -109,7 +111,7 @@ def knowledge_of(view: PlayerView) -> Knowledge:
     ]
     left = right = -1
     played = 0
-    plays: list[tuple[int, int, Mask]] = []
+    plays: list[tuple[int, int, Mask, int, int]] = []
     for event in view.events:
         seat = event.seat
         if isinstance(event, PlayEvent):
@@ -118,7 +120,7 @@ def knowledge_of(view: PlayerView) -> Knowledge:
             if seat != view.seat:
                 _remove_slot(slots[seat], TILE_NUMBERS[tile])
                 if left >= 0:
-                    plays.append((seat, tile, WITH_NUMBER[left] | WITH_NUMBER[right]))
+                    plays.append((seat, tile, WITH_NUMBER[left] | WITH_NUMBER[right], left, right))
             if event.side is None:
                 left, right = HIGH[tile], LOW[tile]
             elif event.side is Side.LEFT:
@@ -153,12 +155,12 @@ def knowledge_of(view: PlayerView) -> Knowledge:
     )
 
 
-def _with_later_plays(plays: list[tuple[int, int, Mask]]) -> tuple[tuple[int, int, Mask, Mask], ...]:
+def _with_later_plays(plays: list[tuple[int, int, Mask, int, int]]) -> tuple[Choice, ...]:
     later = [0] * 10
     result = []
-    for seat, tile, fitting in reversed(plays):
+    for seat, tile, fitting, left, right in reversed(plays):
         later[seat] |= BIT[tile]
-        result.append((seat, tile, fitting, later[seat]))
+        result.append((seat, tile, fitting, later[seat], left, right))
     return tuple(reversed(result))
 
 

@@ -13,6 +13,7 @@ import math
 import random
 from collections.abc import Sequence
 
+from tranque.bots.convention import Reading
 from tranque.bots.knowledge import Knowledge, tiles_without
 from tranque.engine import PlayerView
 from tranque.engine.round import state_for
@@ -205,10 +206,19 @@ class ChoiceModel:
     is modelled as choosing tile t with probability proportional to exp(`heaviness` * pips).
     A sample in which a seat passed over much heavier tiles than the one it played is
     therefore less likely. `heaviness` 0 makes every sample equally likely.
+
+    The partner may instead keep the expert's convention (`convention.Reading`): its plays
+    are then weighed as the mixture of both models, `share` of it the convention's.
     """
 
     def __init__(
-        self, known: Knowledge, heaviness: float, partner_heaviness: float, partner: int | None
+        self,
+        known: Knowledge,
+        heaviness: float,
+        partner_heaviness: float,
+        partner: int | None,
+        reading: Reading | None = None,
+        share: float = 0.0,
     ) -> None:
         def table(beta: float) -> list[float]:
             return [math.exp(beta * pips) for pips in range(19)]
@@ -218,17 +228,21 @@ class ChoiceModel:
         }
         self.choices = [
             (seat, tile, fitting, later, tables[seat])
-            for seat, tile, fitting, later in known.choices
+            for seat, tile, fitting, later, _, _ in known.choices
             if (partner_heaviness if seat == partner else heaviness) > 0
         ]
+        self.reading = reading if reading and share > 0 else None
+        self.share = share
+        self.partner = partner
         self._sums: dict[tuple[int, Mask], float] = {}
 
     @property
     def informative(self) -> bool:
-        return bool(self.choices)
+        return bool(self.choices) or self.reading is not None
 
     def weight(self, hands: list[Mask]) -> float:
         weight = 1.0
+        partner_weight = 1.0
         sums = self._sums
         for seat, tile, fitting, later, exp in self.choices:
             playable = (hands[seat] | later) & fitting
@@ -236,8 +250,14 @@ class ChoiceModel:
             if total is None:
                 total = sum(exp[PIPS[t]] for t in indices(playable))
                 sums[seat, playable] = total
-            weight *= exp[PIPS[tile]] / total
-        return weight
+            if seat == self.partner and self.reading is not None:
+                partner_weight *= exp[PIPS[tile]] / total
+            else:
+                weight *= exp[PIPS[tile]] / total
+        if self.reading is None:
+            return weight
+        share = self.share
+        return weight * ((1 - share) * partner_weight + share * self.reading.likelihood(hands))
 
 
 # HEAVIER[p]: the tiles with more than p pips.
@@ -250,7 +270,7 @@ def heavy_first_assumptions(known: Knowledge, seats: Sequence[int]) -> list[list
     the one it played, which it then did not hold. A play its own later plays already show
     was not its heaviest says nothing more and is left out."""
     assumed: list[list[Mask]] = [[] for _ in range(known.players)]
-    for seat, tile, fitting, later in known.choices:
+    for seat, tile, fitting, later, _, _ in known.choices:
         heavier = fitting & HEAVIER[PIPS[tile]]
         if seat in seats and not heavier & later and heavier & known.unseen:
             assumed[seat].append(heavier & known.unseen)
