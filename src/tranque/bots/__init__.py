@@ -38,7 +38,8 @@ LEVELS: dict[str, BotLevel] = {
         BotLevel(
             "expert",
             "Maestro",
-            "Reparte mil veces las fichas que no ve, juega cada mano hasta el final y elige la mejor.",
+            "Reparte muchas veces las fichas que no ve, juega cada mano hasta el final"
+            " y le hace señas a su compañero.",
             ExpertBot,
         ),
     ]

@@ -14,7 +14,7 @@ ENGLISH: dict[str, tuple[str, str]] = {
     ),
     "expert": (
         "Master",
-        "Deals the tiles it cannot see a thousand times, plays each hand to the end and picks the best.",
+        "Deals the tiles it cannot see many times, plays each hand to the end and signals to its partner.",
     ),
 }
 
