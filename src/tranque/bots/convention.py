@@ -32,14 +32,28 @@ def said(hand: Mask, tile: TileIndex, left: int, right: int) -> int:
     """The tiles of `hand` besides `tile` that show a number at the open ends once `tile` is
     put at the end it fits (`left`, `right`: the ends before; the end that says more, when
     it fits both)."""
-    fits = [(end, other) for end, other in ((left, right), (right, left)) if end in (HIGH[tile], LOW[tile])]
-    return max((said_at(hand, tile, end, other) for end, other in fits), default=0)
+    rest = hand & ~BIT[tile]
+    return max(((rest & shown).bit_count() for shown in ends_shown(tile, left, right)), default=0)
 
 
 def said_at(hand: Mask, tile: TileIndex, end: int, other: int) -> int:
     """What `tile` says when put on the end showing `end`, the other end showing `other`."""
-    rest = hand & ~BIT[tile]
-    return (rest & (WITH_NUMBER[PIPS[tile] - end] | WITH_NUMBER[other])).bit_count()
+    return (hand & ~BIT[tile] & _showing(tile, end, other)).bit_count()
+
+
+def ends_shown(tile: TileIndex, left: int, right: int) -> tuple[Mask, ...]:
+    """For each end `tile` fits (`left`, then `right`), the tiles that show a number at the
+    ends it leaves there."""
+    return tuple(
+        _showing(tile, end, other)
+        for end, other in ((left, right), (right, left))
+        if end in (HIGH[tile], LOW[tile])
+    )
+
+
+def _showing(tile: TileIndex, end: int, other: int) -> Mask:
+    """The tiles that show a number at the ends once `tile` is put on `end`."""
+    return WITH_NUMBER[PIPS[tile] - end] | WITH_NUMBER[other]
 
 
 def signals(view: PlayerView, actions: tuple[Action, ...]) -> list[int]:
@@ -80,12 +94,7 @@ class Reading:
                 continue
             candidates: list[Candidate] = []
             for p in indices(fitting & (known.unseen | later)):
-                shown = tuple(
-                    WITH_NUMBER[PIPS[p] - end] | WITH_NUMBER[other]
-                    for end, other in ((left, right), (right, left))
-                    if end in (HIGH[p], LOW[p])
-                )
-                candidates.append((BIT[p], PIPS[p], shown))
+                candidates.append((BIT[p], PIPS[p], ends_shown(p, left, right)))
             chosen = next(k for k, (bit, _, _) in enumerate(candidates) if bit == BIT[tile])
             self.plays.append((later, chosen, candidates))
         # score[pips][tiles said]: a candidate's weight before normalizing.
