@@ -118,7 +118,7 @@ class PartnerSighted(ExpertBot):
 
 
 def parse_budget(text: str) -> Budget:
-    """`--budget samples=100,lighter_play=0.1`: the expert's `Budget` with these fields changed."""
+    """`--budget samples=100,heavy_first_share=1`: the expert's `Budget` with these fields changed."""
     try:
         return Budget.parse(text)
     except BudgetError as error:
@@ -391,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--budget",
         type=parse_budget,
-        help="the expert with these Budget fields changed, e.g. lighter_play=0.1,samples=100",
+        help="the expert with these Budget fields changed, e.g. heavy_first_share=1,samples=100",
     )
     args = parser.parse_args(argv)
     parts = args.only or ["gorda", "pa", "speed"]

@@ -456,9 +456,9 @@ ARENA = ["arena", "greedy", "random"]
             "--budget: 'sample' is not a field of the expert's budget; there are: samples, exact_tiles",
         ),
         (
-            ["arena", "expert", "greedy", "--budget", "samples=80,lighter_play=2"],
-            "--budget: lighter_play=2.0: se espera de 0 a 1",
-            "--budget: lighter_play=2.0: expected from 0 to 1",
+            ["arena", "expert", "greedy", "--budget", "samples=80,heavy_first_share=2"],
+            "--budget: heavy_first_share=2.0: se espera de 0 a 1",
+            "--budget: heavy_first_share=2.0: expected from 0 to 1",
         ),
         (
             ["arena", "expert", "greedy", "--budget", "samples=lots"],

@@ -82,7 +82,7 @@ def test_games_needed_is_where_the_interval_leaves_one_half_for_good() -> None:
 
 def test_a_budget_goes_to_the_first_bots_seats_only() -> None:
     rules = Rules.preset("clasico")
-    budget = Budget(samples=7, lighter_play=0.1)
+    budget = Budget(samples=7, heavy_first_share=0.1)
     bots = lineup(rules, [1, 0, 1, 0], ("expert", "expert"), bot_seed=5, budget=budget)
     assert [type(bot) for bot in bots] == [ExpertBot] * 4
     assert [bot.budget for bot in bots if isinstance(bot, ExpertBot)] == [Budget(), budget, Budget(), budget]

@@ -70,8 +70,8 @@ def test_a_budget_of_one_deal_still_plays_legally() -> None:
 
 
 def test_a_budget_reads_back_from_its_changes() -> None:
-    budget = Budget.parse(" samples=80, lighter_play=0.1,rollout=blocking,time_limit=0.5")
-    assert (budget.samples, budget.lighter_play) == (80, 0.1)
+    budget = Budget.parse(" samples=80, heavy_first_share=0.1,rollout=blocking,time_limit=0.5")
+    assert (budget.samples, budget.heavy_first_share) == (80, 0.1)
     assert (budget.rollout, budget.time_limit) == ("blocking", 0.5)
     assert budget.exact_samples == Budget().exact_samples  # the fields not named keep their default
     assert Budget.parse(budget.changes()) == budget
@@ -90,7 +90,8 @@ def test_a_budget_reads_back_from_its_changes() -> None:
         ("samples=0", "samples", "at_least_one"),
         ("exact_nodes=-5", "exact_nodes", "at_least_one"),
         ("prior=-1", "prior", "not_negative"),
-        ("lighter_play=1.5", "lighter_play", "share"),
+        ("heavy_first_share=1.5", "heavy_first_share", "share"),
+        ("heavy_first=-1", "heavy_first", "not_negative"),
         ("reading_share=2", "reading_share", "share"),
         ("signal=-3", "signal", "not_negative"),
         ("reading=-0.5", "reading", "not_negative"),

@@ -4,6 +4,7 @@ into the referee's fast state exactly."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections import Counter
 from itertools import permutations
@@ -15,15 +16,16 @@ from tests.bots.test_knowledge import fits_slots
 from tests.engine.deals import COMBOS, rules_of
 from tranque import Rules, Tile
 from tranque.bots import sampling
-from tranque.bots.knowledge import TILE_NUMBERS, Knowledge, knowledge_of
+from tranque.bots.knowledge import TILE_NUMBERS, Choice, Knowledge, knowledge_of
 from tranque.bots.sampling import (
     REJECTION_TRIES,
+    ChoiceModel,
     DealSampler,
     heavy_first_assumptions,
     state_from_view,
 )
 from tranque.engine.scoring import score_round
-from tranque.engine.tiles import BIT, WITH_NUMBER, indices
+from tranque.engine.tiles import BIT, PIPS, WITH_NUMBER, indices
 
 
 @pytest.mark.parametrize(("name", "players", "mode"), COMBOS)
@@ -155,19 +157,25 @@ def test_R17_heavy_first_assumes_nothing_false_of_heaviest_first_players(
     assert assumed_any
 
 
+def chosen_knowledge() -> Knowledge:
+    """`small_knowledge` with three free plays on ends 5 and 3: seat 1 played 5-4 while it
+    held 6-5 (played later), then 4-0; seat 3 played 3-1."""
+    fitting = WITH_NUMBER[5] | WITH_NUMBER[3]
+    return dataclasses.replace(
+        small_knowledge(),
+        choices=(
+            Choice(1, Tile(5, 4).index, fitting, BIT[Tile(5, 4).index] | BIT[Tile(6, 5).index], 5, 3),
+            Choice(3, Tile(3, 1).index, fitting, BIT[Tile(3, 1).index], 5, 3),
+            Choice(1, Tile(4, 0).index, fitting, BIT[Tile(4, 0).index], 5, 3),
+        ),
+    )
+
+
 def test_a_play_shown_not_to_be_the_heaviest_assumes_nothing() -> None:
     """Seat 1 played 5-4 on a 5 while it held 6-5, which it played later: that play says
     nothing; its play of 4-0, and seat 3's play of 3-1, rule out the heavier unseen
     tiles that fitted then."""
-    fitting = WITH_NUMBER[5] | WITH_NUMBER[3]
-    known = dataclasses.replace(
-        small_knowledge(),
-        choices=(
-            (1, Tile(5, 4).index, fitting, BIT[Tile(5, 4).index] | BIT[Tile(6, 5).index], 5, 3),
-            (3, Tile(3, 1).index, fitting, BIT[Tile(3, 1).index], 5, 3),
-            (1, Tile(4, 0).index, fitting, BIT[Tile(4, 0).index], 5, 3),
-        ),
-    )
+    known = chosen_knowledge()
     assumed = heavy_first_assumptions(known, [1, 3])
     assert assumed[1] == [tiles("6-5", "5-4", "3-2")]
     assert assumed[3] == [tiles("6-5", "5-4", "3-2")]
@@ -212,3 +220,58 @@ def test_an_assumption_no_deal_keeps_still_gives_deals_that_fit() -> None:
         hands, _rest = sampler.draw()
         assert hands[1] & assumed[1][0]
         assert tuple(hands) in ways_to_fit(known)
+
+
+def plays_likelihood(known: Knowledge, seat: int, hand: int, heaviness: float) -> float:
+    """By definition: the probability of `seat`'s plays had it held `hand`, each tile chosen
+    among those that fitted with probability proportional to exp(`heaviness` * pips)."""
+    result = 1.0
+    for choice in known.choices:
+        if choice.seat == seat:
+            playable = indices((hand | choice.later) & choice.fitting)
+            total = sum(math.exp(heaviness * PIPS[t]) for t in playable)
+            result *= math.exp(heaviness * PIPS[choice.tile]) / total
+    return result
+
+
+@pytest.mark.parametrize("share", [0.0, 0.4, 1.0])
+def test_each_opponent_is_read_as_heavy_first_or_not_by_its_own_plays(share: float) -> None:
+    """A deal weighs, per opponent, the mixture of its plays' likelihood as a heavy-first
+    player and as one who prefers heavy tiles only mildly: one opponent's plays do not
+    decide what the other is taken for."""
+    known = chosen_knowledge()
+    model = ChoiceModel(known, 0.5, 0.5, partner=2, heavy_first=3.0, heavy_first_share=share)
+    for deal in ways_to_fit(known):
+        expected = math.prod(
+            (1 - share) * plays_likelihood(known, seat, deal[seat], 0.5)
+            + share * plays_likelihood(known, seat, deal[seat], 3.0)
+            for seat in (1, 3)
+        )
+        assert model.weight(list(deal)) == pytest.approx(expected)
+
+
+def test_deals_drawn_as_if_the_opponents_played_heavy_first_are_weighed_back() -> None:
+    """The sampler draws deals that keep the heavy-first assumptions more often (`slack`); the
+    weights undo that, so the weighted deals come in proportion to the ways they fit times
+    the mixture's likelihood, as if they had been drawn uniformly."""
+    known = chosen_knowledge()
+    assumed = heavy_first_assumptions(known, [1, 3])
+    drawn = ChoiceModel(
+        known, 0.5, 0.5, 2, heavy_first=3.0, heavy_first_share=0.5, proposal=assumed, slack=0.3
+    )
+    plain = ChoiceModel(known, 0.5, 0.5, 2, heavy_first=3.0, heavy_first_share=0.5)
+    sampler = DealSampler(known, random.Random(4), assumed, 0.3)
+    weighed: Counter[tuple[int, ...]] = Counter()
+    for _ in range(12000):
+        hands = sampler.draw()[0]
+        weighed[tuple(hands)] += drawn.weight(hands)
+    expected = {deal: ways * plain.weight(list(deal)) for deal, ways in ways_to_fit(known).items()}
+    weighed_total = sum(weighed.values())
+    expected_total = sum(expected.values())
+    checked = 0
+    for deal, weight in expected.items():
+        share = weight / expected_total
+        if share > 0.02:
+            assert 0.8 * share < weighed[deal] / weighed_total < 1.2 * share, (deal, share)
+            checked += 1
+    assert checked >= 5

@@ -4,11 +4,12 @@ candidate out on every deal with the engine's fast `RoundState`, and choose the 
 with the best average worth under the preset's own scoring and the game's score.
 
 Deals are weighted by how well they explain the other seats' choices (people play heavy
-tiles first; `sampling.ChoiceModel`): many are drawn, and the ones kept are resampled by
-weight. Late in the round each deal is solved exactly (alpha-beta); earlier it is played out
-by fast rollouts, and since "everyone plays bota gorda" is a crude forecast of the rest of a
-round, the `heuristic` level's score of each play (docs/strategy.md) is added to the
-rollout averages as a prior (`Budget.prior`): measured, it wins more rounds than either alone.
+tiles first, and some opponents always do; `sampling.ChoiceModel`): many are drawn, and the
+ones kept are resampled by weight. Late in the round each deal is solved exactly
+(alpha-beta); earlier it is played out by fast rollouts, and since "everyone plays bota
+gorda" is a crude forecast of the rest of a round, the `heuristic` level's score of each
+play (docs/strategy.md) is added to the rollout averages as a prior (`Budget.prior`):
+measured, it wins more rounds than either alone.
 A deal's outcome is worth its points plus a bonus for winning the round at all
 (`Budget.round_bonus`): points alone leave the search indifferent between a sure small win
 and a long shot at a big one.
@@ -45,6 +46,9 @@ from tranque.engine.state import Move, RoundState
 from tranque.engine.tiles import Mask
 
 WEIGHTS = Weights()
+# How much less often the sampler draws a deal for each heavy-first assumption it breaks
+# (`sampling.heavy_first_assumptions`); `ChoiceModel` weighs it back.
+PROPOSAL_SLACK = 0.1
 
 
 @dataclass(frozen=True)
@@ -63,10 +67,6 @@ class Budget:
     round_bonus: float = 0.15  # worth of winning the round itself, as a share of the target
     rollout_tail: int = 0  # with two sides, solve rollouts exactly once this few tiles are left
     time_limit: float | None = None  # seconds of wall clock; None: the counts alone decide
-    # Weight of a deal for each play it makes an opponent's lighter than its heaviest fitting
-    # tile (`sampling.heavy_first_assumptions`); 1: no such assumption. Measured, not kept:
-    # see the README's bots benchmark.
-    lighter_play: float = 1.0
     # The partnership's convention (`convention`): worth points added, where deals are rolled
     # out, per own tile a play leaves showing a number at the ends; and the reading of the
     # partner's plays: exp(`reading_heaviness` * pips + `reading` * tiles said), believed of
@@ -75,6 +75,10 @@ class Budget:
     reading: float = 0.6
     reading_heaviness: float = 0.15
     reading_share: float = 0.5
+    # Each opponent is believed, with `heavy_first_share` before it plays, to always play its
+    # heaviest tile that fits, as exp(`heavy_first` * pips) models it; its plays decide.
+    heavy_first: float = 3.0
+    heavy_first_share: float = 0.5
 
     def __post_init__(self) -> None:
         for name in ("samples", "exact_samples", "exact_nodes", "exact_min_samples", "oversample"):
@@ -91,10 +95,11 @@ class Budget:
             "signal",
             "reading",
             "reading_heaviness",
+            "heavy_first",
         ):
             if getattr(self, name) < 0:
                 raise BudgetError(name, getattr(self, name), "not_negative")
-        for name in ("lighter_play", "reading_share"):
+        for name in ("reading_share", "heavy_first_share"):
             if not 0 <= getattr(self, name) <= 1:
                 raise BudgetError(name, getattr(self, name), "share")
         if self.rollout not in ROLLOUTS:
@@ -108,7 +113,7 @@ class Budget:
         separated by commas (`time_limit=None`: no time limit); `BudgetError` says which item
         does not fit.
 
-        >>> Budget.parse("samples=80,lighter_play=0.1").samples
+        >>> Budget.parse("samples=80,heavy_first_share=1").samples
         80
         """
         defaults = cls()
@@ -260,18 +265,28 @@ class ExpertBot:
         reading = None
         if partner is not None and budget.reading_share:
             reading = Reading(known, partner, budget.reading, budget.reading_heaviness)
+        # Deals are drawn as if every opponent played heavy first, and weighed back.
+        assumed: list[list[Mask]] = []
+        if budget.heavy_first_share:
+            assumed = heavy_first_assumptions(known, [s for s in range(rules.players) if not maximizing[s]])
         model = ChoiceModel(
-            known, budget.heaviness, budget.partner_heaviness, partner, reading, budget.reading_share
+            known,
+            budget.heaviness,
+            budget.partner_heaviness,
+            partner,
+            reading,
+            budget.reading_share,
+            budget.heavy_first,
+            budget.heavy_first_share,
+            assumed,
+            PROPOSAL_SLACK,
         )
         totals = [0.0] * len(moves)
         rollout = blocking_rollout if budget.rollout == "blocking" else greedy_rollout
         nodes = 0
         done = 0
         deadline = None if budget.time_limit is None else time.perf_counter() + budget.time_limit
-        assumed: list[list[int]] = []
-        if budget.lighter_play < 1:
-            assumed = heavy_first_assumptions(known, [s for s in range(rules.players) if not maximizing[s]])
-        sampler = self._sampler(known, assumed, budget.lighter_play)
+        sampler = self._sampler(known, assumed, PROPOSAL_SLACK)
         deals = weighted_deals(sampler, model, samples, budget.oversample, self._rng)
         for (hands, rest), times in deals:
             state = state_from_view(view, hands, rest)

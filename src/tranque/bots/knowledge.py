@@ -29,13 +29,24 @@ slots are nested: each older slot lacks at least the numbers a newer one lacks.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from tranque.engine import DrawEvent, PlayerView, PlayEvent, Side
-from tranque.engine.tiles import BIT, HIGH, LOW, PIPS, TILE_COUNT, WITH_NUMBER, Mask, indices
+from tranque.engine.tiles import BIT, HIGH, LOW, PIPS, TILE_COUNT, WITH_NUMBER, Mask, TileIndex, indices
 
 NumberMask = int
-# A free choice another seat made: (seat, tile, fitting, later, left, right); see `Knowledge`.
-Choice = tuple[int, int, Mask, Mask, int, int]
+
+
+class Choice(NamedTuple):
+    """A free play another seat made, and what was public when it made it."""
+
+    seat: int
+    tile: TileIndex
+    fitting: Mask  # the tiles that fitted the ends then
+    later: Mask  # the tiles the seat has played since, this one included
+    left: int  # the ends then
+    right: int
+
 
 # The numbers a tile shows, as a bitmask of numbers (bit n for the number n).
 TILE_NUMBERS: list[NumberMask] = [(1 << HIGH[t]) | (1 << LOW[t]) for t in range(TILE_COUNT)]
@@ -69,9 +80,8 @@ class Knowledge:
     # Per seat, one number mask per hidden tile, oldest tile first; empty for the own seat.
     slots: tuple[tuple[NumberMask, ...], ...]
     ends: tuple[int, int] | None
-    # The other seats' free choices: (seat, tile played, tiles that fitted the ends then,
-    # tiles that seat has played since, that one included, the left and right ends then). A
-    # seat's choices before its last draw are left out: its hand at the time is no longer known.
+    # The other seats' free choices. A seat's choices before its last draw are left out: its
+    # hand at the time is no longer known.
     choices: tuple[Choice, ...] = ()
 
     @property
@@ -160,7 +170,7 @@ def _with_later_plays(plays: list[tuple[int, int, Mask, int, int]]) -> tuple[Cho
     result = []
     for seat, tile, fitting, left, right in reversed(plays):
         later[seat] |= BIT[tile]
-        result.append((seat, tile, fitting, later[seat], left, right))
+        result.append(Choice(seat, tile, fitting, later[seat], left, right))
     return tuple(reversed(result))
 
 

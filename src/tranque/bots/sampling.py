@@ -207,8 +207,15 @@ class ChoiceModel:
     A sample in which a seat passed over much heavier tiles than the one it played is
     therefore less likely. `heaviness` 0 makes every sample equally likely.
 
-    The partner may instead keep the expert's convention (`convention.Reading`): its plays
-    are then weighed as the mixture of both models, `share` of it the convention's.
+    Some opponents always play their heaviest tile that fits ("bota gorda"): each opponent
+    is believed to be one with `heavy_first_share`, and its plays weigh as the mixture of both
+    readings, the heavy-first one with `heavy_first` in place of `heaviness`; its own plays
+    decide which reading explains the deal better. The partner may instead keep the
+    expert's convention (`convention.Reading`): its plays weigh as the mixture of the
+    heavy-first model and the convention, `share` of it the convention's.
+
+    A sampler may have drawn the deals in proportion to `slack` to the power of the
+    `proposal` assumptions they break (`heavy_first_assumptions`); the weight undoes that.
     """
 
     def __init__(
@@ -219,45 +226,63 @@ class ChoiceModel:
         partner: int | None,
         reading: Reading | None = None,
         share: float = 0.0,
+        heavy_first: float = 0.0,
+        heavy_first_share: float = 0.0,
+        proposal: Sequence[Sequence[Mask]] = (),
+        slack: float = 1.0,
     ) -> None:
         def table(beta: float) -> list[float]:
             return [math.exp(beta * pips) for pips in range(19)]
 
-        tables = {
-            seat: table(partner_heaviness if seat == partner else heaviness) for seat in range(known.players)
-        }
+        self.partner = partner
+        self.mixed = heavy_first_share if heavy_first > 0 else 0.0
+        soft, strict, partners = table(heaviness), table(heavy_first), table(partner_heaviness)
+        # Per play: the seat, its tile, what fitted, what it played since, and the weight
+        # tables of its readings (the partner has one here; `reading` is its other).
         self.choices = [
-            (seat, tile, fitting, later, tables[seat])
-            for seat, tile, fitting, later, _, _ in known.choices
-            if (partner_heaviness if seat == partner else heaviness) > 0
+            (seat, tile, fitting, later, (partners,) if seat == partner else (soft, strict))
+            for seat, tile, fitting, later, *_ in known.choices
+            if (partner_heaviness if seat == partner else max(heaviness, self.mixed)) > 0
         ]
         self.reading = reading if reading and share > 0 else None
         self.share = share
-        self.partner = partner
-        self._sums: dict[tuple[int, Mask], float] = {}
+        self.players = known.players
+        self.proposal = [(seat, mask) for seat, masks in enumerate(proposal) for mask in masks]
+        if not 0 < slack < 1:
+            self.proposal = []
+        self.slack = slack
+        self._sums: dict[tuple[int, Mask, int], float] = {}
 
     @property
     def informative(self) -> bool:
-        return bool(self.choices) or self.reading is not None
+        return bool(self.choices) or self.reading is not None or bool(self.proposal)
 
     def weight(self, hands: list[Mask]) -> float:
-        weight = 1.0
-        partner_weight = 1.0
         sums = self._sums
-        for seat, tile, fitting, later, exp in self.choices:
+        # Per seat, the likelihood of its plays under each of its readings.
+        odds = [[1.0, 1.0] for _ in range(self.players)]
+        for seat, tile, fitting, later, tables in self.choices:
             playable = (hands[seat] | later) & fitting
-            total = sums.get((seat, playable))
-            if total is None:
-                total = sum(exp[PIPS[t]] for t in indices(playable))
-                sums[seat, playable] = total
-            if seat == self.partner and self.reading is not None:
-                partner_weight *= exp[PIPS[tile]] / total
+            seat_odds = odds[seat]
+            for k, exp in enumerate(tables):
+                total = sums.get((seat, playable, k))
+                if total is None:
+                    total = sums[seat, playable, k] = sum(exp[PIPS[t]] for t in indices(playable))
+                seat_odds[k] *= exp[PIPS[tile]] / total
+        weight = 1.0
+        mixed = self.mixed
+        for seat, (first, second) in enumerate(odds):
+            if seat == self.partner:
+                if self.reading is None:
+                    weight *= first
+                else:
+                    share = self.share
+                    weight *= (1 - share) * first + share * self.reading.likelihood(hands)
             else:
-                weight *= exp[PIPS[tile]] / total
-        if self.reading is None:
-            return weight
-        share = self.share
-        return weight * ((1 - share) * partner_weight + share * self.reading.likelihood(hands))
+                weight *= (1 - mixed) * first + mixed * second
+        if self.proposal:
+            weight /= self.slack ** sum(1 for seat, mask in self.proposal if hands[seat] & mask)
+        return weight
 
 
 # HEAVIER[p]: the tiles with more than p pips.
@@ -270,7 +295,7 @@ def heavy_first_assumptions(known: Knowledge, seats: Sequence[int]) -> list[list
     the one it played, which it then did not hold. A play its own later plays already show
     was not its heaviest says nothing more and is left out."""
     assumed: list[list[Mask]] = [[] for _ in range(known.players)]
-    for seat, tile, fitting, later, _, _ in known.choices:
+    for seat, tile, fitting, later, *_ in known.choices:
         heavier = fitting & HEAVIER[PIPS[tile]]
         if seat in seats and not heavier & later and heavier & known.unseen:
             assumed[seat].append(heavier & known.unseen)

@@ -44,7 +44,7 @@ def configure(parser: argparse.ArgumentParser, lang: str) -> None:
 
 
 def expert_budget(lang: str) -> Callable[[str], Budget]:
-    """`--budget samples=80,lighter_play=0.1`: the expert's `Budget` with those fields changed."""
+    """`--budget samples=80,heavy_first_share=1`: the expert's `Budget` with those fields changed."""
 
     def parse(text: str) -> Budget:
         try:

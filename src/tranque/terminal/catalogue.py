@@ -178,9 +178,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "opt_arena_budget": {
         "es": "el primer bot, expert, busca con estos campos de su presupuesto cambiados, p. ej. "
-        "samples=80,lighter_play=0.1 (campos: {fields})",
+        "samples=80,heavy_first_share=1 (campos: {fields})",
         "en": "the first bot, expert, searches with these fields of its budget changed, e.g. "
-        "samples=80,lighter_play=0.1 (fields: {fields})",
+        "samples=80,heavy_first_share=1 (fields: {fields})",
     },
     "opt_arena_seed": {
         "es": "semilla de los repartos y de los bots",
