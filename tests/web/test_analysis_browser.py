@@ -83,7 +83,11 @@ def test_the_analysis_is_asked_for_and_shown_on_the_replay(
     assert "mejor:" in page.locator(".an-flagged .an-move").first.inner_text()
 
     # At a flagged move whose best was a play: the better tile, pale, where the server put it.
-    index, decision = next((i, d) for i, d in enumerate(flagged) if d["ghost"] is not None)
+    # (One whose next move has no better tile of its own, to see the ghost go a step on.)
+    ghosts_at = {d["step"] for d in flagged if d["ghost"] is not None}
+    index, decision = next(
+        (i, d) for i, d in enumerate(flagged) if d["ghost"] is not None and d["step"] + 1 not in ghosts_at
+    )
     page.locator(".an-flagged .an-move .an-go").nth(index).click()
     assert step(page) == decision["step"] - 1
     ghost = page.locator(".rp-line .ghost")
