@@ -211,8 +211,8 @@ class ChoiceModel:
     is believed to be one with `heavy_first_share`, and its plays weigh as the mixture of both
     readings, the heavy-first one with `heavy_first` in place of `heaviness`; its own plays
     decide which reading explains the deal better. The partner may instead keep the
-    expert's convention (`convention.Reading`): its plays weigh as the mixture of the
-    heavy-first model and the convention, `share` of it the convention's.
+    expert's convention (`convention.Reading`): its plays weigh as the mixture of the mild
+    model (`partner_heaviness`) and the convention, `share` of it the convention's.
 
     A sampler may have drawn the deals in proportion to `slack` to the power of the
     `proposal` assumptions they break (`heavy_first_assumptions`); the weight undoes that.
@@ -236,11 +236,13 @@ class ChoiceModel:
 
         self.partner = partner
         self.mixed = heavy_first_share if heavy_first > 0 else 0.0
-        soft, strict, partners = table(heaviness), table(heavy_first), table(partner_heaviness)
+        # An opponent's readings: the mild one, and the heavy-first one if it is believed at all.
+        opponents = (table(heaviness), table(heavy_first)) if self.mixed else (table(heaviness),)
+        partners = (table(partner_heaviness),)
         # Per play: the seat, its tile, what fitted, what it played since, and the weight
         # tables of its readings (the partner has one here; `reading` is its other).
         self.choices = [
-            (seat, tile, fitting, later, (partners,) if seat == partner else (soft, strict))
+            (seat, tile, fitting, later, partners if seat == partner else opponents)
             for seat, tile, fitting, later, *_ in known.choices
             if (partner_heaviness if seat == partner else max(heaviness, self.mixed)) > 0
         ]
