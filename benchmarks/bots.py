@@ -24,11 +24,19 @@
 5. The partner's hand (`--only partner-sight`, not in the default run): the same match, our
    expert seats seeing only each other's hand from the first play (every deal they sample
    deals it as it is): how much of that ceiling knowing the partner's tiles is worth.
+6. How the plays are best read (`--only fit`, not in the default run): every play with a
+   choice of tiles in the match against `probabilistic_alphabeta` (`--deals-fit`), each side's,
+   is recorded with, for each tile it could have played, its pips and the tiles it would say
+   (the convention's `said`); the model exp(kappa * pips + lambda * said), the one the expert
+   reads its partner and its opponents by, is fitted by log-likelihood over a grid, for the
+   first plays (more than `exact_tiles` in hands) and the later ones apart. The gain is in
+   nats per play above picking at random among the tiles that fitted.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -42,14 +50,15 @@ import dominoes_adapter as adapter
 from tranque import Game, Round, Rules
 from tranque.bots import Bot, make_bot
 from tranque.bots.arena import percentile, wilson
+from tranque.bots.convention import said
 from tranque.bots.expert import Budget, BudgetError, ExpertBot
 from tranque.bots.knowledge import Knowledge
 from tranque.bots.sampling import DealSampler
 from tranque.bots.search import Solver
 from tranque.bots.values import Valuer
-from tranque.engine import Action, PlayerView
+from tranque.engine import Action, Play, PlayerView
 from tranque.engine.round import move_of
-from tranque.engine.tiles import Mask
+from tranque.engine.tiles import BIT, PIPS, Mask
 
 
 @dataclass
@@ -292,6 +301,87 @@ def regret(
         print(f"  {side}: " + " | ".join(cells), flush=True)
 
 
+@dataclass
+class Choice:
+    """One play with a choice of tiles: whose side, whether it came before the deals are solved
+    exactly, and (pips, tiles said) of every tile that fitted, the one played at `chosen`."""
+
+    ours: bool
+    early: bool
+    candidates: list[tuple[int, int]]
+    chosen: int
+
+
+def choices_of_deal(bot_name: str, their_name: str, deal_seed: int, budget: Budget | None) -> list[Choice]:
+    """Every play with more than one tile that fitted, both seatings of one deal."""
+    found: list[Choice] = []
+    exact_tiles = (budget or Budget()).exact_tiles
+
+    def record(rnd: Round, action: Action, ours: bool) -> None:
+        view = rnd.view(rnd.turn)
+        if not isinstance(action, Play) or view.ends is None:
+            return
+        tiles = sorted({a.tile.index for a in view.legal_actions if isinstance(a, Play)})
+        if len(tiles) < 2:
+            return
+        hand = 0
+        for tile in view.hand:
+            hand |= BIT[tile.index]
+        left, right = view.ends
+        candidates = [(PIPS[t], said(hand, t, left, right)) for t in tiles]
+        early = sum(view.hand_counts) + view.boneyard_count > exact_tiles
+        found.append(Choice(ours, early, candidates, tiles.index(action.tile.index)))
+
+    for team in (0, 1):
+        play_round(bot_name, their_name, deal_seed, team, budget, record)
+    return found
+
+
+KAPPAS = (0.0, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2, 2.0, 3.0, 5.0)
+LAMBDAS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.5, 2.0)
+
+
+def gain(choices: Sequence[Choice], kappa: float, strength: float) -> float:
+    """Mean log-likelihood per play of exp(`kappa` * pips + `strength` * said), in nats above
+    picking uniformly among the tiles that fitted."""
+    total = 0.0
+    for choice in choices:
+        scores = [kappa * pips + strength * told for pips, told in choice.candidates]
+        top = max(scores)
+        norm = top + math.log(sum(math.exp(x - top) for x in scores))
+        total += scores[choice.chosen] - norm + math.log(len(scores))
+    return total / max(len(choices), 1)
+
+
+def fit(bot_name: str, their_name: str, deals: int, seed: int, jobs: int, budget: Budget | None) -> None:
+    """The best (kappa, lambda) of the grid for each side's first and later plays."""
+    seeds = [seed * 1_000_003 + k for k in range(deals)]
+    found: list[Choice] = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for result in pool.map(
+            choices_of_deal, [bot_name] * deals, [their_name] * deals, seeds, [budget] * deals, chunksize=4
+        ):
+            found += result
+    chosen = budget or Budget()
+    print(
+        f"plays read as exp(kappa * pips + lambda * tiles said), {bot_name} vs dominoes.{their_name}, "
+        f"{deals} deals x 2 seatings (nats per play above chance):"
+    )
+    for ours, side in ((True, bot_name), (False, their_name)):
+        for early, phase in ((True, f"more than {chosen.exact_tiles} tiles"), (False, "the rest")):
+            here = [c for c in found if c.ours == ours and c.early == early]
+            grid = {(k, lam): gain(here, k, lam) for k in KAPPAS for lam in LAMBDAS}
+            (kappa, strength), best = max(grid.items(), key=lambda item: item[1])
+            heavy = max(KAPPAS, key=lambda k: grid[k, 0.0])
+            print(
+                f"  {side}, {phase}: {len(here)} plays; best kappa {kappa}, lambda {strength}: "
+                f"{best:.3f}; without lambda, best kappa {heavy}: {grid[heavy, 0.0]:.3f}; "
+                f"the expert's reading of its partner (kappa {chosen.reading_heaviness}, "
+                f"lambda {chosen.reading}): {gain(here, chosen.reading_heaviness, chosen.reading):.3f}",
+                flush=True,
+            )
+
+
 def report_strength(bot_name: str, their_name: str, outcomes: list[RoundOutcome], seconds: float) -> None:
     n = len(outcomes)
     wins = sum(o.won for o in outcomes)
@@ -386,7 +476,15 @@ def main(argv: list[str] | None = None) -> int:
         help="our team sees every hand at each decision with at most this many tiles in hands",
     )
     parser.add_argument(
-        "--only", choices=["gorda", "pa", "speed", "regret", "oracle", "partner-sight"], action="append"
+        "--deals-fit",
+        type=int,
+        default=200,
+        help="deals against probabilistic_alphabeta whose plays are fitted (x2), with --only fit",
+    )
+    parser.add_argument(
+        "--only",
+        choices=["gorda", "pa", "speed", "regret", "oracle", "partner-sight", "fit"],
+        action="append",
     )
     parser.add_argument(
         "--budget",
@@ -431,6 +529,8 @@ def main(argv: list[str] | None = None) -> int:
             args.budget,
             partner_sight=True,
         )
+    if "fit" in parts:
+        fit(args.bot, "probabilistic_alphabeta", args.deals_fit, args.seed, args.jobs, args.budget)
     if "speed" in parts:
         speed(args.bot, "clasico", 4, args.games_4, args.seed, args.budget)
         speed(args.bot, "clasico", 6, args.games_6, args.seed, args.budget)
