@@ -147,7 +147,16 @@ async def test_a_process_that_is_gone_takes_its_accounts_with_it(kind: str) -> N
         a.presence.add(ANA, FakeSocket())  # type: ignore[arg-type]
         a.presence.add(BETO, FakeSocket())  # type: ignore[arg-type]
         c.presence.add(BETO, FakeSocket())  # type: ignore[arg-type]
-        await until(lambda: b.presence.online(ANA) and b.presence.online(BETO), "both online")
+        # Every socket heard of everywhere, so that none is heard of after A is gone.
+        await until(
+            lambda: (
+                known_sockets(b.presence, ANA) == 1
+                and known_sockets(b.presence, BETO) == 2
+                and known_sockets(c.presence, ANA) == 1
+                and known_sockets(c.presence, BETO) == 1
+            ),
+            "every socket heard of on B and C",
+        )
         assert b.presence.nodes() == {"node0", "node2"}
 
         # A dies: the cluster says so (its lease lapsed) to each process left.
