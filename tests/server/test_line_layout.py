@@ -336,8 +336,8 @@ def test_play_events_and_syncs_over_a_real_game_carry_the_same_boxes(
         return client
 
     client = asyncio.run(scenario())
-    # Nearly every move it made was checked first, however short the game (a six-player game
-    # to the target can end in its first round, after only a few turns of this seat).
+    # Nearly every move it made was checked first, however long the game: the deals are
+    # random, so a count of checks depends on how many moves this seat happened to make.
     assert client.views_checked > 0.9 * client.actions_acked > 0
     assert client.dropped, "the client reconnected once"
     events = stored_events(server, practice["table"])
