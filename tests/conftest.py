@@ -16,3 +16,11 @@ pytest_plugins = ["tests.hang_report"]
 def drop_test_databases() -> Iterator[None]:
     yield
     services.drop_databases()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that drive the browser run last, whatever order they were named in. The session's
+    `browser` fixture keeps Playwright's sync API, and with it a running event loop, in this
+    thread until the session ends, so a later test could not start an event loop of its own
+    (`asyncio.run`, anyio): "Cannot run the event loop while another loop is running"."""
+    items.sort(key=lambda item: "browser" in getattr(item, "fixturenames", ()))
