@@ -88,8 +88,7 @@ async def scenario(server: ServerProcess) -> None:
         await rated_game(server, people, players)
     finally:  # a failed assertion leaves no socket open for a later test's garbage collection
         for player in players:
-            for client in player.clients:
-                await client.close()
+            await player.close()
         for http in people:
             http.close()
 

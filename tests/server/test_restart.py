@@ -96,6 +96,11 @@ class Human:
     def client(self) -> Client:
         return self.clients[-1]
 
+    async def close(self) -> None:
+        """Close every connection this person opened (closing one already closed does nothing)."""
+        for client in self.clients:
+            await client.close()
+
     async def connect(self, last_seq: int | None = None, handled_up_to: int = 0) -> Message:
         """A new socket (hello with the seat's token and `last_seq`); events up to
         `handled_up_to` were handled by an earlier connection and are not acted on again."""
@@ -247,8 +252,7 @@ async def scenario(server: ServerProcess) -> None:
     record = httpx.get(f"{server.http}/api/tables/{human.table}/record", timeout=10).json()
     verdict = httpx.post(server.http + "/api/verify", json=record, timeout=30).json()
     assert verdict["ok"] is True, verdict
-    for client in human.clients:
-        await client.close()
+    await human.close()
     server.stop()
 
     # The stored log: seq 1..N without a gap, and every frame any connection got is in it.
