@@ -2,6 +2,7 @@
 
     python benchmarks/bots.py                       # the default run (~3 minutes on 2 cores)
     python benchmarks/bots.py --deals-pa 400 --deals-gorda 1000 --jobs 2   # a bigger run
+    python benchmarks/bots.py --only pa --deals-pa 1000 --seed 7 --seed 8 --seed 9   # 3 x 2,000 rounds
 
 1. Strength, under their rules (= our `sin-pozo`, 4 players in pairs, the first round of a
    game: 6-6 leads): each deal is played twice, our bot's team on one side and then on the
@@ -229,7 +230,22 @@ def strength(
         label = f"{bot_name} seeing every hand from {sees} tiles"
     elif partner_sight:
         label = f"{bot_name} seeing its partner's hand"
-    report_strength(label, their_name, outcomes, time.perf_counter() - started)
+    report_strength(f"{label} (seed {seed})", their_name, outcomes, time.perf_counter() - started)
+    return outcomes
+
+
+def strength_over(
+    bot_name: str, their_name: str, deals: int, seeds: Sequence[int], jobs: int, budget: Budget | None = None
+) -> list[RoundOutcome]:
+    """`strength` on `deals` deals of each of `seeds` (each seed's deals are other deals),
+    each seed reported, then, with more than one, all their rounds together."""
+    started = time.perf_counter()
+    outcomes: list[RoundOutcome] = []
+    for seed in seeds:
+        outcomes += strength(bot_name, their_name, deals, seed, jobs, budget)
+    if len(seeds) > 1:
+        label = f"{bot_name} (seeds {', '.join(map(str, seeds))} together)"
+        report_strength(label, their_name, outcomes, time.perf_counter() - started)
     return outcomes
 
 
@@ -449,7 +465,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--games-4", type=int, default=20, help="games timed in 4-player double-six")
     parser.add_argument("--games-6", type=int, default=6, help="games timed in 6-player double-nine")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        action="append",
+        help="the deals' seed (1 if none); repeated, --only gorda and pa play each seed's deals "
+        "and report them together too",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="processes for the strength runs")
     parser.add_argument(
         "--deals-regret",
@@ -493,12 +515,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     parts = args.only or ["gorda", "pa", "speed"]
+    seeds = args.seed or [1]
+    if len(seeds) > 1 and set(parts) - {"gorda", "pa"}:
+        parser.error("--seed more than once needs --only gorda or --only pa, and nothing else")
+    args.seed = seeds[0]
     if args.budget is not None:
         print(f"budget: {args.budget}", flush=True)
     if "gorda" in parts and args.deals_gorda:
-        strength(args.bot, "bota_gorda", args.deals_gorda, args.seed, args.jobs, args.budget)
+        strength_over(args.bot, "bota_gorda", args.deals_gorda, seeds, args.jobs, args.budget)
     if "pa" in parts and args.deals_pa:
-        strength(args.bot, "probabilistic_alphabeta", args.deals_pa, args.seed, args.jobs, args.budget)
+        strength_over(args.bot, "probabilistic_alphabeta", args.deals_pa, seeds, args.jobs, args.budget)
     if "regret" in parts:
         regret(
             args.bot,
