@@ -32,10 +32,13 @@ def opponent(name: str) -> Player:
     """Their players by name. `probabilistic_alphabeta` is set up as the README's figures say: it thinks
     from the 8th move (moves are 0-based, passes count) with 10 sampled deals, and plays
     `bota_gorda` before that (their players compose: each re-sorts the previous preference)."""
+    chosen: Player
     if name == "bota_gorda":
-        return their_players.bota_gorda
+        chosen = their_players.bota_gorda
+        return chosen
     if name == "random":
-        return their_players.random
+        chosen = their_players.random
+        return chosen
     if name == "probabilistic_alphabeta":
         thinker = their_players.probabilistic_alphabeta(start_move=7, sample_size=10)
 

@@ -440,9 +440,11 @@ class Cluster:
         return next((node for node in self.nodes if node.alive and node.name == name), None)
 
 
-def _node_of(value: str | None) -> str | None:
+def _node_of(value: bytes | str | None) -> str | None:
     if value is None:
         return None
+    if isinstance(value, bytes):
+        value = value.decode()
     node, _, epoch = value.rpartition("/")
     return node if node and epoch.isdigit() else None
 

@@ -545,7 +545,7 @@ def merge_seats(args: argparse.Namespace, servers: list[Server], seats_file: Pat
     partial = seats_file.with_suffix(".part")
     partial.write_text(json.dumps(entries))
     partial.rename(seats_file)
-    return sum(entry["remote"] for entry in entries) / max(1, len(entries))
+    return sum(1 for entry in entries if entry["remote"]) / max(1, len(entries))
 
 
 def until_replicas(servers: list[Server], tables: int, timeout: float) -> None:
