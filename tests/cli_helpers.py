@@ -4,9 +4,12 @@ line a refused command prints, and commands that must not get as far as starting
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from _pytest.capture import CaptureResult  # what readouterr() returns: pytest does not export it
 
 
 def flat(text: str) -> str:
@@ -28,7 +31,7 @@ def answers(lines: Iterable[str], end: type[BaseException] = EOFError) -> Callab
     return read
 
 
-def one_line_error(captured: pytest.CaptureResult[str]) -> str:
+def one_line_error(captured: CaptureResult[str]) -> str:
     """The one line a refused command writes: nothing on stdout, `tranque: error: …` and no
     traceback on stderr. Returns that line."""
     assert captured.out == ""

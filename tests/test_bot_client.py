@@ -50,6 +50,7 @@ def client(games: int = 1) -> tuple[BotClient, Wire, list[PlayerView], list[int]
 def test_it_plays_from_the_latest_sync_and_asks_again_once_events_came() -> None:
     game = Game(Rules.preset("clasico", players=2), seed=4)
     seat = game.turn
+    assert seat is not None
     bot, wire, seen, _ = client()
 
     async def script() -> None:

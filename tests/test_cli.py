@@ -24,6 +24,7 @@ from tests.cli_helpers import answers, flat, forbid, one_line_error
 from tests.engine.deals import complete_deal, run
 from tranque import Game, Play, Rules, Side, Tile
 from tranque.bots import make_bot
+from tranque.bots.arena import play_out
 from tranque.cli import main
 from tranque.engine import RoundEnd
 from tranque.engine.record import load, save, to_record
@@ -32,7 +33,6 @@ from tranque.terminal.command import Context
 from tranque.terminal.play import Match, Quit
 from tranque.terminal.render import board
 from tranque.terminal.results import headline, round_end
-from tranque.terminal.simulate import play_out
 
 
 def script(monkeypatch: pytest.MonkeyPatch, lines: Iterable[str]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Protocol
 
 import pytest
 
@@ -17,7 +18,15 @@ from tranque.bots.expert import Budget  # noqa: E402
 SMALL = Budget(samples=8, exact_samples=8)
 
 
-def results(outcomes: list[bots.RoundOutcome]) -> list[tuple[float, int, int]]:
+class RoundOutcome(Protocol):
+    """What these tests read of `bots.RoundOutcome` (the module is imported at run time)."""
+
+    won: float
+    ours: int
+    theirs: int
+
+
+def results(outcomes: list[RoundOutcome]) -> list[tuple[float, int, int]]:
     return [(o.won, o.ours, o.theirs) for o in outcomes]
 
 

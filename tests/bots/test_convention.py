@@ -72,7 +72,9 @@ def test_what_each_play_says_counts_the_hand_left_against_the_ends_the_engine_ma
     for action, count in zip(view.legal_actions, told, strict=True):
         after = position()
         after.apply(action)
-        left, right = after.view(0).ends
+        ends = after.view(0).ends
+        assert ends is not None
+        left, right = ends
         kept = sum(1 for tile in after.view(0).hand if {tile.high, tile.low} & {left, right})
         assert count == kept, action
 

@@ -5,6 +5,7 @@ seat's own hand: the seat's view is the same, and so is every level's choice."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -14,7 +15,7 @@ from tranque.engine import Action, FirstLead, PlayerView
 from tranque.engine.deal import deal_from_seed
 from tranque.engine.tiles import TILES, indices
 
-Deal = tuple[list[list[Tile]], list[Tile]]
+Deal = tuple[Sequence[Sequence[Tile]], Sequence[Tile]]
 
 PRESETS = [
     pytest.param("clasico", 4, "pairs", id="clasico-4-pairs"),

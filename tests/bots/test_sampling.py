@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from itertools import permutations
 
 import pytest
@@ -261,7 +261,7 @@ def test_deals_drawn_as_if_the_opponents_played_heavy_first_are_weighed_back() -
     )
     plain = ChoiceModel(known, 0.5, 0.5, 2, heavy_first=3.0, heavy_first_share=0.5)
     sampler = DealSampler(known, random.Random(4), assumed, 0.3)
-    weighed: Counter[tuple[int, ...]] = Counter()
+    weighed: defaultdict[tuple[int, ...], float] = defaultdict(float)
     for _ in range(12000):
         hands = sampler.draw()[0]
         weighed[tuple(hands)] += drawn.weight(hands)

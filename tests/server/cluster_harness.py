@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import redis
@@ -167,7 +167,8 @@ class ProcessCluster:
         """The live process that holds the table's lease in Redis, if any."""
         client = redis.Redis.from_url(self.redis_url, decode_responses=True)
         try:
-            value = client.get(f"{self.prefix}:table:{table_id}")
+            # A str or None: the client decodes (decode_responses=True).
+            value = cast("str | None", client.get(f"{self.prefix}:table:{table_id}"))
         finally:
             client.close()
         if value is None:

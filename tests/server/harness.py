@@ -150,7 +150,7 @@ class LiveServer(Loopback):
 class Player:
     """One WebSocket client. `frames` keeps everything received, in order."""
 
-    def __init__(self, server: LiveServer, headers: dict[str, str] | None = None) -> None:
+    def __init__(self, server: Loopback, headers: dict[str, str] | None = None) -> None:
         self.server = server
         self.headers = headers or {}
         self.frames: list[Message] = []

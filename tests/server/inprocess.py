@@ -21,6 +21,7 @@ from tranque.server.clock import FakeClock
 from tranque.server.commands import Act, Subscribe, Unsubscribe
 from tranque.server.fairness import DealSecret
 from tranque.server.restore import replay_log, resume
+from tranque.server.seats import SeatState
 from tranque.server.store import MemoryStore, Store, StoredEvent
 from tranque.server.table import Command, Table
 from tranque.server.table_state import Phase, TableKind, TableOptions, TableState, Viewer
@@ -156,6 +157,15 @@ class TableRig:
         await self.table.until_idle()
 
     # Checking --------------------------------------------------------------------------
+
+    def phase(self) -> Phase:
+        """The table's phase, read afresh: typed `Phase`, not the one an earlier `assert` on
+        `rig.table.state.phase` narrowed it to (mypy keeps that narrowing across an await)."""
+        return self.table.state.phase
+
+    def seat_state(self, index: int) -> SeatState:
+        """Seat `index`'s state, read afresh (as `phase`)."""
+        return self.table.state.seats[index].state
 
     async def log(self) -> list[StoredEvent]:
         return await self.store.load_events(self.table_id)

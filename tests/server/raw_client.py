@@ -108,6 +108,8 @@ class RawClient:
             if isinstance(event, Frame):
                 self.frames.append(event)
                 if event.opcode is Opcode.TEXT:
+                    # websockets: only compressed outgoing frames hold a memoryview
+                    assert not isinstance(event.data, memoryview)
                     self.messages.append(json.loads(event.data))
         return bool(data)
 

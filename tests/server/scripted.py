@@ -22,7 +22,7 @@ from typing import Any
 
 import websockets
 
-from tests.server.harness import LiveServer, Message, Player, fast_settings
+from tests.server.harness import LiveServer, Loopback, Message, Player, fast_settings
 from tranque.engine import Rules
 from tranque.server import commands
 from tranque.server.settings import Settings
@@ -69,7 +69,7 @@ class ScriptedClient:
 
     def __init__(
         self,
-        server: LiveServer,
+        server: Loopback,
         table: str,
         token: str | None = None,
         *,
@@ -202,8 +202,10 @@ class ScriptedClient:
         self.acted_turn = turn["turn_id"]
         if turn.get("auto") and self.autoplay_forced:
             # Leave the forced pass/draw to the server, which plays it after auto_move_seconds.
+            server = self.server
+            assert isinstance(server, LiveServer), "autoplay_forced moves a LiveServer's FakeClock"
             self.forced_left += 1
-            await asyncio.to_thread(self.server.advance, self.server.settings.auto_move_seconds)
+            await asyncio.to_thread(server.advance, server.settings.auto_move_seconds)
             return
         if self.ends is None or self.verify:
             legal = await self._synced_legal_actions(turn["turn_id"])

@@ -11,7 +11,9 @@ import os
 import random
 import signal
 import time
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,7 +33,7 @@ from tranque.terminal.serve import analysis_workers
 
 __all__ = ["database_url"]  # the fixture: a server on every backend
 
-QUICK = {"analysis_in_processes": False, "analysis_deals": DEALS}
+QUICK: dict[str, Any] = {"analysis_in_processes": False, "analysis_deals": DEALS}
 
 
 def test_an_analysis_is_asked_for_followed_and_stored(database_url: str) -> None:
@@ -221,7 +223,7 @@ def test_R17_a_seats_stored_analysis_is_the_same_whatever_the_hands_it_could_not
             assert ask(http, game_id).status_code == 202
             wait_for(http, game_id)
         results = [
-            server.on_server(lambda game_id=game_id: server.state.store.analysis(game_id)).result
+            server.on_server(partial(server.state.store.analysis, game_id)).result
             for game_id in ("mesa1.1", "mesa2.1")
         ]
     seat_0 = [[d for d in result["decisions"] if d["seat"] == 0] for result in results]

@@ -21,7 +21,7 @@ import tranque.server.analysis_queue as analysis_queue
 from tests.bots.test_analysis import small_game
 from tests.server.analysis_helpers import DEALS
 from tests.server.conftest import empty_tables, make_test_store
-from tranque.bots.analysis import Evaluation
+from tranque.bots.analysis import Evaluation, evaluate_job
 from tranque.engine.record import to_record
 from tranque.server.analysis_queue import AnalysisQueue, QueueFull
 from tranque.server.clock import FakeClock
@@ -155,11 +155,10 @@ async def test_two_processes_on_one_store_run_each_job_exactly_once(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     evaluated: list[Any] = []
-    evaluate = analysis_queue.evaluate_job
 
     def counted(job: Any) -> Evaluation:
         evaluated.append(job)
-        return evaluate(job)
+        return evaluate_job(job)
 
     monkeypatch.setattr(analysis_queue, "evaluate_job", counted)
     store = make_test_store(backend, request, tmp_path)
@@ -229,11 +228,10 @@ async def test_a_queue_that_stops_mid_job_gives_it_back_for_another_to_run(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     gate = threading.Event()
-    evaluate = analysis_queue.evaluate_job
 
     def held(job: Any) -> Evaluation:
         gate.wait(timeout=60)  # a guard only: the test opens the gate
-        return evaluate(job)
+        return evaluate_job(job)
 
     monkeypatch.setattr(analysis_queue, "evaluate_job", held)
     store = Watched()
@@ -252,7 +250,7 @@ async def test_a_queue_that_stops_mid_job_gives_it_back_for_another_to_run(
     row = await store.analysis("a.1")
     assert row is not None and row.status == "pending" and row.total > 0
     assert row.heartbeat_at is None and row.claimed_by == "first/0"
-    monkeypatch.setattr(analysis_queue, "evaluate_job", evaluate)
+    monkeypatch.setattr(analysis_queue, "evaluate_job", evaluate_job)
     second = queue_of(store, clock, name="second")  # a restart: no stale interval to wait
     await second.start()
     try:

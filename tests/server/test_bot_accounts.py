@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import httpx
@@ -210,23 +211,26 @@ def test_a_bots_socket_has_a_message_rate_of_its_own(limited: LiveServer) -> Non
     http = person(limited)
     token = make_bot(http, "Robotina")
 
+    def answering(message_id: int, message: Message) -> bool:
+        return message.get("id") == message_id and message["type"] in ("ack", "error")
+
     async def answers(headers: dict[str, str], count: int) -> list[str]:
         async with Player(limited, headers) as socket:
             ids = [await socket.send({"type": "ping"}) for _ in range(count)]
-            found = [
-                await socket.expect(lambda m, i=i: m.get("id") == i and m["type"] in ("ack", "error"))
-                for i in ids
-            ]
+            found = [await socket.expect(partial(answering, i)) for i in ids]
             return [m["type"] if m["type"] == "ack" else m["code"] for m in found]
 
     assert asyncio.run(answers(bearer(token), 7)) == ["ack"] * 5 + ["rate_limited"] * 2
     assert asyncio.run(answers({}, 5)) == ["ack"] * 3 + ["rate_limited"] * 2
     limited.advance(1.0)  # two more for the bot, one more a second for anybody else
 
+    def numbered(message_id: int, message: Message) -> bool:
+        return message.get("id") == message_id
+
     async def after_a_second() -> list[str]:
         async with Player(limited, bearer(token)) as socket:
             ids = [await socket.send({"type": "ping"}) for _ in range(6)]
-            found = [await socket.expect(lambda m, i=i: m.get("id") == i) for i in ids]
+            found = [await socket.expect(partial(numbered, i)) for i in ids]
             return [m["type"] for m in found]
 
     # A new socket has a new bucket: the burst again.

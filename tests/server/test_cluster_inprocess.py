@@ -27,7 +27,7 @@ from tranque.server.bus import MemoryBus, MemoryHub
 from tranque.server.clock import FakeClock
 from tranque.server.cluster import Cluster
 from tranque.server.cluster_settings import ClusterSettings
-from tranque.server.leases import MemoryLeases, Renewal
+from tranque.server.leases import Leases, MemoryLeases, Renewal
 from tranque.server.registry import RETIRE_AFTER_SECONDS, Registry
 from tranque.server.store import MemoryStore, Store
 from tranque.server.table import Table, TableError
@@ -46,9 +46,7 @@ DEFAULTS = {"bot_min_seconds": 0.0, "auto_move_seconds": 0.0, "between_rounds_se
 class Node:
     """One simulated process: its registry and its part in the cluster."""
 
-    def __init__(
-        self, name: str, store: Store, hub: MemoryHub, leases: MemoryLeases, clock: FakeClock
-    ) -> None:
+    def __init__(self, name: str, store: Store, hub: MemoryHub, leases: Leases, clock: FakeClock) -> None:
         self.name = name
         self.bus = MemoryBus(hub)
         self.cluster = Cluster(store, self.bus, leases, FAST, node=name)
@@ -247,7 +245,10 @@ async def test_a_table_outlives_its_owner_and_play_goes_on_through_the_others() 
 
         await a.crash()
         clock.advance(LEASE + 0.1)  # its leases lapse
-        owners = lambda: [n for n in (b, c) if n.registry.tables[table.table_id].owned]  # noqa: E731
+
+        def owners() -> list[Node]:
+            return [n for n in (b, c) if n.registry.tables[table.table_id].owned]
+
         await until(lambda: len(owners()) == 1, "a new owner")
         (new_owner,) = owners()
         assert new_owner.cluster.counters.takeovers == 1
@@ -261,7 +262,10 @@ async def test_a_table_outlives_its_owner_and_play_goes_on_through_the_others() 
         assert [event.seq for event in log] == list(range(1, len(log) + 1))
         assert log[-1].seq > seq_at_crash
         assert survivor.state == state_of_log(survivor, log)
-        last = lambda socket: event_seqs(socket)[-1]  # noqa: E731
+
+        def last(socket: Socket) -> int:
+            return event_seqs(socket)[-1]
+
         await until(lambda: last(socket0) == last(socket1) == survivor.seq, "every socket told the end")
         for socket in (socket0, socket1):
             assert_each_once_in_order(socket)
@@ -377,7 +381,7 @@ async def test_a_process_heard_from_while_its_lease_was_being_read_missing_keeps
         leases = b.cluster.leases
         assert isinstance(leases, MemoryLeases)
         held = HeldRead(leases, a.cluster._node_lease(a.name))
-        b.cluster.leases = held  # type: ignore[assignment]
+        b.cluster.leases = held
 
         a.stall()
         clock.advance(LEASE + 0.1)

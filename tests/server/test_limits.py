@@ -35,9 +35,9 @@ from tranque.engine.fairness import commitment_of
 from tranque.engine.presets import PRESETS
 from tranque.engine.record import to_record
 from tranque.server.body_limit import size_text
-from tranque.server.http_api import target_choices
 from tranque.server.limits import Limits
 from tranque.server.sessions import SESSION_COOKIE
+from tranque.server.table_choices import target_choices
 
 ROOT = Path(__file__).resolve().parents[2]
 STATUSES = ("waiting", "playing", "between_rounds", "finished", "annulled")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,7 +22,7 @@ from tests.server.harness import LiveServer, Player
 from tests.server.scripted import ScriptedClient, game_settings, stored_events
 from tranque.engine import Game, Rules
 from tranque.engine.presets import PRESETS
-from tranque.server.line_layout import HALF_WIDTH, Box, End, LayoutError, Snake, lay_out, plays_of
+from tranque.server.line_layout import HALF_WIDTH, Box, End, LayoutError, Plays, Snake, lay_out, plays_of
 
 Play = tuple[str, str | None]
 Rect = tuple[float, float, float, float]
@@ -64,7 +64,7 @@ def touching_pips(box: Box, end: End) -> set[int]:
     return {pips for half, pips in halves(box) if on_edge(end.x, end.y, half)}
 
 
-def check_line(plays: list[Play]) -> Snake:
+def check_line(plays: Sequence[Play]) -> Snake:
     """Lay `plays` out one by one, asserting every property after each play."""
     snake = Snake()
     placed: list[Box] = []  # every box as `place` returned it
@@ -101,7 +101,7 @@ def check_line(plays: list[Play]) -> Snake:
     return snake
 
 
-def random_round(name: str, players: int, seed: int) -> tuple[list[Play], Game]:
+def random_round(name: str, players: int, seed: int) -> tuple[Plays, Game]:
     """A whole round of `name` with random legal moves; its plays and the game."""
     game = Game(Rules.preset(name, players=players), seed=seed)
     choose = random.Random(seed)

@@ -45,10 +45,10 @@ class Node:
         self.registry = Registry(store, links.clock, InlineBots(), dict(DEFAULTS))
         self.quick = QuickMatch(self.registry, links.clock, WAIT, "greedy", limits)
         settings = ClusterSettings(lease_seconds=LEASE, renew_seconds=LEASE / 10, prefix=links.prefix)
-        self.quick.share(bus, name, leases, settings)  # type: ignore[arg-type]
+        self.quick.share(bus, name, leases, settings)
         # The bot accounts' own quick match, on the same bus and leases (state.py).
         self.bots = QuickMatch(self.registry, links.clock, WAIT, "greedy", limits, bots=True)
-        self.bots.share(bus, name, leases, settings)  # type: ignore[arg-type]
+        self.bots.share(bus, name, leases, settings)
         self.told: dict[int, list[dict[str, Any]]] = {}
         self.crashed = False
 

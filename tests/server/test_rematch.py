@@ -102,7 +102,7 @@ async def test_every_person_must_agree_and_a_second_vote_changes_nothing() -> No
         await refused(rig, Rematch(1), "rematch.not_seated")  # a bot's seat
 
         await rig.call(Rematch(2))
-        assert rig.table.state.phase is Phase.FINISHED
+        assert rig.phase() is Phase.FINISHED
         vote = first.events[-1]
         assert (vote["kind"], vote["data"]) == ("rematch_vote", {"seat": 2, "agreed": [2], "needed": [0, 2]})
         seq = rig.table.seq
@@ -112,7 +112,7 @@ async def test_every_person_must_agree_and_a_second_vote_changes_nothing() -> No
 
         await rig.call(Rematch(0))
         assert rig.table.state.game_number == 2
-        assert rig.table.state.phase is Phase.PLAYING
+        assert rig.phase() is Phase.PLAYING
         for socket in (first, second):  # they joined after the first game had started
             started = [e for e in socket.events if e["kind"] == "game_started"]
             assert [e["data"]["game"] for e in started] == [2]

@@ -65,7 +65,7 @@ async def processes(kind: str, count: int) -> AsyncIterator[tuple[list[ServerSta
                 bus, leases = await links.node()
                 registry = Registry(store, clock, InlineBots())
                 quick = QuickMatch(registry, clock, 10.0, "greedy")
-                shared = Shared(bus, leases, f"node{index}", cluster, redis_url)  # type: ignore[arg-type]
+                shared = Shared(bus, leases, f"node{index}", cluster, redis_url)
                 verifier = Verifier(settings.limits, False)
                 analyses = AnalysisQueue(store, clock, workers=0)
                 state = ServerState(
@@ -152,8 +152,10 @@ async def test_registrations_are_counted_across_processes(kind: str) -> None:
 
 async def test_a_process_gone_takes_its_waiting_players_with_it(kind: str) -> None:
     async with processes(kind, 3) as ([a, b, c], _, links):
-        await b.quick.join(7, "siete", [].append, False)
-        await c.quick.join(8, "ocho", [].append, False)
+        told_7: list[dict[str, Any]] = []  # what each player is told: not read here
+        told_8: list[dict[str, Any]] = []
+        await b.quick.join(7, "siete", told_7.append, False)
+        await c.quick.join(8, "ocho", told_8.append, False)
         await until(lambda: sorted(w.user_id for w in a.quick.waiting) == [7, 8], "in a's queue")
         assert a.quick.nodes() == {"node1", "node2"}  # its players' processes
         assert b.quick.nodes() == {"node0"}  # the matchmaker

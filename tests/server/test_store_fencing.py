@@ -315,7 +315,9 @@ async def test_appends_racing_a_takeover_land_whole_before_it_or_not_at_all(
     outcomes = await asyncio.gather(*racing, return_exceptions=True)
 
     for n, name in enumerate(names):
-        appended, (epoch, seen) = outcomes[2 * n], outcomes[2 * n + 1]
+        appended, taken = outcomes[2 * n], outcomes[2 * n + 1]
+        assert not isinstance(taken, BaseException), taken
+        epoch, seen = taken
         assert epoch == 2
         assert appended is None or isinstance(appended, StaleEpoch), appended
         final = await second.load_events(name)

@@ -128,9 +128,9 @@ class TestPhases:
         async with TableRig.opened(TWO) as rig:
             assert await statuses(rig) == ["waiting"]
             first = await rig.call(Sit(1, "ana"))
-            assert rig.table.state.phase is Phase.WAITING and first["seat"] == 0
+            assert rig.phase() is Phase.WAITING and first["seat"] == 0
             await rig.call(Sit(2, "beto"))
-            assert rig.table.state.phase is Phase.PLAYING
+            assert rig.phase() is Phase.PLAYING
             assert await rig.kinds() == [
                 "table_created",
                 "seat",
@@ -165,9 +165,9 @@ class TestPhases:
             assert state.turn is None and (await rig.kinds())[-1] == "round_ended"
             await refused(rig, Act(0, {"type": "pass"}), "not_playing")
             await rig.advance(BETWEEN - 1)
-            assert rig.table.state.phase is Phase.BETWEEN_ROUNDS
+            assert rig.phase() is Phase.BETWEEN_ROUNDS
             await rig.advance(1)
-            assert rig.table.state.phase is Phase.PLAYING
+            assert rig.phase() is Phase.PLAYING
             assert rig.table.state.playing_game().round_number == 1
             await assert_replays(rig)
 
@@ -176,11 +176,11 @@ class TestPhases:
             await play_until(rig, lambda state: state.phase is Phase.BETWEEN_ROUNDS, humans=(0, 1))
             await rig.call(Ready(0))
             await rig.call(Ready(0))  # a second «listo» changes nothing
-            assert rig.table.state.phase is Phase.BETWEEN_ROUNDS
+            assert rig.phase() is Phase.BETWEEN_ROUNDS
             assert (await rig.kinds())[-2:] == ["round_ended", "ready"]
             seq = rig.table.seq
             await rig.call(Ready(1))
-            assert rig.table.state.phase is Phase.PLAYING
+            assert rig.phase() is Phase.PLAYING
             assert (await rig.kinds(seq))[:3] == ["ready", "round_started", "turn"]
             await refused(rig, Ready(0), "not_between_rounds")
             await assert_replays(rig)
@@ -238,9 +238,9 @@ class TestDesertedTables:
         async with TableRig.opened(TWO, idle_waiting_seconds=600) as rig:
             await rig.call(Sit(1, "ana"))  # a seat taken, but nobody at the table
             await rig.advance(599)
-            assert rig.table.state.phase is Phase.WAITING
+            assert rig.phase() is Phase.WAITING
             await rig.advance(1)
-            assert rig.table.state.phase is Phase.ANNULLED
+            assert rig.phase() is Phase.ANNULLED
             assert (await rig.kinds())[-1] == "game_ended"
             assert await statuses(rig) == ["annulled"]
             await assert_replays(rig)
@@ -249,10 +249,10 @@ class TestDesertedTables:
         async with TableRig.opened(TWO, idle_waiting_seconds=600) as rig:
             watcher = await rig.hello(None)
             await rig.advance(6000)
-            assert rig.table.state.phase is Phase.WAITING
+            assert rig.phase() is Phase.WAITING
             await rig.leave(watcher)
             await rig.advance(600)
-            assert rig.table.state.phase is Phase.ANNULLED
+            assert rig.phase() is Phase.ANNULLED
             assert watcher.kinds() == []  # it had gone: nothing more reached it
 
     async def test_a_practice_game_every_human_left_is_annulled_and_its_bots_stop(self) -> None:
@@ -301,14 +301,14 @@ class TestDesertedTables:
 class TestSeats:
     async def test_a_seat_is_present_while_any_connection_follows_it(self) -> None:
         async with TableRig.practice(TWO) as rig:
-            assert rig.table.state.seats[0].state is SeatState.AWAY
+            assert rig.seat_state(0) is SeatState.AWAY
             first = await rig.hello(0)
-            assert rig.table.state.seats[0].state is SeatState.PRESENT
+            assert rig.seat_state(0) is SeatState.PRESENT
             second = await rig.hello(0)
             await rig.leave(first)
-            assert rig.table.state.seats[0].state is SeatState.PRESENT
+            assert rig.seat_state(0) is SeatState.PRESENT
             await rig.leave(second)
-            assert rig.table.state.seats[0].state is SeatState.AWAY
+            assert rig.seat_state(0) is SeatState.AWAY
             seat_states = [e["data"]["state"] for e in second.events if e["kind"] == "seat"]
             assert seat_states == []  # the second socket found the seat present and left it last
             assert [e["data"]["state"] for e in first.events if e["kind"] == "seat"] == ["present"]
@@ -850,7 +850,7 @@ class _LosesItsCancellation:
 async def test_a_table_stops_even_when_a_command_loses_its_cancellation() -> None:
     async with TableRig.opened(Rules.preset("clasico")) as rig:
         command = _LosesItsCancellation()
-        call = asyncio.create_task(rig.table.call(command))  # type: ignore[arg-type]
+        call = asyncio.create_task(rig.table.call(command))
         await command.started.wait()
         stopping = asyncio.create_task(rig.table.stop())
         # A bound on a hang, not a measure: it waited for ever. (Not `asyncio.timeout`: its

@@ -13,7 +13,7 @@ that made this design (`test_table_inprocess.py`,
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, TypeVar
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -37,6 +37,8 @@ from tranque.server.commands import (
 from tranque.server.table_events import EVENT_TYPES
 from tranque.server.table_log import from_stored
 from tranque.server.table_state import TableError, TableKind, TableState
+
+T = TypeVar("T")
 
 HOST = 1
 USERS = (1, 2, 3)
@@ -87,7 +89,7 @@ class Run:
         self.tokens: dict[int, str] = {}
         self.twin = TableState(rig.rules)  # the fold of the stored log, as far as it is read
 
-    def draw(self, strategy: st.SearchStrategy[Any], label: str) -> Any:
+    def draw(self, strategy: st.SearchStrategy[T], label: str) -> T:
         return self.data.draw(strategy, label=label)
 
     async def step(self) -> None:
@@ -210,7 +212,7 @@ class Run:
 async def history(data: st.DataObject) -> None:
     rules = RULES[data.draw(st.sampled_from(sorted(RULES)), label="rules")]
     kind = data.draw(st.sampled_from([TableKind.PUBLIC, TableKind.QUICK]), label="kind")
-    options = {
+    options: dict[str, Any] = {
         "host_user_id": HOST,
         "bot_min_seconds": data.draw(st.sampled_from([0.0, 0.5]), label="bot pause"),
     }

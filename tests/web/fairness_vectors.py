@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,11 @@ def _actions(game: Game, choose: random.Random) -> list[dict[str, Any]]:
     return actions
 
 
+def every_round_from(seed: bytes) -> Callable[[int], bytes]:
+    """A `seed_for_round` that deals every round from `seed`."""
+    return lambda _number: seed
+
+
 def deal_vectors() -> list[dict[str, Any]]:
     vectors = []
     for case, (preset, overrides) in enumerate(DEAL_CASES):
@@ -73,7 +79,7 @@ def deal_vectors() -> list[dict[str, Any]]:
             seed = round_seed(f"vector-{case}-{k}", 0)
             salt = hashlib.sha256(b"salt" + seed).digest()[:16]
             hands, boneyard = deal_from_seed(rules, seed)
-            game = Game(rules, seed_for_round=lambda _n, seed=seed: seed)
+            game = Game(rules, seed_for_round=every_round_from(seed))
             dealt = [[str(tile) for tile in hand] for hand in game.round.dealt_hands]
             actions = _actions(game, random.Random(f"{case}-{k}"))
             vectors.append(

@@ -34,15 +34,15 @@ router = APIRouter(prefix="/api", route_class=SpanishErrors)
 class TableRequest(BaseModel):
     """Table options of docs/rules.md; anything left out takes the preset's default."""
 
-    preset: str = Field("clasico", examples=["clasico"])
-    players: int | None = Field(None, examples=[4])
-    mode: str | None = Field(None, examples=["pairs"])
-    target: int | None = Field(None, examples=[100])
-    turn_seconds: int | None = Field(None, examples=[30])
-    capicua_bonus: int | None = Field(None, examples=[0])
-    bot_level: str = Field("heuristic", examples=["expert"])
+    preset: str = Field(default="clasico", examples=["clasico"])
+    players: int | None = Field(default=None, examples=[4])
+    mode: str | None = Field(default=None, examples=["pairs"])
+    target: int | None = Field(default=None, examples=[100])
+    turn_seconds: int | None = Field(default=None, examples=[30])
+    capicua_bonus: int | None = Field(default=None, examples=[0])
+    bot_level: str = Field(default="heuristic", examples=["expert"])
     once: str | None = Field(
-        None,
+        default=None,
         max_length=MAX_KEY,
         description="A key the client makes up per click: a repeat gets the first answer (once.py).",
     )
@@ -78,7 +78,7 @@ class TableRequest(BaseModel):
 
 
 class PracticeRequest(TableRequest):
-    name: str = Field("Invitado", max_length=24)
+    name: str = Field(default="Invitado", max_length=24)
 
 
 class Seated(BaseModel):

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from tranque.engine import Rules
-from tranque.server.bot_runner import BotRunner
+from tranque.server.bot_runner import Bots
 from tranque.server.clock import Clock, Timer
 from tranque.server.connection import encode
 from tranque.server.restore import replay_log, resume
@@ -32,7 +32,7 @@ class Registry:
         self,
         store: Store,
         clock: Clock,
-        bots: BotRunner,
+        bots: Bots,
         defaults: dict[str, Any] | None = None,
         lobby_seconds: float = 1.0,
         cluster: Cluster | None = None,

@@ -17,7 +17,7 @@ from redis.backoff import NoBackoff
 from starlette.requests import HTTPConnection
 
 from tranque.server.analysis_queue import AnalysisQueue
-from tranque.server.bot_runner import BotRunner
+from tranque.server.bot_runner import Bots
 from tranque.server.bot_tokens import BotSockets
 from tranque.server.bus import Bus
 from tranque.server.cluster_settings import ClusterSettings
@@ -61,7 +61,7 @@ class ServerState:
     store: Store
     registry: Registry
     quick: QuickMatch
-    bots: BotRunner
+    bots: Bots
     verifier: Verifier
     analyses: AnalysisQueue
     collector: Collector | None = None  # when `tranque serve` collects garbage on the clock
