@@ -177,15 +177,9 @@ def assert_resumed(
     return replayed, [e for e in events if e["seq"] not in seen]
 
 
-async def scenario(server: ServerProcess) -> None:
-    server.start()
-    body = {"preset": "clasico", "players": 2, "mode": "individual", "target": 100}
-    response = httpx.post(
-        server.http + "/api/practice", json={**body, "turn_seconds": TURN, "bot_level": "greedy"}
-    )
-    response.raise_for_status()
-    seated = response.json()
-    human = Human(server, seated["table"], seated["token"])
+async def play_across_kills(server: ServerProcess, human: Human) -> dict[str, Any]:
+    """The game played to its end across two SIGKILLs of `server`, each resumed; returns
+    what /api/verify says of the whole game's record."""
     await human.connect()
 
     # Some play, then a kill while the table waits for our move.
@@ -246,13 +240,30 @@ async def scenario(server: ServerProcess) -> None:
     assert ended["data"]["reason"] == "target" and ended["data"]["winners"]
     rounds_ended = [e for e in human.client.events if e["kind"] == "round_ended"]
     assert ended["data"]["scores"] == rounds_ended[-1]["data"]["scores"]
-    assert max(ended["data"]["scores"]) >= 100
+    assert max(ended["data"]["scores"]) >= 200
 
     # The record of the whole game, across both kills, checks out.
     record = httpx.get(f"{server.http}/api/tables/{human.table}/record", timeout=10).json()
-    verdict = httpx.post(server.http + "/api/verify", json=record, timeout=30).json()
+    verdict: dict[str, Any] = httpx.post(server.http + "/api/verify", json=record, timeout=30).json()
     assert verdict["ok"] is True, verdict
-    await human.close()
+    return verdict
+
+
+async def scenario(server: ServerProcess) -> None:
+    server.start()
+    # To 200, which no first round reaches (a double-six set holds 168 points): the game must
+    # outlast the kills at our 4th and 7th actions.
+    body = {"preset": "clasico", "players": 2, "mode": "individual", "target": 200}
+    response = httpx.post(
+        server.http + "/api/practice", json={**body, "turn_seconds": TURN, "bot_level": "greedy"}
+    )
+    response.raise_for_status()
+    seated = response.json()
+    human = Human(server, seated["table"], seated["token"])
+    try:
+        verdict = await play_across_kills(server, human)
+    finally:
+        await human.close()  # however the play ends: no socket left open for a later test
     server.stop()
 
     # The stored log: seq 1..N without a gap, and every frame any connection got is in it.
