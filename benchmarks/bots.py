@@ -518,7 +518,7 @@ def main(argv: list[str] | None = None) -> int:
     seeds = args.seed or [1]
     if len(seeds) > 1 and set(parts) - {"gorda", "pa"}:
         parser.error("--seed more than once needs --only gorda or --only pa, and nothing else")
-    args.seed = seeds[0]
+    seed = seeds[0]  # the one set of deals every other part plays
     if args.budget is not None:
         print(f"budget: {args.budget}", flush=True)
     if "gorda" in parts and args.deals_gorda:
@@ -530,7 +530,7 @@ def main(argv: list[str] | None = None) -> int:
             args.bot,
             "probabilistic_alphabeta",
             args.deals_regret,
-            args.seed,
+            seed,
             args.jobs,
             args.budget,
             args.regret_tiles,
@@ -540,7 +540,7 @@ def main(argv: list[str] | None = None) -> int:
             args.bot,
             "probabilistic_alphabeta",
             args.deals_oracle,
-            args.seed,
+            seed,
             args.jobs,
             args.budget,
             args.oracle_tiles,
@@ -550,16 +550,16 @@ def main(argv: list[str] | None = None) -> int:
             "expert",
             "probabilistic_alphabeta",
             args.deals_oracle,
-            args.seed,
+            seed,
             args.jobs,
             args.budget,
             partner_sight=True,
         )
     if "fit" in parts:
-        fit(args.bot, "probabilistic_alphabeta", args.deals_fit, args.seed, args.jobs, args.budget)
+        fit(args.bot, "probabilistic_alphabeta", args.deals_fit, seed, args.jobs, args.budget)
     if "speed" in parts:
-        speed(args.bot, "clasico", 4, args.games_4, args.seed, args.budget)
-        speed(args.bot, "clasico", 6, args.games_6, args.seed, args.budget)
+        speed(args.bot, "clasico", 4, args.games_4, seed, args.budget)
+        speed(args.bot, "clasico", 6, args.games_6, seed, args.budget)
     return 0
 
 
