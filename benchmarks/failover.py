@@ -89,8 +89,8 @@ def node_main(args: argparse.Namespace) -> None:
 
     from tranque.server import runtime
     from tranque.server.app import create_app
-    from tranque.server.cluster_settings import ClusterSettings
-    from tranque.server.limits import Limits
+    from tranque.server.cluster.settings import ClusterSettings
+    from tranque.server.lobby.limits import Limits
     from tranque.server.settings import Settings
     from tranque.terminal.serve import proxy_options
 

@@ -58,15 +58,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from tranque.server.accounts.names import skeleton
+from tranque.server.accounts.sessions import SESSION_COOKIE
 from tranque.server.app import create_app
-from tranque.server.names import skeleton
-from tranque.server.periods import period_keys
-from tranque.server.rating_scale import shown
-from tranque.server.seats import token_hash
-from tranque.server.sessions import SESSION_COOKIE
+from tranque.server.players.periods import period_keys
+from tranque.server.players.rating_scale import shown
 from tranque.server.settings import Settings
 from tranque.server.store.schema import game_players, games, ratings, sessions, users, xp
 from tranque.server.store.sql import SqlStore, async_url
+from tranque.server.table.seats import token_hash
 
 DAYS = 180
 BATCH = 5_000  # games per insert batch

@@ -20,7 +20,7 @@ from tranque.bots import make_bot
 from tranque.bots.arena import play_out
 from tranque.engine import Game, Rules
 from tranque.engine.record import to_record
-from tranque.server.replay_frames import replay_frames
+from tranque.server.table.replay_frames import replay_frames
 
 KINDS = [("clasico", 2), ("clasico", 4), ("clasico", 6), ("ponce", 4), ("internacional", 4)]
 

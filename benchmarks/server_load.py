@@ -150,7 +150,7 @@ def _log_cycles(path: str) -> None:
 
 def _coalesce_frames() -> None:
     """Experiment (needs clients that accept arrays): what fewer frames per action would save."""
-    from tranque.server.connection import Connection
+    from tranque.server.ws.connection import Connection
 
     async def write(self: Any) -> None:
         queue, loop = self._queue, asyncio.get_running_loop()
@@ -185,10 +185,11 @@ async def serve(args: argparse.Namespace) -> None:
     import uvicorn
 
     from tranque.engine import Rules
-    from tranque.server import commands, runtime
+    from tranque.server import runtime
     from tranque.server.app import create_app
     from tranque.server.settings import Settings
-    from tranque.server.table import TableOptions
+    from tranque.server.table import commands
+    from tranque.server.table.actor import TableOptions
     from tranque.terminal.serve import proxy_options
 
     raise_open_files_limit()
@@ -211,7 +212,7 @@ async def serve(args: argparse.Namespace) -> None:
 
         setattr(SqlStore, "start", start_without_batches)  # noqa: B010 (a method replaced for the run)
     if args.redis_url:  # one process of a cluster (--processes P): its share of the tables is its own
-        from tranque.server.cluster_settings import ClusterSettings
+        from tranque.server.cluster.settings import ClusterSettings
 
         cluster = ClusterSettings(prefix=args.cluster_prefix)
         settings = Settings(database_url=args.database_url, redis_url=args.redis_url, cluster=cluster)

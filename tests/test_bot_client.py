@@ -1,7 +1,7 @@
 """`tranque bot run`'s protocol client (terminal/bot_client.py), in process: frames in, messages
 out, no server. It follows its table when matched, chooses from the view of a `sync` that is
 still the table's, asks for a fresh one when events came since, says «listo» after each round
-and stops after its games. (tests/server/test_bot_clients.py plays it against a real server.)
+and stops after its games. (tests/server/accounts/test_bot_clients.py plays it against a real server.)
 """
 
 from __future__ import annotations

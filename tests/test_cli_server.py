@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from tests.cli_helpers import flat, forbid, one_line_error
-from tests.server.harness import LiveServer, Player, fast_settings, free_port
+from tests.server.support.harness import LiveServer, Player, fast_settings, free_port
 from tranque import Rules
 from tranque.cli import main
 

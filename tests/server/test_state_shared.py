@@ -17,18 +17,18 @@ from typing import Any
 import pytest
 
 from tests import services
-from tests.server.shared_links import KINDS, Links, settle, until
-from tranque.server.analysis_queue import AnalysisQueue
-from tranque.server.bot_runner import InlineBots
-from tranque.server.clock import FakeClock
-from tranque.server.cluster_settings import ClusterSettings
-from tranque.server.presence import GRACE_SECONDS
-from tranque.server.quickmatch import QuickMatch
-from tranque.server.registry import Registry
+from tests.server.support.shared_links import KINDS, Links, settle, until
+from tranque.server.analysis.queue import AnalysisQueue
+from tranque.server.analysis.verify_pool import Verifier
+from tranque.server.app_state import ServerState, Shared
+from tranque.server.cluster.settings import ClusterSettings
+from tranque.server.lobby.presence import GRACE_SECONDS
+from tranque.server.lobby.quickmatch import QuickMatch
+from tranque.server.lobby.registry import Registry
 from tranque.server.settings import Settings
-from tranque.server.state import ServerState, Shared
 from tranque.server.store import MemoryStore
-from tranque.server.verifier import Verifier
+from tranque.server.table.bots import InlineBots
+from tranque.server.table.clock import FakeClock
 
 pytestmark = pytest.mark.anyio
 

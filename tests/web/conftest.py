@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.harness import LiveServer
+from tests.server.support.harness import LiveServer
 from tranque.server.settings import Settings
 
 CHROMIUM = "/usr/bin/chromium"

@@ -4,7 +4,7 @@ Run it by hand from the repository's root whenever the protocol's events change:
 
     .venv/bin/python -m tests.web.record_streams
 
-It starts a real server (`LiveServer` from tests/server/harness.py, real clock, bots that
+It starts a real server (`LiveServer` from tests/server/support/harness.py, real clock, bots that
 answer at once), plays real games with real WebSocket clients, one for a seat and one for a
 spectator, and writes what each received to tests/web/js/streams/<name>.json:
 
@@ -33,7 +33,7 @@ from typing import Any
 import httpx
 import websockets
 
-from tests.server.harness import LiveServer
+from tests.server.support.harness import LiveServer
 from tranque.server.settings import Settings
 
 STREAMS = Path(__file__).resolve().parent / "js" / "streams"

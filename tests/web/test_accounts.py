@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tests.server.harness import LiveServer
+from tests.server.support.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import play_both_until
 

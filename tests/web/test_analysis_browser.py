@@ -16,10 +16,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.analysis_helpers import DEALS, keep_game
-from tests.server.harness import LiveServer
-from tests.server.http_helpers import PASSWORD
-from tests.server.players_helpers import make_user
+from tests.server.support.analysis_helpers import DEALS, keep_game
+from tests.server.support.harness import LiveServer
+from tests.server.support.http_helpers import PASSWORD
+from tests.server.support.players_helpers import make_user
 from tests.web.conftest import DESKTOP, PHONE, ConsoleErrors, browser_settings
 from tests.web.test_replay import no_serious_violation
 

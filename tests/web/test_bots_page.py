@@ -14,10 +14,10 @@ import httpx
 import websockets
 from websockets.sync.client import connect
 
-from tests.server.harness import LiveServer
+from tests.server.support.harness import LiveServer
 from tests.web.conftest import DESKTOP, PHONE, ConsoleErrors
 from tests.web.test_accounts import sign_up
-from tranque.server.bot_tokens import BAD_TOKEN_CLOSE
+from tranque.server.accounts.bot_tokens import BAD_TOKEN_CLOSE
 from tranque.server.store import GameRow, RatingRow
 
 

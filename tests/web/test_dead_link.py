@@ -17,11 +17,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.server.harness import LiveServer
+from tests.server.support.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import act_once
 from tests.web.test_resilience import table_picture, wait_for_my_turn
-from tranque.server.socket_limits import SocketLimits
+from tranque.server.ws.limits import SocketLimits
 
 HEARTBEAT_SECONDS = 0.2
 

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from tests.server.harness import LiveServer
+from tests.server.support.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import act_once, play_until
 from tests.web.test_practice import start_practice
-from tranque.server.round_events import RoundEnded, RoundStarted
-from tranque.server.table import Table
+from tranque.server.table.actor import Table
+from tranque.server.table.round_events import RoundEnded, RoundStarted
 
 FAKE_SEED = bytes(range(7, 39))  # 32 bytes that are not any round's seed
 

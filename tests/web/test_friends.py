@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.server.harness import LiveServer
+from tests.server.support.harness import LiveServer
 from tests.web.conftest import axe_violations
 from tests.web.test_accessibility import BLOCKING, describe
 from tests.web.test_accounts import sign_up

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.harness import LiveServer
+from tests.server.support.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import Deadline, act_once
 from tests.web.recorder import Recorder

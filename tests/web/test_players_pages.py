@@ -18,13 +18,13 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.harness import LiveServer
+from tests.server.support.harness import LiveServer
 from tests.web.conftest import DESKTOP, PHONE, ConsoleErrors, Size
 from tests.web.test_accounts import sign_up
 from tranque.server.store import GamePlayerRow, GameRow, RatingRow
 
 AVATARS_DIR = Path(__file__).resolve().parents[2] / "src" / "tranque" / "web" / "avatars"
-# The contract's ids (server/avatars.py owns the list), in its order.
+# The contract's ids (server/accounts/avatars.py owns the list), in its order.
 AVATAR_IDS = [
     "palma",
     "sol",

@@ -10,12 +10,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tests.server.harness import LiveServer
-from tests.server.scripted import seat_table, start_table_now
+from tests.server.support.harness import LiveServer
+from tests.server.support.scripted import seat_table, start_table_now
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import Deadline, play_until
 from tranque.engine import Rules
-from tranque.server.table_state import TableKind
+from tranque.server.table.state import TableKind
 
 
 def start_practice(page: Any, live: LiveServer, players: str = "2") -> None:

@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from tests.server.harness import LiveServer
+from tests.server.support.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import play_both_until
 from tests.web.test_accounts import sign_up

@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tests.server.harness import LiveServer
+from tests.server.support.harness import LiveServer
 from tests.web.conftest import DESKTOP, PHONE, ConsoleErrors, axe_violations
 from tests.web.driver import play_until
 from tests.web.test_accessibility import BLOCKING, describe

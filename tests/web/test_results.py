@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.harness import LiveServer
+from tests.server.support.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import play_both_until, play_until
 from tests.web.test_accounts import sign_up

@@ -14,14 +14,14 @@ from urllib.parse import unquote
 import httpx
 import pytest
 
-from tests.server.harness import LiveServer
+from tests.server.support.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import act_once
 from tests.web.test_accounts import sign_up
 from tests.web.test_dead_link import relay_to
 from tests.web.test_resilience import table_picture, wait_for_my_turn
-from tranque.server.names import NAME_PATTERN
-from tranque.server.socket_limits import SocketLimits
+from tranque.server.accounts.names import NAME_PATTERN
+from tranque.server.ws.limits import SocketLimits
 
 # Presets whose tables the old form offered and the server refused (or never offered).
 ODD_TABLES = [

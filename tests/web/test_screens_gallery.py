@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.harness import LiveServer
+from tests.server.support.harness import LiveServer
 from tests.web.conftest import SIZES, Size
 from tests.web.driver import play_moves, play_to_round_end, play_until, start_practice
 

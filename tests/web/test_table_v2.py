@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.harness import LiveServer
+from tests.server.support.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import act_once
 from tests.web.test_accounts import sign_up

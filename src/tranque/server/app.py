@@ -16,35 +16,32 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from tranque.server import (
-    accounts,
-    bot_accounts,
-    http_analysis,
-    http_api,
-    http_friends,
-    http_players,
-    http_replay,
-    http_tables,
-    runtime,
-    ws,
-)
-from tranque.server.analysis_queue import AnalysisQueue
-from tranque.server.body_limit import BodyLimit
-from tranque.server.bot_runner import BotRunner
-from tranque.server.bus import RedisBus
-from tranque.server.cluster import Cluster
+from tranque.server import runtime
+from tranque.server.analysis.queue import AnalysisQueue
+from tranque.server.analysis.verify_pool import Verifier
+from tranque.server.app_state import ServerState, Shared
+from tranque.server.cluster.bus import RedisBus
+from tranque.server.cluster.leases import RedisLeases
+from tranque.server.cluster.node import Cluster
 from tranque.server.collector import Collector, managed
-from tranque.server.http_errors import table_error
-from tranque.server.leases import RedisLeases
-from tranque.server.quickmatch import QuickMatch
-from tranque.server.registry import Registry
-from tranque.server.security import SecurityHeaders
+from tranque.server.http import accounts, bot_accounts
+from tranque.server.http import analysis as http_analysis
+from tranque.server.http import api as http_api
+from tranque.server.http import friends as http_friends
+from tranque.server.http import players as http_players
+from tranque.server.http import replay as http_replay
+from tranque.server.http import tables as http_tables
+from tranque.server.http.body_limit import BodyLimit
+from tranque.server.http.errors import table_error
+from tranque.server.http.security_headers import SecurityHeaders
+from tranque.server.lobby.quickmatch import QuickMatch
+from tranque.server.lobby.registry import Registry
 from tranque.server.settings import Settings
-from tranque.server.state import ServerState, Shared
 from tranque.server.store import Store
 from tranque.server.store.factory import make_store
-from tranque.server.table import TableError
-from tranque.server.verifier import Verifier
+from tranque.server.table.actor import TableError
+from tranque.server.table.bots import BotRunner
+from tranque.server.ws import endpoint as ws
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 DOCS_ASSETS = "/docs-assets"
@@ -191,7 +188,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(bot_accounts.router)
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
-    # The players' drawings (web/avatars/<id>.svg, one per id of server/avatars.py).
+    # The players' drawings (web/avatars/<id>.svg, one per id of server/accounts/avatars.py).
     app.mount("/avatars", StaticFiles(directory=WEB_DIR / "avatars"), name="avatars")
 
     @app.get("/", include_in_schema=False)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from tranque.server import collector
 
 if TYPE_CHECKING:
-    from tranque.server.limits import Limits
+    from tranque.server.lobby.limits import Limits
 
 WS_PER_MESSAGE_DEFLATE = False
 WS_MAX_SIZE = 1 << 20  # 1 MiB: a client message is at most 16 KiB (protocol.MAX_MESSAGE_CHARS)
@@ -35,18 +35,18 @@ def uvicorn_options(limits: Limits, *, by_name: bool = False) -> dict[str, Any]:
     """The keyword arguments of `uvicorn.run` / `uvicorn.Config` that bound what a client sends.
     `by_name`: the protocol classes as import paths, for worker processes (uvicorn's `workers`
     pickles its config), with the default header time limit."""
-    from tranque.server.http_protocol import HeaderTimeoutProtocol, header_timeout_protocol
-    from tranque.server.ws_protocol import CoalescingWebSocketProtocol
+    from tranque.server.http.header_timeout import HeaderTimeoutProtocol, header_timeout_protocol
+    from tranque.server.ws.uvicorn_protocol import CoalescingWebSocketProtocol
 
     if by_name:
         assert limits.header_seconds == HeaderTimeoutProtocol.header_seconds
     return {
-        "http": "tranque.server.http_protocol:HeaderTimeoutProtocol"
+        "http": "tranque.server.http.header_timeout:HeaderTimeoutProtocol"
         if by_name
         else header_timeout_protocol(limits.header_seconds),
         "h11_max_incomplete_event_size": limits.header_bytes,
         "timeout_keep_alive": limits.keep_alive_seconds,
-        "ws": "tranque.server.ws_protocol:CoalescingWebSocketProtocol"
+        "ws": "tranque.server.ws.uvicorn_protocol:CoalescingWebSocketProtocol"
         if by_name
         else CoalescingWebSocketProtocol,
         "ws_max_size": WS_MAX_SIZE,

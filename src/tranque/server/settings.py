@@ -6,14 +6,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tranque.server.clock import Clock, RealClock
-from tranque.server.cluster_settings import ClusterSettings
-from tranque.server.limits import Limits
-from tranque.server.socket_limits import SocketLimits
+from tranque.server.cluster.settings import ClusterSettings
+from tranque.server.lobby.limits import Limits
+from tranque.server.table.clock import Clock, RealClock
+from tranque.server.ws.limits import SocketLimits
 
 if TYPE_CHECKING:
-    from tranque.server.bus import Bus
-    from tranque.server.leases import Leases
+    from tranque.server.cluster.bus import Bus
+    from tranque.server.cluster.leases import Leases
 
 
 @dataclass

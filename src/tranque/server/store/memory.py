@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tranque.server import json_text
-from tranque.server.names import skeleton
+from tranque.server.accounts.names import skeleton
 from tranque.server.store.base import (
     AnalysisRow,
     BotRow,

@@ -35,7 +35,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from tranque.server import json_text, migrations
-from tranque.server.names import skeleton
+from tranque.server.accounts.names import skeleton
 from tranque.server.store.base import (
     AnalysisRow,
     BotRow,

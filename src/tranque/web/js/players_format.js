@@ -5,7 +5,7 @@
 //
 // Pure functions, no DOM: tested by `node --test tests/web/js`.
 
-// The site's drawings (server/avatars.py owns the list; /avatars/<id>.svg draws each).
+// The site's drawings (server/accounts/avatars.py owns the list; /avatars/<id>.svg draws each).
 export const AVATAR_IDS = ["palma", "sol", "mar", "loro", "coco", "tambor", "guitarra", "gallo", "iguana", "tucan", "cafe", "mango"];
 
 // A drawing's address; anything not on the list (an old or a foreign id) draws the first one.

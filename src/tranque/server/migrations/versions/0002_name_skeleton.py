@@ -1,4 +1,4 @@
-"""Look-alike names: users.name_skeleton, unique (tranque.server.names.skeleton).
+"""Look-alike names: users.name_skeleton, unique (tranque.server.accounts.names.skeleton).
 
 Existing accounts get the skeleton of their name, oldest first; an account whose name looks
 like an older one's keeps NULL there (it can still log in; the unique index allows many NULLs
@@ -15,7 +15,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from tranque.server.names import skeleton
+from tranque.server.accounts.names import skeleton
 
 revision = "0002"
 down_revision = "0001"

@@ -1,0 +1,1 @@
+"""Accounts: names, passwords, sessions, login throttling and bot tokens."""

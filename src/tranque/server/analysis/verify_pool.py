@@ -1,0 +1,101 @@
+"""Records are checked off the event loop: in a worker process, a few at a time.
+
+Checking a record replays the whole game in pure Python, about a millisecond a round. On the
+event loop a long record would hold up every table, clock and socket for that long; in a
+worker thread it would still take the interpreter's lock from them. So each runs in a worker
+process (started on first use, with `spawn`: nothing of the server is copied into them), or,
+with `in_processes=False`, in a thread. At most `checks_at_once` records are being checked,
+each in a worker of its own, and `checks_per_address` from one address; beyond that a check
+is refused with `503 verify_busy` rather than queued, so a flood of checks costs memory for
+none of them and one long check never delays another. Where a process cannot be started (or
+dies), the checks go on in threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections import Counter
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from tranque.server.analysis.verify import check_record_text
+from tranque.server.lobby.limits import Limits
+from tranque.server.refusals import Refusal
+
+log = logging.getLogger(__name__)
+
+YOURS_UNDER_WAY = Refusal("verify_busy").body()
+ALL_BUSY = Refusal("verify_busy.all").body()
+
+
+class VerifierBusy(Exception):
+    """Too many checks already; `body` is the refusal (503)."""
+
+    def __init__(self, body: dict[str, Any]) -> None:
+        super().__init__(body)
+        self.body = body
+
+
+class Verifier:
+    def __init__(self, limits: Limits, in_processes: bool = True) -> None:
+        self.limits = limits
+        self.in_processes = in_processes
+        self.running: Counter[str] = Counter()  # checks under way (and waiting) by address
+        self._executor: Executor | None = None
+
+    @property
+    def checking(self) -> int:
+        return self.running.total()
+
+    async def check(self, text: bytes, address: str, lang: str = "es") -> dict[str, Any]:
+        """The verdict on a record; `VerifierBusy` or `verify.RecordRefused` when there is none."""
+        self._admit(address)
+        self.running[address] += 1
+        try:
+            return await self._run(text, lang)
+        finally:
+            self.running[address] -= 1
+            if self.running[address] <= 0:
+                del self.running[address]
+
+    def _admit(self, address: str) -> None:
+        if self.running[address] >= self.limits.checks_per_address:
+            raise VerifierBusy(YOURS_UNDER_WAY)
+        if self.checking >= self.limits.checks_at_once:
+            raise VerifierBusy(ALL_BUSY)
+
+    async def _run(self, text: bytes, lang: str) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        executor = self._worker()
+        try:
+            return await loop.run_in_executor(
+                executor, check_record_text, text, self.limits.record_rounds, lang
+            )
+        except BrokenProcessPool:
+            # The worker could not start here, or died: check in a thread from now on.
+            log.exception("the record checker's process failed; records are checked in a thread now")
+            self.in_processes, self._executor = False, None
+            executor.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(
+                self._worker(), check_record_text, text, self.limits.record_rounds, lang
+            )
+
+    def _worker(self) -> Executor:
+        if self._executor is None:
+            workers = self.limits.checks_at_once
+            if self.in_processes:
+                context = multiprocessing.get_context("spawn")
+                self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+                for _ in range(workers):  # every worker starts now: no check waits for one to start
+                    self._executor.submit(int)
+            else:
+                self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="verify")
+        return self._executor
+
+    async def close(self) -> None:
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)

@@ -1,0 +1,1 @@
+"""Several server processes: table ownership by lease, the bus between processes."""

@@ -1,0 +1,189 @@
+"""Tables with other people (an account required): create one, and look one up.
+
+A table is created empty; its host (and everybody else) then takes a seat with the WebSocket
+`sit` message. A private table is reached only through its invite code, an unguessable
+`secrets.token_urlsafe(16)`; it never shows in the lobby, and asking for it without the code
+answers exactly as for a table that does not exist.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Request
+from pydantic import BaseModel, Field
+
+from tranque.server.app_state import server_state
+from tranque.server.http.accounts import require_user, same_origin_json
+from tranque.server.http.api import TableRequest
+from tranque.server.http.errors import ApiError, SpanishErrors
+from tranque.server.lobby.limits import host_key, waiting_tables
+from tranque.server.refusals import Counted
+from tranque.server.store import UserRow
+from tranque.server.table import commands
+from tranque.server.table.actor import Phase, Table, TableError, invite_path
+from tranque.server.table.seats import SeatKind
+
+router = APIRouter(prefix="/api", tags=["mesas"], route_class=SpanishErrors)
+
+
+class CreateTable(TableRequest):
+    """The table options of docs/rules.md; `bot_level` is the level of the bots the host may seat."""
+
+    private: bool = Field(False, description="Solo se entra con la invitación; no sale en el vestíbulo.")
+    competitive: bool = Field(
+        False, description="Competitiva: la partida cuenta para la clasificación y da XP; si no, amistosa."
+    )
+    bots: bool = Field(
+        False, description="Acepta bots: cuentas de bot pueden sentarse (su partida cuenta entre bots)."
+    )
+
+
+class Created(BaseModel):
+    table: str
+    kind: str = Field(examples=["private"])
+    invite: str | None = Field(None, description="El código de invitación (mesas privadas).")
+    invite_url: str | None = Field(None, examples=["/mesa?invite=CODE"])
+
+
+class SeatSummary(BaseModel):
+    seat: int
+    name: str | None
+    kind: str
+
+
+class TableSummary(BaseModel):
+    table: str
+    kind: str
+    phase: str
+    competitive: bool
+    bots: bool
+    preset: str
+    players: int
+    mode: str
+    target: int
+    turn_seconds: int
+    capicua_bonus: int
+    seats: list[SeatSummary]
+
+
+def no_table() -> ApiError:
+    return ApiError(404, "no_such_table")
+
+
+def summary(table: Table) -> TableSummary:
+    rules = table.rules
+    return TableSummary(
+        table=table.table_id,
+        kind=table.options.kind,
+        phase=table.state.phase.value,
+        competitive=table.options.competitive,
+        bots=table.options.bots,
+        preset=rules.preset_name,
+        players=rules.players,
+        mode=rules.mode.value,
+        target=rules.target,
+        turn_seconds=rules.turn_seconds,
+        capicua_bonus=rules.capicua_bonus,
+        seats=[
+            SeatSummary(
+                seat=seat.index, name=seat.name if seat.kind is not SeatKind.EMPTY else None, kind=seat.kind
+            )
+            for seat in table.seats
+        ],
+    )
+
+
+@router.post(
+    "/tables",
+    response_model=Created,
+    status_code=201,
+    dependencies=[Depends(same_origin_json)],
+    summary="Crear una mesa (pública o privada)",
+)
+async def create_table(
+    body: CreateTable, request: Request, user: Annotated[UserRow, Depends(require_user)]
+) -> Created:
+    rules = body.rules()
+    state = server_state(request)
+    registry, limits = state.registry, state.settings.limits
+
+    async def make() -> Created:
+        # Nothing is awaited between counting the account's waiting tables and claiming this one.
+        if waiting_tables(registry, user.user_id) >= limits.waiting_tables_per_account:
+            most = Counted(limits.waiting_tables_per_account, "tables")
+            raise ApiError(429, "too_many_tables", tables=most)
+        kind = "private" if body.private else "public"
+        table = await registry.create(
+            rules,
+            registry.options(
+                kind=kind,
+                bot_level=body.bot_level,
+                host_user_id=user.user_id,
+                competitive=body.competitive,
+                bots=body.bots,
+            ),
+            [host_key(user.user_id)],
+        )
+        code = table.options.invite_code
+        if kind == "private" and code is not None:
+            return Created(table=table.table_id, kind=kind, invite=code, invite_url=invite_path(code))
+        return Created(table=table.table_id, kind=kind, invite=None, invite_url=None)
+
+    return await state.once.run(host_key(user.user_id), body.once, make)
+
+
+class LiveSeat(BaseModel):
+    table: str
+    seat: int
+    token: str = Field(description="The seat's token, for hello.token.")
+    phase: str = Field(examples=["playing"])
+    preset: str = Field(examples=["clasico"])
+
+
+@router.get("/me/seats", response_model=list[LiveSeat], summary="Tus puestos en mesas sin terminar")
+async def my_seats(request: Request, user: Annotated[UserRow, Depends(require_user)]) -> list[LiveSeat]:
+    """Every seat the account holds at a table that has not ended: where «Volver a tu
+    partida» goes, from any device the account is logged in on."""
+    found = []
+    for table in list(server_state(request).registry.tables.values()):
+        if table.state.seat_of_user(user.user_id) is None or table.state.phase.is_over:
+            continue
+        try:
+            held = await table.call(commands.AccountSeat(user.user_id))
+        except TableError:
+            continue  # retired meanwhile
+        if held is not None:
+            seat, token = held
+            phase = "waiting" if table.state.phase is Phase.WAITING else "playing"
+            preset = table.rules.preset_name
+            found.append(LiveSeat(table=table.table_id, seat=seat, token=token, phase=phase, preset=preset))
+    return found
+
+
+@router.get("/tables/{table_id}", response_model=TableSummary, summary="Una mesa: reglas, puestos y fase")
+async def get_table(
+    table_id: str,
+    request: Request,
+    invite: Annotated[str | None, Query(max_length=64, description="El código de una mesa privada.")] = None,
+) -> TableSummary:
+    try:
+        table = await server_state(request).registry.find(table_id)
+    except TableError:
+        raise no_table() from None
+    if table.options.kind == "public":
+        return summary(table)
+    if invite is not None and _invited(table, invite):
+        return summary(table)
+    raise no_table()  # private, practice or quick-match tables: as if there were none
+
+
+@router.get("/invites/{code}", response_model=TableSummary, summary="La mesa de una invitación")
+async def get_invite(code: str, request: Request) -> TableSummary:
+    return summary(server_state(request).registry.by_invite(code))  # TableError: 404 bad_invite
+
+
+def _invited(table: Table, code: str) -> bool:
+    expected = table.options.invite_code
+    return expected is not None and secrets.compare_digest(expected.encode(), code.encode())

@@ -1,0 +1,732 @@
+"""The table actor: the one owner of a table's state, connections, clocks and bots (docs/design.md).
+
+Every command goes through one queue and runs to the end before the next, so there is never
+a read-modify-write race. A command decides events (`commands`); `record` numbers each one
+and folds it into the state with its own `apply` (the very fold a restart replays), settles
+what the game makes happen by itself (`commands.follow_up`), then stores the command's events
+in one append and only then sends each viewer its projection, serialised once per audience
+(a store that refuses leaves the state rebuilt from the log, and nothing sent). Then it
+re-arms its clocks and bots from the state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, Protocol
+from urllib.parse import quote
+
+from tranque.engine import Game, PlayerView, Rules
+from tranque.engine.record import to_record
+from tranque.server.addresses import seat_address_key
+from tranque.server.analysis.hints import with_hints
+from tranque.server.players.archive import finished_game, game_format
+from tranque.server.players.ratings import bots_pool
+from tranque.server.players.table_rating import rating_json
+from tranque.server.stopping import stop_tasks
+from tranque.server.store import RatingRow, StaleEpoch, Store, StoredEvent
+from tranque.server.table import commands
+from tranque.server.table.bots import Bots
+from tranque.server.table.clock import Clock, Timer
+from tranque.server.table.events import (
+    EndReason,
+    GameEnded,
+    GameStarted,
+    RatingShown,
+    SeatChanged,
+    TableCreated,
+    TableEvent,
+    TurnStarted,
+)
+from tranque.server.table.fairness import DealSecret
+from tranque.server.table.line_layout import line_json
+from tranque.server.table.log import Broadcast, frame, from_stored, replay, to_stored
+from tranque.server.table.muting import hides, hushed, speaker
+from tranque.server.table.seats import Seat, SeatKind, new_token, token_hash
+from tranque.server.table.state import Phase, TableError, TableOptions, TableState, Viewer
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Command", "Peers", "Phase", "RemoteSocket", "Subscriber", "Table", "TableError", "TableOptions"]
+
+
+class Subscriber(Protocol):
+    """A connection following a table; it queues without waiting, and drops itself if it
+    cannot keep up."""
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+    def send_text(self, text: str) -> None: ...
+
+
+class RemoteSocket:
+    """A socket of another process following a table this process owns: counted among the
+    table's followers (who is here, which seat it may act for) and sent nothing, since its
+    own process sends it the table's events from its replica (cluster.py)."""
+
+    muted: frozenset[int] = frozenset()
+
+    def __init__(self, node: str, ref: str) -> None:
+        self.node, self.ref = node, ref
+
+    def send(self, message: dict[str, Any]) -> None:
+        pass
+
+    def send_text(self, text: str) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"RemoteSocket({self.node!r}, {self.ref!r})"
+
+
+class Command(Protocol):
+    async def run(self, table: Table) -> Any: ...
+
+
+class Peers(Protocol):
+    """The other processes of a cluster (cluster.py), as a table sees them: an owner fans its
+    events out to them, a replica forwards its commands to the owner, and an owner whose
+    write the store refused (another process has taken the table over) tells them."""
+
+    def published(self, table: Table, sent: list[Broadcast]) -> None: ...
+
+    async def forward(self, table: Table, command: Command) -> Any: ...
+
+    def lost(self, table: Table, refused: bool) -> None: ...
+
+
+def invite_path(code: str) -> str:
+    """The path of a private table's invitation link."""
+    return f"/mesa?invite={quote(code)}"
+
+
+def _fresh_secret(number: int) -> DealSecret:
+    return DealSecret.fresh()
+
+
+class Table:
+    def __init__(
+        self,
+        table_id: str,
+        rules: Rules,
+        options: TableOptions,
+        store: Store,
+        clock: Clock,
+        bots: Bots,
+        on_change: Callable[[Table], None] | None = None,
+    ) -> None:
+        self.table_id = table_id
+        self.rules = rules
+        self.options = options
+        self.store = store
+        self.clock = clock
+        self.bots = bots
+        self.on_change = on_change
+        self.state = TableState(rules)
+        self.deal_secret: Callable[[int], DealSecret] = _fresh_secret  # tests fix the deals here
+        self.subscribers: dict[Subscriber, Viewer] = {}
+        self.retired = False
+        # With several processes (cluster.py) only one owns a table: it decides, stores and
+        # fans out; the others keep a replica fed by its events, whose commands go to it.
+        self.owned = True
+        self.epoch: int | None = None  # the owner's epoch its writes carry (None: not fenced)
+        self.peers: Peers | None = None
+        self._queue: asyncio.Queue[tuple[Command, asyncio.Future[Any] | None, bool]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._running = False
+        self._recording = False
+        # A command's events, applied and numbered but not stored yet: they are stored in one
+        # append when the command is done (or before any other write), and sent once the
+        # command's writes are all done.
+        self._unstored: list[Broadcast] = []
+        self._unsent: list[Broadcast] = []  # stored, to be sent when the command is done
+        self._thinking: set[asyncio.Task[None]] = set()
+        self._last_phrase: dict[int, float] = {}
+        self._clocks = _Clocks()
+        # seat → the token of an account's seat, as issued (only its hash is in the log): so
+        # GET /api/me/seats can give it back. The actor's memory, not state: after a restart
+        # the account is given a new one (commands.AccountSeat).
+        self.account_tokens: dict[int, str] = {}
+        # user id → the account's rating in this table's pool as last read from the store
+        # (None: it has none yet), for what a competitive table shows (table_rating.py).
+        self.pool = bots_pool(game_format(rules)) if options.bots else game_format(rules)
+        # At a table that accepts bots: its bot accounts, each with its owner's account, as
+        # read from the store (an account never changes kind or owner); None at a table for people.
+        self.bot_accounts: dict[int, int] | None = {} if options.bots else None
+        self._people: set[int] = set()  # ...and which are people's
+        self.known_ratings: dict[int, RatingRow | None] = {}
+        self._rating_stale = True  # seats or ratings changed since the last `rating` shown
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.state.seats
+
+    @property
+    def seq(self) -> int:
+        return self.state.seq
+
+    @property
+    def sent_seq(self) -> int:
+        """The last event the table's followers have been sent: what an ack's `seq` says. A
+        command's events are applied as they are decided (the next one is decided on the state
+        they make) and sent once stored, and a socket's handler may read the table in between."""
+        return self.seq - len(self._unstored) - len(self._unsent)
+
+    @property
+    def game(self) -> Game:
+        return self.state.playing_game()
+
+    @property
+    def humans(self) -> list[Seat]:
+        return self.state.humans
+
+    # The actor's loop ------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.table_id}")
+
+    async def stop(self) -> None:
+        self._clocks.cancel_all()
+        # (A command may lose its cancellation: `stop_tasks` cancels again until they end.)
+        errors = await stop_tasks(task for task in [self._task, *self._thinking] if task is not None)
+        if errors:
+            raise errors[0]
+
+    async def call(self, command: Command) -> Any:
+        """Run `command` on the table and return its answer, or raise its `TableError`; a
+        replica has the owner run it."""
+        if self.peers is not None:
+            return await self.peers.forward(self, command)
+        return await self.call_here(command)
+
+    async def call_here(self, command: Command, *, local: bool = False) -> Any:
+        """Run `command` in this process's actor: `local` ones (a replica's own steps: the
+        owner's events, its sockets) whether it owns the table or not."""
+        if self.retired or self._task is None or self._task.done():
+            raise TableError("no_such_table")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((command, future, local))
+        return await future
+
+    def post(self, command: Command, *, local: bool = False) -> None:
+        """Queue `command` without waiting for it (timers, bots, a replica's own steps)."""
+        if not self.retired:
+            self._queue.put_nowait((command, None, local))
+
+    def retire(self) -> None:
+        """The game is over and nobody watches: the actor ends after what is already queued."""
+        self.retired = True
+
+    async def until_idle(self) -> None:
+        """Return once nothing is queued or running and no bot is thinking (tests, shutdown)."""
+        while self._running or not self._queue.empty() or self._thinking:
+            await asyncio.sleep(0)
+
+    async def _run(self) -> None:
+        while not (self.retired and self._queue.empty()):
+            command, future, local = await self._queue.get()
+            self._running = True
+            try:
+                if local or self.owned:
+                    answer = await command.run(self)
+                elif future is None or self.peers is None:
+                    continue  # a timer or a bot of the time this process owned the table
+                else:  # queued before the table was taken over: its new owner decides it
+                    answer = await self.peers.forward(self, command)
+            except TableError as error:
+                if future is not None and not future.done():
+                    future.set_exception(error)
+            except Exception:
+                log.exception("table %s: %r failed", self.table_id, command)
+                if future is not None and not future.done():
+                    future.set_exception(TableError("internal"))
+            else:
+                if future is not None and not future.done():
+                    future.set_result(answer)
+            finally:
+                self._running = False
+
+    # Events ----------------------------------------------------------------------------
+
+    async def record(self, *events: TableEvent) -> None:
+        """Apply `events` and what they make happen by themselves, then store them all and
+        send them: one wait for the store per command, one write per socket."""
+        try:
+            for event in events:
+                await self._commit_after_rating(event)
+            while (consequence := commands.follow_up(self)) is not None:
+                await self._commit_after_rating(consequence)
+            await self._show_rating()
+            await self._store()
+        except BaseException as error:
+            if self._unstored:  # not stored: they never happened (and nobody was told of them)
+                # After a stale epoch the log goes on with the new owner's events, which this
+                # process's sockets must be sent too (give_up's catch-up): only ours are folded.
+                stored_up_to = self.seq - len(self._unstored) if isinstance(error, StaleEpoch) else None
+                self._unstored = []
+                await self._rebuild(stored_up_to)
+            if isinstance(error, StaleEpoch):
+                self._send()
+                self.give_up(refused=True)
+                raise TableError("table_moved") from error
+            raise
+        finally:
+            self._send()  # what was stored, even if a later write failed
+        self._arm()
+        if self.on_change is not None:
+            self.on_change(self)
+
+    async def record_creation(self) -> None:
+        """The first events of a new table: its creation and every (empty) seat."""
+        options = self.options
+        created = TableCreated(self.rules.to_json(), options.kind, options.bot_level)
+        await self.record(created, *[SeatChanged(seat) for seat in self.seats])
+
+    async def _commit_after_rating(self, event: TableEvent) -> None:
+        """Commit `event`; a game's start on a competitive table comes after what the table
+        shows of its ratings, so the players read the chances (or why the game will not
+        count) before the first tile, even when the last seat taken starts the game."""
+        if isinstance(event, GameStarted):
+            await self._show_rating()
+        await self._commit(event)
+
+    async def _commit(self, event: TableEvent) -> None:
+        # Only the table's actor (or whoever sets up a table nobody knows yet) may change it;
+        # two changes at once would number two events alike.
+        assert not self._recording, f"table {self.table_id} changed outside its actor"
+        self._recording = True
+        try:
+            seq, at, status = self.seq + 1, self.clock.now(), self.state.phase.status
+            ended = isinstance(event, GameEnded) and self.state.game is not None
+            record = self.game_record() if ended else {}
+            kept = None
+            if isinstance(event, GameEnded) and ended and event.reason is EndReason.TARGET:
+                # An annulled game counts for nothing; a game won is kept with what it changed.
+                known = await self._current_ratings()
+                kept = finished_game(
+                    self.table_id, self.state, self.options, record, at, known, self.bot_accounts
+                )
+                event = replace(event, rating_changes=tuple(kept.rating_changes))
+            self.state.apply(event, seq)
+            self._unstored.append(Broadcast(seq, at, event))
+            if self.state.phase.status is not status or ended:  # the log first, then what it says
+                await self._store()
+            if self.state.phase.status is not status:
+                await self.store.set_table_status(self.table_id, self.state.phase.status, epoch=self.epoch)
+            if ended:
+                await self.store.save_record(self.table_id, record)
+            if kept is not None:
+                await self.store.save_game(kept.game, kept.players, kept.ratings, kept.xp)
+                self.known_ratings.update({row.user_id: row for row in kept.ratings})
+        finally:
+            self._recording = False
+        if isinstance(event, SeatChanged | GameStarted | GameEnded):
+            self._rating_stale = True
+        if isinstance(event, SeatChanged) and event.seat.kind is SeatKind.EMPTY:
+            self.account_tokens.pop(event.seat.index, None)
+
+    async def _store(self) -> None:
+        """Store the events applied since the last call, in one append, to be sent when the
+        command is done. If the store refuses, `record` rebuilds the state from the log."""
+        unstored = self._unstored
+        if not unstored:
+            return
+        stored = [to_stored(broadcast.event, broadcast.seq, broadcast.at) for broadcast in unstored]
+        for broadcast, row in zip(unstored, stored, strict=True):
+            broadcast.stored = row  # what the cluster fans out (cluster.published)
+        await self.store.append_events(self.table_id, stored, epoch=self.epoch)
+        self._unstored = []
+        self._unsent.extend(unstored)
+
+    def _send(self) -> None:
+        """Send each viewer what was stored and not sent yet, in order."""
+        unsent, self._unsent = self._unsent, []
+        for broadcast in unsent:
+            event = broadcast.event
+            if isinstance(event, SeatChanged) and event.seat.kind is SeatKind.EMPTY:
+                self._demote(event.seat.index)
+            self._publish(broadcast)
+        if unsent and self.owned and self.peers is not None:
+            self.peers.published(self, unsent)
+
+    async def _rebuild(self, upto: int | None = None) -> None:
+        """The state as the log has it (up to `upto`, if given), after a store refused events
+        already applied."""
+        self.state = TableState(self.rules)
+        try:
+            logged = await self.store.load_events(self.table_id)
+            replay(self.state, logged if upto is None else [event for event in logged if event.seq <= upto])
+        except Exception:
+            log.exception("table %s: its log cannot be read back; it is retired", self.table_id)
+            self.retired = True
+
+    # Ownership, with several processes (cluster.py) -------------------------------------
+
+    def follow_owner(self, stored: list[StoredEvent]) -> None:
+        """A replica's step: fold in the owner's events that come next (older ones were
+        folded in already), and send them to this process's sockets."""
+        for event in stored:
+            if event.seq == self.seq + 1:
+                decoded = from_stored(event)
+                self.state.apply(decoded, event.seq)
+                self._unsent.append(Broadcast(event.seq, event.at, decoded))
+        self._send()
+        if self.on_change is not None:
+            self.on_change(self)
+
+    async def take_over(self, epoch: int) -> None:
+        """This process owns the table from now on, at `epoch` (its writes carry it): the
+        replica brought up to the log, only this process's sockets counted as here, and whoever was
+        to act given a full new turn (commands.Resume); then its clocks and bots run here."""
+        # What the former owner stored and never sent: this process's sockets get it too.
+        self.follow_owner(await self.store.load_events(self.table_id, self.seq))
+        for subscriber in [sub for sub in self.subscribers if isinstance(sub, RemoteSocket)]:
+            del self.subscribers[subscriber]
+        self.owned, self.epoch = True, epoch
+        await commands.Resume(keep_present=True).run(self)
+
+    def give_up(self, refused: bool = False) -> None:
+        """Another process owns the table now: this one stops its clocks and bots, forgets
+        the other processes' sockets and keeps a replica of the table for its own."""
+        if not self.owned:
+            return
+        self.owned, self.epoch = False, None
+        self._clocks.cancel_all()
+        for task in self._thinking:
+            task.cancel()
+        for subscriber in [sub for sub in self.subscribers if isinstance(sub, RemoteSocket)]:
+            del self.subscribers[subscriber]
+        if self.peers is not None:
+            self.peers.lost(self, refused)
+
+    # Ratings ---------------------------------------------------------------------------
+
+    def _accounts(self) -> list[int]:
+        return sorted({seat.user_id for seat in self.seats if seat.is_human and seat.user_id is not None})
+
+    async def _learn_accounts(self) -> None:
+        """At a table that accepts bots: read which of its accounts are bots' (once each)."""
+        if self.bot_accounts is None:
+            return
+        for user_id in self._accounts():
+            if user_id not in self.bot_accounts and user_id not in self._people:
+                user = await self.store.user_by_id(user_id)
+                if user is not None and user.bot_owner is not None:
+                    self.bot_accounts[user_id] = user.bot_owner
+                else:
+                    self._people.add(user_id)
+
+    async def _current_ratings(self) -> dict[int, RatingRow]:
+        """The accounts' ratings in the table's pool, read now (another table may have
+        changed them since they sat down)."""
+        await self._learn_accounts()
+        accounts = self._accounts()
+        found = await self.store.ratings_of(accounts, self.pool)
+        self.known_ratings.update({user_id: found.get(user_id) for user_id in accounts})
+        return found
+
+    def rating_json(self) -> dict[str, Any]:
+        """The table's `rating` as last shown (a competitive table), or as it is (any other)."""
+        shown = self.state.rating
+        if shown is not None:
+            return shown
+        return rating_json(
+            self.rules, self.options.competitive, self.seats, self.known_ratings, self.bot_accounts
+        )
+
+    async def _show_rating(self) -> None:
+        """A `rating` event when what a competitive table shows of its ratings has changed
+        (never after `game_ended`: a rematch shows the new ratings)."""
+        if not (self._rating_stale and self.options.competitive) or self.state.phase.is_over:
+            return
+        self._rating_stale = False
+        await self._learn_accounts()
+        unknown = [user_id for user_id in self._accounts() if user_id not in self.known_ratings]
+        if unknown:
+            found = await self.store.ratings_of(unknown, self.pool)
+            self.known_ratings.update({user_id: found.get(user_id) for user_id in unknown})
+        shown = rating_json(self.rules, True, self.seats, self.known_ratings, self.bot_accounts)
+        if shown != self.state.rating:
+            await self._commit(RatingShown.from_data(shown))
+
+    def _publish(self, broadcast: Broadcast) -> None:
+        said_by = speaker(broadcast.event, self.seats)
+        for subscriber, viewer in list(self.subscribers.items()):
+            if hides(subscriber, said_by):
+                subscriber.send(hushed(frame(broadcast.seq, broadcast.at, broadcast.event, viewer)))
+            else:
+                subscriber.send_text(broadcast.text_for(viewer))
+        event, turn = broadcast.event, self.state.turn
+        if isinstance(event, TurnStarted) and turn is not None and turn.turn_id == event.turn_id:
+            self.send_options(event.seat)  # not for a turn already over
+
+    def _demote(self, seat: int) -> None:
+        """Sockets that followed a seat now empty keep only a spectator's view of the table."""
+        for subscriber, viewer in self.subscribers.items():
+            if viewer == seat:
+                self.subscribers[subscriber] = None
+
+    # Seats, for whoever sets up a table nobody knows yet ----------------------------------
+
+    async def take_seat(self, seat: Seat, name: str, user_id: int | None, address: str | None = None) -> str:
+        token = new_token()
+        key = seat_address_key(self.table_id, address)
+        seated = self.seats[seat.index].seat_human(name, user_id, token_hash(token), key)
+        await self.record(SeatChanged(seated))
+        if user_id is not None:
+            self.account_tokens[seat.index] = token
+        return token
+
+    async def give_to_bot(self, seat: Seat, level: str) -> None:
+        await self.record(SeatChanged(self.seats[seat.index].seat_bot(level)))
+
+    async def start_game(self) -> None:
+        """Deal the first round, through the table's actor: sockets may already follow it."""
+        await self.call(commands.StartGame())
+
+    # Connections -------------------------------------------------------------------------
+
+    def follows(self, subscriber: Subscriber) -> bool:
+        return subscriber in self.subscribers
+
+    def connections(self, seat: int) -> int:
+        return sum(1 for viewer in self.subscribers.values() if viewer == seat)
+
+    async def follow(self, subscriber: Subscriber, viewer: Viewer, last_seq: int | None) -> None:
+        """`subscriber` follows the table as `viewer`, after catching up: the events after
+        `last_seq` if the table has reached it, else a full `sync`; either way then the
+        seat's `options` if it is to act."""
+        self.subscribers[subscriber] = viewer
+        if isinstance(subscriber, RemoteSocket):
+            pass  # its own process catches it up
+        elif last_seq is None or not 0 <= last_seq <= self.seq:
+            subscriber.send(self.snapshot(viewer))
+        else:
+            upto = self.seq  # a replica's log may be ahead of it: the rest comes from the owner
+            for stored in await self.store.load_events(self.table_id, last_seq):
+                if stored.seq > upto:
+                    break
+                event = from_stored(stored)
+                sent = frame(stored.seq, stored.at, event, viewer)
+                subscriber.send(hushed(sent) if hides(subscriber, speaker(event, self.seats)) else sent)
+        options = self.options_for(viewer)
+        if options is not None:
+            subscriber.send(options)
+        self._arm()
+
+    def unfollow(self, subscriber: Subscriber) -> Viewer:
+        viewer = self.subscribers.pop(subscriber)
+        self._arm()
+        return viewer
+
+    def may_speak(self, seat: int, interval: float) -> bool:
+        """At most one phrase every `interval` seconds per seat (a throttle, not table state)."""
+        now = self.clock.now()
+        if now - self._last_phrase.get(seat, now - interval) < interval:
+            return False
+        self._last_phrase[seat] = now
+        return True
+
+    # What a seat may do, and what a viewer sees on (re)joining -------------------------------
+
+    def options_for(self, seat: Viewer) -> dict[str, Any] | None:
+        """The legal actions of `seat` if it is to act now (never stored: derived state)."""
+        turn = self.state.turn
+        if seat is None or self.state.phase is not Phase.PLAYING or turn is None or turn.seat != seat:
+            return None
+        actions = [action.to_json() for action in self.game.round.legal_actions()]
+        return {"type": "options", "turn_id": turn.turn_id, "legal_actions": actions}
+
+    def send_options(self, seat: int) -> None:
+        """Tell the connections of the seat to act what it may do, so no client computes rules."""
+        options = self.options_for(seat)
+        if options is not None:
+            for subscriber, viewer in list(self.subscribers.items()):
+                if viewer == seat:
+                    subscriber.send(options)
+
+    def snapshot(self, viewer: Viewer) -> dict[str, Any]:
+        state, game = self.state, self.state.game
+        turn = state.turn
+        secret = state.secrets.get(game.round_number) if game else None
+        return {
+            "type": "sync",
+            "seq": self.seq,
+            "table": self.table_id,
+            "kind": self.options.kind.value,
+            "phase": state.phase.value,
+            "you": viewer,
+            "rules": self.rules.to_json(),
+            "seats": [seat.public_json() for seat in self.seats],
+            "view": self._view_json(viewer),
+            "round": game.round_number if game else None,
+            "turn": None
+            if turn is None
+            else {"seat": turn.seat, "turn_id": turn.turn_id, "deadline": turn.deadline},
+            "commitment": secret.commitment if secret else None,
+            "results": [result.to_json() for result in game.results] if game else [],
+            "ready": sorted(state.ready),
+            "votes": sorted(state.votes),
+            "game": state.game_number,
+            "scores": list(game.scores) if game else [0] * self.rules.side_count,
+            "goals": list(game.goals) if game else [0] * self.rules.side_count,
+            "rematch": self.rematch_json(),
+            "host": self.host_json(viewer),
+            "rating": self.rating_json(),
+        }
+
+    def rematch_json(self) -> dict[str, list[int]] | None:
+        """Who has agreed to another game and whose agreement it takes, once a game is over."""
+        state = self.state
+        if state.phase is not Phase.FINISHED:
+            return None
+        return {"agreed": sorted(state.rematch), "needed": state.rematch_needed}
+
+    def host_json(self, viewer: Viewer) -> dict[str, Any] | None:
+        """What the host's panel needs, for the seat of the account that created the table
+        (so it survives a reload); null for every other viewer."""
+        host = self.options.host_user_id
+        if viewer is None or host is None or self.state.seats[viewer].user_id != host:
+            return None
+        code = self.options.invite_code
+        state = self.state
+        return {
+            "invite": code,
+            "invite_url": None if code is None else invite_path(code),
+            "can_fill_bots": state.phase is Phase.WAITING and not state.full,
+        }
+
+    def _view_json(self, viewer: Viewer) -> dict[str, Any] | None:
+        """The engine's view of `viewer`, with the line as the boxes it lies in on the table
+        (`line`, left end first, and `line_ends`: docs/protocol.md), as each play's event gave them."""
+        game = self.state.game
+        if game is None:
+            return None
+        view = game.view(viewer).to_json()
+        view.update(line_json(self.state.line))
+        return view
+
+    def game_record(self) -> dict[str, Any]:
+        """The game's record with each finished round's revealed seed, salt and commitment."""
+        game = self.game
+        record = to_record(game)
+        finished = game.round_number if game.round.is_over or game.is_over else game.round_number - 1
+        for number, round_data in enumerate(record["rounds"]):
+            secret = self.state.secrets.get(number)
+            if secret is not None and number <= finished:
+                revealed = {"seed": secret.seed.hex(), "salt": secret.salt.hex()}
+                round_data.update(revealed, commitment=secret.commitment)
+            else:
+                round_data["seed"] = None
+        record["table"] = self.table_id
+        return with_hints(record, self.state)
+
+    # Clocks and bots, re-armed from the state after every command ----------------------------
+
+    def _arm(self) -> None:
+        if not self.owned:
+            return  # the owner's clocks and bots run in the owner's process
+        state, clocks = self.state, self._clocks
+        turn = state.turn if state.phase is Phase.PLAYING else None
+        if clocks.rearm_turn(None if turn is None else turn.turn_id) and turn is not None:
+            turn_id = turn.turn_id
+            timeout = self.clock.call_at(turn.deadline, lambda: self.post(commands.Timeout(turn_id)))
+            clocks.turn.append(timeout)
+            seat = state.seats[turn.seat]
+            if seat.played_by_bot:
+                self._think(seat, turn_id)
+            elif turn.auto:
+                when = self.clock.now() + self.options.auto_move_seconds
+                clocks.turn.append(self.clock.call_at(when, lambda: self.post(commands.AutoMove(turn_id))))
+        game = state.game
+        pause = state.phase is Phase.BETWEEN_ROUNDS and game is not None and not game.is_over
+        number = game.round_number if pause and game is not None else None
+        if clocks.rearm_round(number) and number is not None:
+            when = self.clock.now() + self.options.between_rounds_seconds
+            clocks.between = self.clock.call_at(when, lambda: self.post(commands.NextRound(number)))
+        wait = self._desertion_wait()
+        if clocks.rearm_desertion(wait) and wait is not None:
+            generation = clocks.generation
+            clocks.desertion = self.clock.call_at(
+                self.clock.now() + wait, lambda: self.post(commands.Deserted(generation))
+            )
+        if state.phase.is_over:
+            for task in self._thinking:
+                task.cancel()
+
+    def _desertion_wait(self) -> float | None:
+        """How long the table may stay as it is before it ends by itself, if it would."""
+        phase, options = self.state.phase, self.options
+        if phase is Phase.WAITING and not self.subscribers:
+            return options.idle_waiting_seconds
+        followed = {viewer for viewer in self.subscribers.values() if viewer is not None}
+        if phase.in_game and options.kind.ends_when_deserted and not followed:
+            return options.deserted_game_seconds
+        return None
+
+    def deserted(self, generation: int) -> bool:
+        """Whether the desertion timer of `generation` is the current one, and still applies."""
+        return generation == self._clocks.generation and self._desertion_wait() is not None
+
+    def _think(self, seat: Seat, turn_id: int) -> None:
+        view = self.game.view(seat.index)
+        level = seat.bot_level or self.options.bot_level
+        task = asyncio.get_running_loop().create_task(self._bot_move(level, view, turn_id))
+        self._thinking.add(task)
+        task.add_done_callback(self._thinking.discard)
+
+    async def _bot_move(self, level: str, view: PlayerView, turn_id: int) -> None:
+        started = self.clock.now()
+        action = await self.bots.choose(level, view)
+        due = started + self.options.bot_min_seconds
+        if due <= self.clock.now():
+            self.post(commands.BotMove(turn_id, action))
+        else:  # a bot that answers at once still seems to think a moment
+            move = commands.BotMove(turn_id, action)
+            self._clocks.turn.append(self.clock.call_at(due, lambda: self.post(move)))
+
+
+class _Clocks:
+    """The timers a table has armed, each for the turn, round or wait it was armed for."""
+
+    def __init__(self) -> None:
+        self.turn: list[Timer] = []
+        self.turn_id: int | None = None
+        self.between: Timer | None = None
+        self.round: int | None = None
+        self.desertion: Timer | None = None
+        self.wait: float | None = None
+        self.generation = 0
+
+    def rearm_turn(self, turn_id: int | None) -> bool:
+        """Cancel the turn's timers if `turn_id` is another turn; whether to arm anew."""
+        if turn_id == self.turn_id:
+            return False
+        for timer in self.turn:
+            timer.cancel()
+        self.turn, self.turn_id = [], turn_id
+        return True
+
+    def rearm_round(self, number: int | None) -> bool:
+        if number == self.round:
+            return False
+        if self.between is not None:
+            self.between.cancel()
+        self.between, self.round = None, number
+        return True
+
+    def rearm_desertion(self, wait: float | None) -> bool:
+        if wait == self.wait:
+            return False
+        if self.desertion is not None:
+            self.desertion.cancel()
+        self.desertion, self.wait = None, wait
+        self.generation += 1
+        return True
+
+    def cancel_all(self) -> None:
+        self.rearm_turn(None)
+        self.rearm_round(None)
+        self.rearm_desertion(None)

@@ -1,0 +1,63 @@
+"""A table's log on the way in and out: typed events ↔ stored events, and frames for viewers.
+
+Events are stored as the referee knows them (`TableEvent.to_data`); everything that leaves
+the server is an `event` frame built from the event's projection for one viewer (R17 of
+docs/rules.md). `Broadcast` serialises a frame once per audience (each seat's own hand in
+`round_started`, the drawer's tile in a draw, one frame for everybody else), not once per
+socket.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from typing import Any
+
+from tranque.server.store import StoredEvent
+from tranque.server.table.events import TableEvent, decode
+from tranque.server.table.state import TableState, Viewer
+from tranque.server.ws.connection import encode
+
+
+def to_stored(event: TableEvent, seq: int, at: float) -> StoredEvent:
+    return StoredEvent(seq, event.kind, event.to_data(), at)
+
+
+def from_stored(stored: StoredEvent) -> TableEvent:
+    return decode(stored.kind, stored.data)
+
+
+def replay(state: TableState, events: Iterable[StoredEvent]) -> None:
+    """Fold stored `events` into `state` with each event's own `apply`: a restart, and a
+    table whose store refused what it had applied, rebuild their state this one way."""
+    for stored in events:
+        state.apply(from_stored(stored), stored.seq)
+
+
+def frame(seq: int, at: float, event: TableEvent, viewer: Viewer) -> dict[str, Any]:
+    """The `event` message `viewer` receives."""
+    return {"type": "event", "seq": seq, "kind": event.kind, "at": at, "data": event.project(viewer)}
+
+
+def visible(stored: StoredEvent, viewer: Viewer) -> dict[str, Any]:
+    """A stored event as `viewer` receives it."""
+    return frame(stored.seq, stored.at, from_stored(stored), viewer)
+
+
+class Broadcast:
+    """One event's frames, each serialised the first time a viewer of its audience needs it."""
+
+    def __init__(self, seq: int, at: float, event: TableEvent) -> None:
+        self.seq, self.at, self.event = seq, at, event
+        self.stored: StoredEvent | None = None  # its stored form, once the table has made it
+        self._texts: dict[Hashable, str] = {}
+
+    def text_for(self, viewer: Viewer) -> str:
+        audience = self.event.audience(viewer)
+        text = self._texts.get(audience)
+        if text is None:
+            text = self._texts[audience] = encode(frame(self.seq, self.at, self.event, viewer))
+        return text
+
+    @property
+    def serialisations(self) -> int:
+        return len(self._texts)

@@ -1,0 +1,1 @@
+"""The WebSocket: the endpoint, the inbound messages, each socket's queue and limits."""

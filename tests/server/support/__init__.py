@@ -1,0 +1,1 @@
+"""Helpers the server tests share: harnesses, clients, scripted players."""
