@@ -1,8 +1,12 @@
 """The repository stands on its own: its documents link only to what it contains, and nothing
 in it points at notes that exist only on the developers' machines.
 
-- Every relative link in README.md and docs/*.md resolves to a file of the repository, and
-  every `#anchor` to a heading of the linked document (as GitHub makes heading anchors).
+- Every relative link in README.md, CONTRIBUTING.md and docs/*.md resolves to a file of the
+  repository, and every `#anchor` to a heading of the linked document (as GitHub makes
+  heading anchors).
+- README.md is a front page: at most 15 KB, and its commands run in a fresh shell (the
+  virtualenv's `tranque`, not one on the PATH). docs/benchmarks.md covers every script of
+  benchmarks/.
 - No file of the repository (tracked, or untracked and not ignored) names the team's private
   documents, the numbered source texts the rules were written from, or issues by number.
 - docs/rules.md defines every rule ID the tests are named after, and its tables of
@@ -22,7 +26,8 @@ from tranque.engine.presets import PRESETS
 from tranque.engine.rules import PARAMETERS
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
+README_MOST_BYTES = 15_000
 
 FENCE = re.compile(r"^\s*(```|~~~)")
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
@@ -199,6 +204,47 @@ def test_the_forbidden_patterns_match_what_they_are_meant_to() -> None:
         assert any(pattern.search(sample) for pattern in FORBIDDEN.values()), sample
     for fine in ["--seed 7", "round_seed", "a fresh CSPRNG seed", "docs/rules.md", "docs/design.md"]:
         assert not any(pattern.search(fine) for pattern in FORBIDDEN.values()), fine
+
+
+# README.md as a front page, docs/benchmarks.md as the home of the figures -------------------
+
+# The commands the install puts in the virtualenv, which a fresh shell does not have.
+VENV_COMMANDS = {"tranque", "pytest", "ruff", "mypy"}
+
+
+def bare_venv_commands(text: str) -> list[str]:
+    """Lines of shell code blocks that call a virtualenv's command as if it were on the PATH."""
+    found, language = [], None
+    for number, line in enumerate(text.splitlines(), start=1):
+        fence = FENCE.match(line)
+        if fence:
+            language = line.strip().strip("`~").strip() if language is None else None
+            continue
+        if language in ("sh", "bash", "console") and line.split()[:1] and line.split()[0] in VENV_COMMANDS:
+            found.append(f"{number}: {line.strip()}")
+    return found
+
+
+def test_the_readme_is_a_front_page_of_at_most_15_KB() -> None:
+    size = len((ROOT / "README.md").read_bytes())
+    assert size <= README_MOST_BYTES, f"README.md is {size} bytes: move what is not a front page into docs/"
+
+
+def test_the_readmes_commands_run_in_a_fresh_shell() -> None:
+    assert bare_venv_commands((ROOT / "README.md").read_text(encoding="utf-8")) == []
+
+
+def test_the_fresh_shell_check_catches_a_bare_command_in_a_shell_block_only() -> None:
+    lines = ["```sh", ".venv/bin/tranque serve", "tranque play", "```", "tranque play in prose"]
+    text = "\n".join([*lines, "```python", "pytest", "```"])
+    assert bare_venv_commands(text) == ["3: tranque play"]
+
+
+def test_every_benchmark_script_has_its_place_in_the_benchmarks_document() -> None:
+    text = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    scripts = sorted(path.name for path in (ROOT / "benchmarks").glob("*.py"))
+    assert len(scripts) > 5, "no benchmark scripts found: is the path wrong?"
+    assert [name for name in scripts if name not in text] == []
 
 
 # docs/rules.md against the tests and the engine ---------------------------------------------
