@@ -27,10 +27,8 @@ from tranque.server.store import (
     Store,
     StoredEvent,
     TableRow,
-    postgres_appends,
-    sqlite_appends,
 )
-from tranque.server.store.sql import SqlStore, alembic_config, create_engine
+from tranque.server.store.sql import SqlStore, alembic_config, create_engine, postgres_appends, sqlite_appends
 
 pytestmark = pytest.mark.anyio
 
