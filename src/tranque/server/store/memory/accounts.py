@@ -10,6 +10,8 @@ from tranque.server.store.memory.data import MemoryData
 
 
 class MemoryAccounts(MemoryData):
+    """`AccountStore` in memory."""
+
     async def create_user(self, name: str, password_hash: str, created_at: float) -> UserRow:
         if await self.find_user(name) is not None or await self.find_similar_user(name) is not None:
             raise NameTaken(name)

@@ -10,6 +10,8 @@ from tranque.server.store.memory.data import MemoryData
 
 
 class MemoryAnalyses(MemoryData):
+    """`AnalysisStore` in memory."""
+
     async def save_analysis(self, row: AnalysisRow) -> None:
         if row.game_id not in self._games:
             raise KeyError(row.game_id)

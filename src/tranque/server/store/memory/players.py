@@ -22,6 +22,8 @@ from tranque.server.store.players import (
 
 
 class MemoryPlayers(MemoryData):
+    """`PlayerStore` in memory."""
+
     async def save_game(
         self,
         game: GameRow,

@@ -18,6 +18,8 @@ def relation_of(data: MemoryData, user_id: int, other_id: int) -> tuple[str, boo
 
 
 class MemorySocial(MemoryData):
+    """`SocialStore` in memory."""
+
     async def relation(self, user_id: int, other_id: int) -> tuple[str, bool]:
         return relation_of(self, user_id, other_id)
 

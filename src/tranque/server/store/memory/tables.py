@@ -14,6 +14,8 @@ from tranque.server.store.tables import DuplicateEvent, StaleEpoch, StoredEvent,
 
 
 class MemoryTableLog(MemoryData):
+    """`TableLog` in memory."""
+
     async def create_table(self, table_id: str, config: dict[str, Any], created_at: float) -> None:
         self._tables[table_id] = TableRow(table_id, copy.deepcopy(config), "waiting", created_at)
         self._events[table_id] = []

@@ -27,6 +27,8 @@ def user_row(row: Any) -> UserRow:
 
 
 class SqlAccounts(SqlDatabase):
+    """`AccountStore` on SQLAlchemy."""
+
     async def create_user(self, name: str, password_hash: str, created_at: float) -> UserRow:
         return await self._create_user(name, password_hash, created_at, None)
 

@@ -12,6 +12,8 @@ from tranque.server.store.sql.database import SqlDatabase
 
 
 class SqlAnalyses(SqlDatabase):
+    """`AnalysisStore` on SQLAlchemy."""
+
     async def save_analysis(self, row: AnalysisRow) -> None:
         async with self.engine.begin() as connection:
             await connection.execute(self._upsert(analyses, dataclasses.asdict(row)))

@@ -156,6 +156,8 @@ def _played_game(row: Any) -> PlayedGame:
 
 
 class SqlPlayers(SqlDatabase):
+    """`PlayerStore` on SQLAlchemy."""
+
     async def save_game(
         self,
         game: GameRow,

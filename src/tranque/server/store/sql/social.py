@@ -27,6 +27,8 @@ async def relation_on(connection: AsyncConnection, user_id: int, other_id: int) 
 
 
 class SqlSocial(SqlDatabase):
+    """`SocialStore` on SQLAlchemy."""
+
     async def relation(self, user_id: int, other_id: int) -> tuple[str, bool]:
         async with self.engine.connect() as connection:
             return await relation_on(connection, user_id, other_id)

@@ -75,6 +75,8 @@ def _answer(future: asyncio.Future[None], outcome: Outcome) -> None:
 
 
 class SqlTableLog(SqlDatabase):
+    """`TableLog` on SQLAlchemy, its appends group-committed."""
+
     def __init__(self, url: str) -> None:
         super().__init__(url)
         # Appends waiting for the next group commit: table, event, epoch (None: unchecked), answer.
