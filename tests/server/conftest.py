@@ -69,8 +69,13 @@ def empty_database_url(backend: str, request: pytest.FixtureRequest, tmp_path: P
 
 
 def make_test_store(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    """A store of `backend`: memory, sqlite (a file), postgresql, or "sqlite-memory", a
+    `SqlStore` on an in-memory SQLite database (its appends through SQLAlchemy, not on a
+    connection of their own), which a test may ask `store` for by indirect parametrization."""
     if backend == "memory":
         return MemoryStore()
+    if backend == "sqlite-memory":
+        return SqlStore("sqlite+aiosqlite://")
     if backend == "sqlite":
         return SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'tranque.db'}")
     return SqlStore(request.getfixturevalue("postgres_url"))

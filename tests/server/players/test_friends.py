@@ -1,7 +1,7 @@
-"""Friends and blocks (docs/protocol.md, «Friends and blocks»): the store on every backend,
-the HTTP endpoints through the real app, the notices on real sockets, phrases hidden from
-whoever blocks their speaker, quick match keeping blocked players apart, and presence never
-revealing a private table."""
+"""Friends and blocks (docs/protocol.md, «Friends and blocks»; the store's part is in
+tests/server/store/test_social.py): the HTTP endpoints through the real app, the notices on
+real sockets, phrases hidden from whoever blocks their speaker, quick match keeping blocked
+players apart, and presence never revealing a private table."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from tests.server.support.harness import LiveServer, Player
 from tests.server.support.http_helpers import client, database_url, live, register, server
 from tranque.server.accounts.sessions import SESSION_COOKIE
 from tranque.server.lobby.presence import GRACE_SECONDS
-from tranque.server.store import Store
 
 __all__ = ["database_url", "server"]  # the fixtures, from http_helpers
 
@@ -78,46 +77,6 @@ def notices(player: Player, kind: str) -> list[dict[str, Any]]:
 
 async def expect_notice(player: Player, kind: str) -> dict[str, Any]:
     return await player.expect(lambda m: m.get("type") == "notice" and m.get("kind") == kind)
-
-
-# The store, on every backend ---------------------------------------------------------------
-
-
-@pytest.mark.anyio
-async def test_store_requests_friendships_and_blocks(store: Store) -> None:
-    ana, beto, carla = [await store.create_user(name, "x", 1.0) for name in ("ana", "beto", "carla")]
-    await store.request_friend(ana.user_id, beto.user_id, 2.0)
-    await store.request_friend(ana.user_id, beto.user_id, 3.0)  # again: nothing more
-    await store.request_friend(beto.user_id, ana.user_id, 3.0)  # the other way: nothing either
-    assert [(link.user.name, link.status, link.at) for link in await store.friend_links(ana.user_id)] == [
-        ("beto", "outgoing", 2.0)
-    ]
-    assert [(link.user.name, link.status) for link in await store.friend_links(beto.user_id)] == [
-        ("ana", "incoming")
-    ]
-    assert not await store.accept_friend(ana.user_id, beto.user_id, 4.0)  # only the asked one accepts
-    assert await store.accept_friend(beto.user_id, ana.user_id, 5.0)
-    for one, other in ((ana, beto), (beto, ana)):
-        assert [(link.user, link.status) for link in await store.friend_links(one.user_id)] == [
-            (other, "friends")
-        ]
-    await store.request_friend(carla.user_id, ana.user_id, 6.0)
-    assert [link.status for link in await store.friend_links(ana.user_id)] == ["friends", "incoming"]
-    assert await store.remove_friend(ana.user_id, carla.user_id)  # a declined request
-    assert not await store.remove_friend(ana.user_id, carla.user_id)
-    await store.block(beto.user_id, ana.user_id, 7.0)
-    await store.block(beto.user_id, ana.user_id, 8.0)  # twice: one block
-    assert await store.friend_links(ana.user_id) == []  # the friendship ended
-    assert await store.blocked_users(beto.user_id) == [ana]
-    assert await store.blocked_users(ana.user_id) == []
-    await store.block(carla.user_id, beto.user_id, 9.0)
-    ids = [ana.user_id, beto.user_id, carla.user_id]
-    assert await store.blocks_among(ids) == {(beto.user_id, ana.user_id), (carla.user_id, beto.user_id)}
-    assert await store.blocks_among([ana.user_id, carla.user_id]) == set()
-    assert await store.blocks_among([]) == set()
-    assert await store.unblock(beto.user_id, ana.user_id)
-    assert not await store.unblock(beto.user_id, ana.user_id)
-    assert await store.blocks_among(ids) == {(carla.user_id, beto.user_id)}
 
 
 # HTTP, on every backend ------------------------------------------------------------------

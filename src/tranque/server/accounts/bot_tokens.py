@@ -1,7 +1,7 @@
 """Bot accounts' API tokens: made, recognised on the `/ws` upgrade, and revoked.
 
 A token is ``tqb_`` and 32 random bytes (URL-safe base64); it is shown to the bot's owner
-once, and the database keeps only its SHA-256 (`Store.set_bot_token`), as for sessions. A
+once, and the database keeps only its SHA-256 (`AccountStore.set_bot_token`), as for sessions. A
 program opens `/ws` with ``Authorization: Bearer tqb_…``: the socket then acts for the bot
 account. A token the server does not know (mistyped, or revoked before the socket opened)
 gets the socket accepted and closed at once with close code `BAD_TOKEN_CLOSE` (reason
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import orjson
 from starlette.websockets import WebSocket
 
-from tranque.server.store import Store, UserRow
+from tranque.server.store import AccountStore, UserRow
 from tranque.server.table.seats import token_hash
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def bearer_token(headers: Mapping[str, str]) -> str | None:
     return token.strip() if scheme.lower() == "bearer" else ""
 
 
-async def bot_of_token(store: Store, token: str, now: float) -> UserRow | None:
+async def bot_of_token(store: AccountStore, token: str, now: float) -> UserRow | None:
     """The bot account whose live token is `token`; None for any other string."""
     if not token.startswith(TOKEN_PREFIX) or len(token) > TOKEN_MAX:
         return None

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from starlette.websockets import WebSocket
 
-from tranque.server.store import Store, UserRow
+from tranque.server.store import AccountStore, UserRow
 from tranque.server.table.seats import token_hash
 
 SESSION_COOKIE = "tranque_session"
@@ -23,7 +23,7 @@ LOGGED_OUT_CLOSE = 4001  # the session this socket was opened with has ended
 CLOSE_SECONDS = 2  # how long a logout waits for each socket's closing handshake
 
 
-async def user_from_session(store: Store, token: str | None, now: float) -> UserRow | None:
+async def user_from_session(store: AccountStore, token: str | None, now: float) -> UserRow | None:
     if not token or len(token) > TOKEN_MAX:
         return None
     return await store.session_user(token_hash(token), now)

@@ -33,7 +33,7 @@ from tranque.server.players.views import (
     rating_row,
     xp_row,
 )
-from tranque.server.store import GamePlayerRow, GameRow, Store, UserRow
+from tranque.server.store import AccountStore, GamePlayerRow, GameRow, UserRow
 
 router = APIRouter(prefix="/api", tags=["jugadores"], route_class=SpanishErrors)
 
@@ -85,7 +85,7 @@ async def rankings(
     }
 
 
-async def _player(store: Store, name: str) -> UserRow:
+async def _player(store: AccountStore, name: str) -> UserRow:
     user = await store.find_user(normal_form(name[:NAME_MAX]))
     if user is None:
         raise ApiError(404, "no_such_player", name=name[:NAME_MAX])

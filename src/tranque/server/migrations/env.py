@@ -21,7 +21,7 @@ MIGRATION_LOCK = 0x7472616E717565
 def run_on(connection: sa.Connection) -> None:
     if connection.dialect.name == "postgresql":
         # Waiting for another process's upgrade and rewriting a big table may take longer than
-        # the site's statement timeout (store/sql.py): lifted for this transaction only.
+        # the site's statement timeout (store/sql/engine.py): lifted for this transaction only.
         connection.execute(sa.text("SET LOCAL statement_timeout = 0"))
         # Several server processes may start at once; the second waits, then finds the schema at head.
         connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})

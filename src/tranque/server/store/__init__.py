@@ -1,33 +1,30 @@
-"""Persistence: the `Store` seam, with an in-memory store for tests and SQLAlchemy for real."""
+"""Persistence: the `Store` seam by area, with an in-memory store for tests and SQLAlchemy for real."""
 
-from tranque.server.store.base import (
-    AnalysisRow,
-    BotRow,
-    DuplicateEvent,
-    FriendLink,
+from tranque.server.store.accounts import AccountStore, BotRow, NameTaken, TooManyBots, UserRow
+from tranque.server.store.analyses import AnalysisRow, AnalysisStore
+from tranque.server.store.base import Store, TableStore
+from tranque.server.store.memory import MemoryStore
+from tranque.server.store.players import (
     GamePlayerRow,
     GameRow,
     Leaderboard,
-    NameTaken,
     PlayedGame,
     PlayerPage,
     PlayerStat,
+    PlayerStore,
     PoolRating,
     Ranked,
     RatingPoint,
     RatingRow,
-    StaleEpoch,
     Standing,
-    Store,
-    StoredEvent,
-    TableRow,
-    TooManyBots,
-    UserRow,
 )
-from tranque.server.store.memory import MemoryStore
+from tranque.server.store.social import FriendLink, SocialStore
+from tranque.server.store.tables import DuplicateEvent, StaleEpoch, StoredEvent, TableLog, TableRow
 
 __all__ = [
+    "AccountStore",
     "AnalysisRow",
+    "AnalysisStore",
     "BotRow",
     "DuplicateEvent",
     "FriendLink",
@@ -39,15 +36,19 @@ __all__ = [
     "PlayedGame",
     "PlayerPage",
     "PlayerStat",
+    "PlayerStore",
     "PoolRating",
     "Ranked",
     "RatingPoint",
     "RatingRow",
+    "SocialStore",
     "StaleEpoch",
     "Standing",
     "Store",
     "StoredEvent",
+    "TableLog",
     "TableRow",
+    "TableStore",
     "TooManyBots",
     "UserRow",
 ]

@@ -26,7 +26,7 @@ from tranque.server.players.archive import finished_game, game_format
 from tranque.server.players.ratings import bots_pool
 from tranque.server.players.table_rating import rating_json
 from tranque.server.stopping import stop_tasks
-from tranque.server.store import RatingRow, StaleEpoch, Store, StoredEvent
+from tranque.server.store import RatingRow, StaleEpoch, StoredEvent, TableStore
 from tranque.server.table import commands
 from tranque.server.table.bots import Bots
 from tranque.server.table.clock import Clock, Timer
@@ -112,7 +112,7 @@ class Table:
         table_id: str,
         rules: Rules,
         options: TableOptions,
-        store: Store,
+        store: TableStore,
         clock: Clock,
         bots: Bots,
         on_change: Callable[[Table], None] | None = None,

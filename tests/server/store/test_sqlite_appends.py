@@ -1,4 +1,4 @@
-"""A SQLite file's appends run on the event loop on a connection of their own (store/sqlite_appends.py).
+"""A SQLite file's appends run on the event loop on a connection of their own (store/sql/sqlite_appends.py).
 
 What the server relies on: an append is committed when it returns (the store's other
 connections read it at once, another process too), closing the store first writes every

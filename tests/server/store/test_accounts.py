@@ -1,32 +1,67 @@
-"""Bot accounts in the store, on every backend (memory, SQLite, PostgreSQL): made with an owner,
-listed, given a token by its hash, found by it, revoked; and revision 0007 upgrading a database
-from 0006 with its accounts as people's.
+"""The accounts' area of the store (`AccountStore`), on every backend (memory, SQLite,
+PostgreSQL): names unique whatever their case, sessions that find their user until they expire
+or are deleted; bot accounts made with an owner (no more than allowed), listed, given a token by
+its hash, found by it, revoked. And revision 0007 upgrading a database from 0006 with its
+accounts as people's.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 from alembic import command
 
-from tests.server.store.test_store_fencing import started_store
 from tests.server.support.migration_helpers import execute, own_database_url
-from tranque.server.players.table_rating import Unrated, unrated_reason
 from tranque.server.store import BotRow, NameTaken, Store, TooManyBots, UserRow
 from tranque.server.store.sql import SqlStore, alembic_config
-from tranque.server.table.seats import Seat, SeatKind
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgresql"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    async for started in started_store(request.param, request, tmp_path):
-        yield started
+# Accounts and sessions ------------------------------------------------------------------
+
+
+async def test_user_names_are_unique_whatever_their_case(store: Store) -> None:
+    pedro = await store.create_user("Pedro", "hash-1", 1.0)
+    with pytest.raises(NameTaken):
+        await store.create_user("pEDRO", "hash-2", 2.0)
+    strasse = await store.create_user("Straße", "hash-3", 3.0)
+    with pytest.raises(NameTaken):
+        await store.create_user("STRASSE", "hash-4", 4.0)  # casefold, not lower()
+
+    assert pedro.name == "Pedro" and pedro.password_hash == "hash-1"
+    assert strasse.user_id != pedro.user_id
+    assert await store.find_user("PEDRO") == pedro
+    assert await store.find_user("strasse") == strasse
+    assert await store.find_user("Juana") is None
+    assert await store.user_by_id(pedro.user_id) == pedro
+    assert await store.user_by_id(strasse.user_id + 1000) is None
+
+
+async def test_a_session_finds_its_user_until_it_expires(store: Store) -> None:
+    maria = await store.create_user("María", "hash", 1.0)
+    await store.create_session("token-a", maria.user_id, 100.0)
+
+    assert await store.session_user("token-a", 99.5) == maria
+    assert await store.session_user("token-a", 100.0) is None
+    assert await store.session_user("token-b", 50.0) is None
+
+
+async def test_a_deleted_session_no_longer_finds_its_user(store: Store) -> None:
+    maria = await store.create_user("María", "hash", 1.0)
+    await store.create_session("token-a", maria.user_id, 100.0)
+    await store.create_session("token-b", maria.user_id, 100.0)
+    await store.delete_session("token-a")
+    await store.delete_session("token-nunca-creado")
+
+    assert await store.session_user("token-a", 1.0) is None
+    assert await store.session_user("token-b", 1.0) == maria
+
+
+# Bot accounts ---------------------------------------------------------------------------
 
 
 async def test_a_bot_account_is_an_account_with_an_owner_and_no_password(store: Store) -> None:
@@ -80,18 +115,6 @@ async def test_an_owner_gets_no_more_bots_than_allowed_even_asking_for_many_at_o
     with pytest.raises(TooManyBots):
         await store.create_bot("Otro", owner.user_id, 3.0, 2)
     assert (await store.create_bot("Otro", other.user_id, 3.0, 2)).bot_owner == other.user_id
-
-
-def test_a_person_or_two_bots_of_one_owner_at_a_table_that_accepts_bots_make_its_game_unrated() -> None:
-    # bot accounts 7 and 8, owned by the people 1 and 2; one address: the bots' owners' machine
-    seats = [Seat(0).seat_human("Robotina", 7, "h0", "a"), Seat(1).seat_human("Robotín", 8, "h1", "a")]
-    assert unrated_reason(True, seats, {7: 1, 8: 2}) is None  # two owners, one address: rated
-    assert unrated_reason(True, seats, {7: 1, 8: 1}) is Unrated.SAME_OWNER
-    assert unrated_reason(True, seats, {7: 1}) is Unrated.PERSON_AT_BOTS_TABLE
-    assert unrated_reason(False, seats, {7: 1, 8: 2}) is Unrated.CASUAL
-    assert unrated_reason(True, [seats[0], Seat(1).seat_bot("greedy")], {7: 1}) is Unrated.BOT
-    assert unrated_reason(True, seats, None) is Unrated.SAME_ADDRESS  # the same seats at a people's table
-    assert seats[1].kind is SeatKind.HUMAN
 
 
 # Revision 0007 ---------------------------------------------------------------------------------

@@ -1,10 +1,10 @@
-"""The `Store`'s post-game analyses (schema.analyses, revision 0008) on every backend: kept,
-replaced and read back as they were; an account's requests counted by day and by those not
-over; the unfinished ones listed oldest first and counted. The store is the queue of every
-process: a job is claimed oldest first, a running one only once its heartbeat is stale, two
-claimers at once (two stores on one database) never get the same one, and a worker that
-lost its claim writes nothing. And a database at revision 0007 upgrades with the table
-empty, and back."""
+"""The analyses' area of the store (`AnalysisStore`): post-game analyses (schema.analyses,
+revision 0008) on every backend: kept, replaced and read back as they were; an account's
+requests counted by day and by those not over; the unfinished ones listed oldest first and
+counted. The store is the queue of every process: a job is claimed oldest first, a running one
+only once its heartbeat is stale, two claimers at once (two stores on one database) never get
+the same one, and a worker that lost its claim writes nothing. And a database at revision 0007
+upgrades with the table empty, and back."""
 
 from __future__ import annotations
 

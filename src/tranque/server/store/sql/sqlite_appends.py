@@ -16,7 +16,7 @@ other connections: accounts, statuses, records) is tried again a moment later. I
 checkpoints the WAL either (the fsyncs): `Checkpointer` does that on a thread with its own
 connection, in the passive mode that never holds up a writer.
 
-Appends that carry their owner's epoch (fencing, `Store.claim_table`) have it checked in the
+Appends that carry their owner's epoch (fencing, `TableLog.claim_table`) have it checked in the
 batch's transaction, which holds the file's write lock from its start (no claim can come
 between the check and the commit): a stale one is refused there, the others stored.
 
@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from tranque.server import json_text
-from tranque.server.store.base import (
+from tranque.server.store.tables import (
     DuplicateEvent,
     StoredEvent,
     fresh_in_batch,

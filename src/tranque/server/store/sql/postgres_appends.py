@@ -28,7 +28,7 @@ import asyncpg
 import sqlalchemy as sa
 
 from tranque.server import json_text
-from tranque.server.store.base import StoredEvent, fresh_in_batch, split_by_epoch
+from tranque.server.store.tables import StoredEvent, fresh_in_batch, split_by_epoch
 
 Outcome = BaseException | None
 

@@ -1,0 +1,38 @@
+"""`SqlStore`: the `Store` on SQLAlchemy 2 (async), SQLite by default and PostgreSQL by URL.
+
+Each area's implementation is a module of its own (`tables`, `accounts`, `players`, `social`,
+`analyses`), all over one `SqlDatabase` (`database`): one engine, migrated to head by `start()`.
+"""
+
+from tranque.server.store.sql.accounts import SqlAccounts
+from tranque.server.store.sql.analyses import SqlAnalyses
+from tranque.server.store.sql.engine import (
+    alembic_config,
+    async_url,
+    create_engine,
+    run_in_transaction,
+    sqlite_file,
+    sqlite_pragmas,
+    upgrade_connection,
+    upgrade_to_head,
+)
+from tranque.server.store.sql.players import SqlPlayers
+from tranque.server.store.sql.social import SqlSocial
+from tranque.server.store.sql.tables import SqlTableLog
+
+
+class SqlStore(SqlTableLog, SqlAccounts, SqlPlayers, SqlSocial, SqlAnalyses):
+    """The persistent `Store`. `SqlStore("sqlite+aiosqlite:///./tranque.db")`, or a PostgreSQL URL."""
+
+
+__all__ = [
+    "SqlStore",
+    "alembic_config",
+    "async_url",
+    "create_engine",
+    "run_in_transaction",
+    "sqlite_file",
+    "sqlite_pragmas",
+    "upgrade_connection",
+    "upgrade_to_head",
+]
