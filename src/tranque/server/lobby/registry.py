@@ -6,9 +6,10 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tranque.engine import Rules
+from tranque.server.lobby.ownership import Ownership
 from tranque.server.lobby.restore import replay_log, resume
 from tranque.server.store import Store, StoredEvent, TableRow
 from tranque.server.table.actor import Phase, Table, TableError, TableOptions
@@ -17,9 +18,6 @@ from tranque.server.table.clock import Clock, Timer
 from tranque.server.table.log import replay
 from tranque.server.table.seats import SeatKind
 from tranque.server.ws.connection import encode
-
-if TYPE_CHECKING:
-    from tranque.server.cluster.node import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +33,11 @@ class Registry:
         bots: Bots,
         defaults: dict[str, Any] | None = None,
         lobby_seconds: float = 1.0,
-        cluster: Cluster | None = None,
+        cluster: Ownership | None = None,
     ) -> None:
         self.store = store
-        # With several processes (cluster.py): every open table is here, owned or a replica.
+        # With several processes (cluster/node.py, through `Ownership`): every open table is
+        # here, owned or a replica.
         self.cluster = cluster
         self.clock = clock
         self.bots = bots
