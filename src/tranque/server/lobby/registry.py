@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from tranque.engine import Rules
+from tranque.server.json_text import dumps
 from tranque.server.lobby.ownership import Ownership
 from tranque.server.lobby.restore import replay_log, resume
 from tranque.server.store import Store, StoredEvent, TableRow
@@ -17,7 +18,6 @@ from tranque.server.table.bots import Bots
 from tranque.server.table.clock import Clock, Timer
 from tranque.server.table.log import replay
 from tranque.server.table.seats import SeatKind
-from tranque.server.ws.connection import encode
 
 log = logging.getLogger(__name__)
 
@@ -216,7 +216,7 @@ class Registry:
             self._lobby_sent = {entry["table"]: entry for entry in self.lobby()}
             self._lobby_dirty = False
         self._lobby_followers[key] = send_text
-        send_text(encode({"type": "lobby", "tables": list(self._lobby_sent.values())}))
+        send_text(dumps({"type": "lobby", "tables": list(self._lobby_sent.values())}))
 
     def unfollow_lobby(self, key: object) -> None:
         self._lobby_followers.pop(key, None)
@@ -240,7 +240,7 @@ class Registry:
         if not changed and not removed:
             return
         self._lobby_sent_at = self.clock.now()
-        text = encode({"type": "lobby_update", "tables": changed, "removed": removed})
+        text = dumps({"type": "lobby_update", "tables": changed, "removed": removed})
         for send_text in list(self._lobby_followers.values()):
             send_text(text)
 
