@@ -28,7 +28,6 @@ from tranque.bots import bot_names
 from tranque.engine import Action, Draw, IllegalAction, Pass, action_from_json
 from tranque.engine.rules import FirstLead
 from tranque.server.addresses import seat_address_key
-from tranque.server.analysis.hints import suggest
 from tranque.server.table.context import Subscriber, TableContext
 from tranque.server.table.events import (
     PHRASES,
@@ -49,6 +48,7 @@ from tranque.server.table.events import (
     TurnStarted,
     Voted,
 )
+from tranque.server.table.hints import suggest
 from tranque.server.table.seats import Seat, SeatKind, SeatState, new_token, token_hash
 from tranque.server.table.state import Phase, TableError, TableKind, TableState, Turn, Viewer
 

@@ -11,8 +11,8 @@ from typing import Any
 from urllib.parse import quote
 
 from tranque.engine.record import to_record
-from tranque.server.analysis.hints import with_hints
 from tranque.server.table.context import TableContext
+from tranque.server.table.hints import with_hints
 from tranque.server.table.line_layout import line_json
 from tranque.server.table.state import Phase, TableState, Viewer
 
