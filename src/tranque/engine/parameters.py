@@ -58,7 +58,8 @@ class TranqueTie(StrEnum):
 
 TURN_SECONDS_CHOICES = (20, 30, 45)
 
-_ENUM_FIELDS: dict[str, type[StrEnum]] = {
+# The parameters whose values are one of an enum's, by name: `Rules` reads a plain string as it.
+ENUM_PARAMETERS: dict[str, type[StrEnum]] = {
     "mode": Mode,
     "drawing": Drawing,
     "first_round_lead": FirstLead,

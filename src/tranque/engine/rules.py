@@ -13,7 +13,7 @@ from typing import Any
 
 from tranque.engine.messages import OneOf, Verbatim
 from tranque.engine.parameters import (
-    _ENUM_FIELDS,
+    ENUM_PARAMETERS,
     TURN_SECONDS_CHOICES,
     Drawing,
     FirstLead,
@@ -74,7 +74,7 @@ class Rules:
     tile_count: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name, enum in _ENUM_FIELDS.items():
+        for name, enum in ENUM_PARAMETERS.items():
             value = getattr(self, name)
             if not isinstance(value, enum):
                 try:
