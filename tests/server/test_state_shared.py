@@ -91,12 +91,12 @@ async def test_a_friend_online_on_one_process_is_announced_once_to_each_socket(k
         await store.request_friend(beto.user_id, ana.user_id, 0.0)
         assert await store.accept_friend(ana.user_id, beto.user_id, 0.0)
         on_b, on_c, also_on_b = FakeSocket(), FakeSocket(), FakeSocket()
-        b.presence.add(beto.user_id, on_b)  # type: ignore[arg-type]
-        c.presence.add(beto.user_id, on_c)  # type: ignore[arg-type]
-        b.presence.add(beto.user_id, also_on_b)  # type: ignore[arg-type]
+        b.presence.add(beto.user_id, on_b)
+        c.presence.add(beto.user_id, on_c)
+        b.presence.add(beto.user_id, also_on_b)
         await until(lambda: a.presence.online(beto.user_id), "beto online on a")
 
-        a.presence.add(ana.user_id, FakeSocket())  # type: ignore[arg-type]
+        a.presence.add(ana.user_id, FakeSocket())
         await until(lambda: on_b.notices() and on_c.notices() and also_on_b.notices(), "told")
         await settle(links)
         for socket in (on_b, on_c, also_on_b):
@@ -127,7 +127,7 @@ async def test_a_process_whose_lease_lapsed_has_its_accounts_online_again_once_i
     went offline there. A's renewal takes its lease back (the cluster's
     `on_lease_taken_again`): A tells its list again and its account is online everywhere."""
     async with processes(kind, 3) as ([a, b, c], _, links):
-        a.presence.add(7, FakeSocket())  # type: ignore[arg-type]
+        a.presence.add(7, FakeSocket())
         await until(lambda: b.presence.online(7) and c.presence.online(7), "7 online on b and c")
         for state in (b, c):
             state.node_gone("node0")

@@ -7,13 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tranque.engine.messages import OneOf, Verbatim
-from tranque.engine.rules import (
-    PARAMETERS,
+from tranque.engine.parameters import (
     Drawing,
     FirstLead,
     Mode,
     NextStart,
-    Rules,
     RulesError,
     Scoring,
     TieStart,
@@ -37,6 +35,52 @@ class Preset:
     changes: dict[str, Any] = field(default_factory=dict)
     default_players: int = 4
     set_maxes: tuple[int, ...] = ()
+
+    def parameters(self, players: object) -> dict[str, Any]:
+        """Every parameter but the preset's name, as this preset plays with `players` (C8)."""
+        if not isinstance(players, int) or isinstance(players, bool) or players not in self.seatings:
+            raise RulesError(
+                "players",
+                "players_for_preset",
+                preset=Verbatim(self.name),
+                counts=OneOf(sorted(self.seatings)),
+                players=players if isinstance(players, int) else Verbatim(repr(players)),
+            )
+        return {
+            **CLASICO_DEFAULTS,
+            **self.changes,
+            "players": players,
+            "mode": self.seatings[players][0],
+            "set_max": set_for_players(players),
+            "target": self.default_target(players),
+        }
+
+    def check(self, players: int, mode: Mode, set_max: int) -> None:
+        """Raise `RulesError` unless this preset is played by `players` in `mode` with `set_max`.
+
+        Checked before the general rules, so the error names what the table changed (C8).
+        """
+        modes = self.seatings.get(players)
+        if modes is None:
+            raise RulesError(
+                "players",
+                "players_for_preset",
+                preset=Verbatim(self.name),
+                counts=OneOf(sorted(self.seatings)),
+                players=players,
+            )
+        if mode not in modes:
+            raise RulesError(
+                "mode",
+                "mode_for_players",
+                preset=Verbatim(self.name),
+                players=players,
+                modes=OneOf("in_pairs" if m is Mode.PAIRS else "individually" for m in modes),
+            )
+        if self.set_maxes and set_max not in self.set_maxes:
+            raise RulesError(
+                "set_max", "set_for_preset", preset=Verbatim(self.name), set_max=self.set_maxes[0]
+            )
 
 
 CLASICO_DEFAULTS: dict[str, Any] = {
@@ -154,34 +198,12 @@ PRESETS: dict[str, Preset] = {
     ]
 }
 
-_RULE_FIELDS = set(PARAMETERS) - {"preset_name"}
 
-
-def build_preset(name: str, overrides: dict[str, Any]) -> Rules:
+def named(name: str) -> Preset:
+    """The preset called `name`, or `RulesError` listing those there are."""
     preset = PRESETS.get(name)
     if preset is None:
         raise RulesError(
             "preset", "unknown_preset", name=Verbatim(str(name)), presets=Verbatim(", ".join(PRESETS))
         )
-    unknown = sorted(set(overrides) - _RULE_FIELDS)
-    if unknown:
-        raise RulesError(unknown[0], "unknown_parameter")
-    players = overrides.get("players", preset.default_players)
-    if not isinstance(players, int) or isinstance(players, bool) or players not in preset.seatings:
-        raise RulesError(
-            "players",
-            "players_for_preset",
-            preset=Verbatim(preset.name),
-            counts=OneOf(sorted(preset.seatings)),
-            players=players if isinstance(players, int) else Verbatim(repr(players)),
-        )
-    params: dict[str, Any] = {
-        **CLASICO_DEFAULTS,
-        **preset.changes,
-        "players": players,
-        "mode": preset.seatings[players][0],
-        "set_max": set_for_players(players),
-        "target": preset.default_target(players),
-    }
-    params.update(overrides)
-    return Rules(preset_name=name, **params)
+    return preset

@@ -1,7 +1,8 @@
 """`Rules`: the frozen set of parameters a table plays by (docs/rules.md §4), and its validation.
 
-The presets themselves live in `presets.py`; this module says what each parameter means
-and which combinations make sense.
+The values each parameter may take live in `parameters.py` (re-exported here), the named
+presets in `presets.py`; this module builds a whole set from a preset and says which
+combinations make sense.
 """
 
 from __future__ import annotations
@@ -10,104 +11,39 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
-from tranque.engine.errors import EngineError, render
 from tranque.engine.messages import OneOf, Verbatim
+from tranque.engine.parameters import (
+    ENUM_PARAMETERS,
+    TURN_SECONDS_CHOICES,
+    Drawing,
+    FirstLead,
+    Mode,
+    NextStart,
+    RulesError,
+    Scoring,
+    TieStart,
+    TranqueCount,
+    TranqueTie,
+    set_for_players,
+)
+from tranque.engine.presets import PRESETS, named
 from tranque.engine.tiles import set_mask
 
-
-class Mode(StrEnum):
-    INDIVIDUAL = "individual"
-    PAIRS = "pairs"
-
-
-class Drawing(StrEnum):
-    UNTIL_PLAYABLE = "until-playable"
-    NONE = "none"
-
-
-class FirstLead(StrEnum):
-    HIGHEST_DOUBLE = "highest-double-must-lead"
-    RANDOM_ANY = "random-any"
-
-
-class NextStart(StrEnum):
-    ROTATE_RIGHT = "rotate-right"
-    PREVIOUS_WINNER = "previous-winner"
-
-
-class TieStart(StrEnum):
-    SAME = "same"
-    ROTATE_RIGHT = "rotate-right"
-
-
-class Scoring(StrEnum):
-    OTHERS = "others"
-    OPPONENTS_ONLY = "opponents-only"
-    PENALTY = "penalty"
-    PONCE = "ponce"
-    FUTBOL = "futbol"
-
-
-class TranqueCount(StrEnum):
-    TEAM = "team"
-    INDIVIDUAL = "individual"
-
-
-class TranqueTie(StrEnum):
-    NOBODY = "nobody"
-    NEAREST_STARTER = "nearest-starter"
-    DRAW = "draw"
-
-
-TURN_SECONDS_CHOICES = (20, 30, 45)
-
-_ENUM_FIELDS: dict[str, type[StrEnum]] = {
-    "mode": Mode,
-    "drawing": Drawing,
-    "first_round_lead": FirstLead,
-    "next_round_start": NextStart,
-    "tie_next_start": TieStart,
-    "scoring": Scoring,
-    "tranque_count": TranqueCount,
-    "tranque_tie": TranqueTie,
-}
-
-
-class RulesError(EngineError):
-    """An impossible combination of table options. `parameter` names the culprit (it is
-    also in `params`); the text reads "parameter: message", and `detail(lang)` is the
-    message alone, for callers that name the option their own way.
-
-    >>> error = RulesError("target", "target_not_positive", target=0)
-    >>> error.code, error.parameter, str(error)
-    ('target_not_positive', 'target', 'target: la meta debe ser positiva, no 0')
-    >>> error.detail("en")
-    'the target must be positive, not 0'
-    """
-
-    def __init__(self, parameter: str, code: str, /, **params: Any) -> None:
-        super().__init__(code, **params, parameter=parameter)
-
-    @property
-    def parameter(self) -> str:
-        return str(self.params["parameter"])
-
-    @property
-    def message(self) -> str:
-        """The Spanish message without the parameter's name."""
-        return self.detail("es")
-
-    def detail(self, lang: str = "es") -> str:
-        """The message in `lang` without the parameter's name."""
-        return render(self.code, lang, **self.params)
-
-    def text(self, lang: str = "es") -> str:
-        return f"{self.parameter}: {self.detail(lang)}"
-
-
-def set_for_players(players: int) -> int:
-    """R2: double-six for 2–4 players, double-nine for 5–6."""
-    return 6 if players <= 4 else 9
+__all__ = [
+    "PARAMETERS",
+    "TURN_SECONDS_CHOICES",
+    "Drawing",
+    "FirstLead",
+    "Mode",
+    "NextStart",
+    "Rules",
+    "RulesError",
+    "Scoring",
+    "TieStart",
+    "TranqueCount",
+    "TranqueTie",
+    "set_for_players",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +74,7 @@ class Rules:
     tile_count: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name, enum in _ENUM_FIELDS.items():
+        for name, enum in ENUM_PARAMETERS.items():
             value = getattr(self, name)
             if not isinstance(value, enum):
                 try:
@@ -165,9 +101,12 @@ class Rules:
         >>> Rules.preset("clasico", players=6, mode="individual").target
         200
         """
-        from tranque.engine.presets import build_preset
-
-        return build_preset(name, overrides)
+        preset = named(name)
+        unknown = sorted(set(overrides) - _OVERRIDABLE)
+        if unknown:
+            raise RulesError(unknown[0], "unknown_parameter")
+        parameters = preset.parameters(overrides.get("players", preset.default_players))
+        return Rules(preset_name=name, **{**parameters, **overrides})
 
     @staticmethod
     def from_options(
@@ -197,8 +136,6 @@ class Rules:
 
     @staticmethod
     def presets() -> list[str]:
-        from tranque.engine.presets import PRESETS
-
         return list(PRESETS)
 
     def replace(self, **changes: Any) -> Rules:
@@ -239,6 +176,7 @@ class Rules:
 
 # The parameters of docs/rules.md §4, in order: what a Rules is built from and written as.
 PARAMETERS: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.init)
+_OVERRIDABLE = set(PARAMETERS) - {"preset_name"}
 
 
 def _plain(value: Any) -> Any:
@@ -264,8 +202,6 @@ def _require_whole(name: str, value: object) -> None:
 
 
 def _validate(rules: Rules) -> None:
-    from tranque.engine.presets import PRESETS
-
     def require(ok: bool, parameter: str, code: str, **params: Any) -> None:
         if not ok:
             raise RulesError(parameter, code, **params)
@@ -274,32 +210,7 @@ def _validate(rules: Rules) -> None:
     # The preset's own seatings first, so the error names what the table changed (C8).
     preset = PRESETS.get(rules.preset_name)
     if preset is not None:
-        modes = preset.seatings.get(n)
-        require(
-            modes is not None,
-            "players",
-            "players_for_preset",
-            preset=Verbatim(preset.name),
-            counts=OneOf(sorted(preset.seatings)),
-            players=n,
-        )
-        assert modes is not None
-        require(
-            rules.mode in modes,
-            "mode",
-            "mode_for_players",
-            preset=Verbatim(preset.name),
-            players=n,
-            modes=OneOf("in_pairs" if m is Mode.PAIRS else "individually" for m in modes),
-        )
-        if preset.set_maxes:
-            require(
-                rules.set_max in preset.set_maxes,
-                "set_max",
-                "set_for_preset",
-                preset=Verbatim(preset.name),
-                set_max=preset.set_maxes[0],
-            )
+        preset.check(n, rules.mode, rules.set_max)
     require(2 <= n <= 6, "players", "players_out_of_range", players=n)
     if rules.is_pairs:
         require(n in (4, 6), "players", "players_for_pairs", players=n)

@@ -33,6 +33,7 @@ from tranque.server.table.bots import InlineBots
 from tranque.server.table.clock import FakeClock
 from tranque.server.table.log import replay
 from tranque.server.table.state import TableKind, TableState
+from tranque.server.table.views import options_for
 
 pytestmark = pytest.mark.anyio
 
@@ -146,7 +147,7 @@ async def play_out(sockets: dict[int, tuple[Node, Socket]], table_id: str, stop:
         acted = False
         for seat, (node, socket) in sockets.items():
             table = await on(node, table_id)
-            options = table.options_for(seat) if table.follows(socket) else None
+            options = options_for(table, seat) if table.follows(socket) else None
             if options is not None and (seat, options["turn_id"]) not in answered:
                 answered.add((seat, options["turn_id"]))
                 action = options["legal_actions"][0]

@@ -81,12 +81,12 @@ async def start(links: Links, name: str) -> Node:
 async def test_an_account_online_on_one_process_is_online_on_every_one(kind: str) -> None:
     async with cluster(kind, 3) as ([a, b, c], links):
         socket = FakeSocket()
-        a.presence.add(ANA, socket)  # type: ignore[arg-type]
+        a.presence.add(ANA, socket)
         await until(lambda: b.presence.online(ANA) and c.presence.online(ANA), "ana online everywhere")
         assert a.changes == b.changes == c.changes == [(ANA, True)]
         assert not b.presence.online(BETO)
 
-        a.presence.remove(ANA, socket)  # type: ignore[arg-type]
+        a.presence.remove(ANA, socket)
         await settle(links)
         assert b.presence.online(ANA)  # in her grace on A
         links.clock.advance(GRACE)
@@ -97,9 +97,9 @@ async def test_an_account_online_on_one_process_is_online_on_every_one(kind: str
 async def test_a_notice_sent_on_one_process_reaches_the_sockets_on_the_others(kind: str) -> None:
     async with cluster(kind, 3) as ([a, b, c], _):
         on_a, on_c, also_on_c = FakeSocket(), FakeSocket(), FakeSocket()
-        a.presence.add(ANA, on_a)  # type: ignore[arg-type]
-        c.presence.add(ANA, on_c)  # type: ignore[arg-type]
-        c.presence.add(ANA, also_on_c)  # type: ignore[arg-type]
+        a.presence.add(ANA, on_a)
+        c.presence.add(ANA, on_c)
+        c.presence.add(ANA, also_on_c)
         await until(lambda: known_sockets(b.presence, ANA) == 3, "B has heard of her three sockets")
 
         notice = {"type": "notice", "kind": "invite", "from": "beto"}
@@ -115,14 +115,14 @@ async def test_a_notice_sent_on_one_process_reaches_the_sockets_on_the_others(ki
 async def test_moving_a_socket_to_another_process_never_flickers(kind: str) -> None:
     async with cluster(kind, 3) as ([a, b, c], links):
         first = FakeSocket()
-        a.presence.add(ANA, first)  # type: ignore[arg-type]
+        a.presence.add(ANA, first)
         await until(lambda: c.presence.online(ANA), "ana online")
 
         # A reload lands on another process: closed on A, opened on B within the grace.
-        a.presence.remove(ANA, first)  # type: ignore[arg-type]
+        a.presence.remove(ANA, first)
         links.clock.advance(GRACE / 2)
         second = FakeSocket()
-        b.presence.add(ANA, second)  # type: ignore[arg-type]
+        b.presence.add(ANA, second)
         await settle(links)
         links.clock.advance(GRACE)  # her grace on A ends: she is still on B
         await settle(links)
@@ -132,8 +132,8 @@ async def test_moving_a_socket_to_another_process_never_flickers(kind: str) -> N
 
         # And back, in the other order: opened on C before B's socket closes.
         third = FakeSocket()
-        c.presence.add(ANA, third)  # type: ignore[arg-type]
-        b.presence.remove(ANA, second)  # type: ignore[arg-type]
+        c.presence.add(ANA, third)
+        b.presence.remove(ANA, second)
         await settle(links)  # (the grace is seconds, the bus milliseconds)
         links.clock.advance(GRACE)
         await settle(links)
@@ -144,9 +144,9 @@ async def test_moving_a_socket_to_another_process_never_flickers(kind: str) -> N
 
 async def test_a_process_that_is_gone_takes_its_accounts_with_it(kind: str) -> None:
     async with cluster(kind, 3) as ([a, b, c], links):
-        a.presence.add(ANA, FakeSocket())  # type: ignore[arg-type]
-        a.presence.add(BETO, FakeSocket())  # type: ignore[arg-type]
-        c.presence.add(BETO, FakeSocket())  # type: ignore[arg-type]
+        a.presence.add(ANA, FakeSocket())
+        a.presence.add(BETO, FakeSocket())
+        c.presence.add(BETO, FakeSocket())
         # Every socket heard of everywhere, so that none is heard of after A is gone.
         await until(
             lambda: (
@@ -175,7 +175,7 @@ async def test_a_process_that_is_gone_takes_its_accounts_with_it(kind: str) -> N
 
 async def test_a_process_that_stops_says_goodbye(kind: str) -> None:
     async with cluster(kind, 2) as ([a, b], links):
-        a.presence.add(ANA, FakeSocket())  # type: ignore[arg-type]
+        a.presence.add(ANA, FakeSocket())
         await until(lambda: b.presence.online(ANA), "ana online")
         a.presence.close()
         await until(lambda: "node0" not in b.presence.nodes(), "a gone")
@@ -187,15 +187,15 @@ async def test_a_process_that_stops_says_goodbye(kind: str) -> None:
 async def test_a_new_process_learns_who_is_online_without_announcing_it(kind: str) -> None:
     async with cluster(kind, 2) as ([a, b], links):
         socket = FakeSocket()
-        a.presence.add(ANA, socket)  # type: ignore[arg-type]
-        b.presence.add(BETO, FakeSocket())  # type: ignore[arg-type]
+        a.presence.add(ANA, socket)
+        b.presence.add(BETO, FakeSocket())
         b.presence.remove(BETO, b.presence._sockets[BETO].copy().pop())
         await settle(links)
         late = await start(links, "node9")
         try:
             await until(lambda: late.presence.online(ANA) and late.presence.online(BETO), "learnt")
             assert late.changes == []  # nothing changed for ana and beto
-            a.presence.remove(ANA, socket)  # type: ignore[arg-type]
+            a.presence.remove(ANA, socket)
             links.clock.advance(GRACE)
             await until(lambda: not late.presence.online(ANA) and not late.presence.online(BETO), "gone")
             assert sorted(late.changes) == [(ANA, False), (BETO, False)]
@@ -205,7 +205,7 @@ async def test_a_new_process_learns_who_is_online_without_announcing_it(kind: st
 
 async def test_after_the_bus_lost_messages_every_process_asks_again() -> None:
     async with cluster("memory", 2) as ([a, b], links):
-        a.presence.add(ANA, FakeSocket())  # type: ignore[arg-type]
+        a.presence.add(ANA, FakeSocket())
         await settle(links)
         b.presence._remote.clear()  # what the lost messages would have said
         assert not b.presence.online(ANA)

@@ -1,1 +1,1 @@
-"""Looking back at a game: post-game analysis, hints, and checking a record's deals."""
+"""Looking back at a game: post-game analysis, and checking a record's deals."""

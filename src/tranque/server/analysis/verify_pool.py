@@ -19,16 +19,29 @@ import multiprocessing
 from collections import Counter
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, Protocol
 
 from tranque.server.analysis.verify import check_record_text
-from tranque.server.lobby.limits import Limits
 from tranque.server.refusals import Refusal
 
 log = logging.getLogger(__name__)
 
 YOURS_UNDER_WAY = Refusal("verify_busy").body()
 ALL_BUSY = Refusal("verify_busy.all").body()
+
+
+class CheckLimits(Protocol):
+    """The numbers of the site's limits that bound checking records (lobby/limits.py's
+    `Limits`, chosen by `Settings.limits`)."""
+
+    @property
+    def record_rounds(self) -> int: ...
+
+    @property
+    def checks_at_once(self) -> int: ...
+
+    @property
+    def checks_per_address(self) -> int: ...
 
 
 class VerifierBusy(Exception):
@@ -40,7 +53,7 @@ class VerifierBusy(Exception):
 
 
 class Verifier:
-    def __init__(self, limits: Limits, in_processes: bool = True) -> None:
+    def __init__(self, limits: CheckLimits, in_processes: bool = True) -> None:
         self.limits = limits
         self.in_processes = in_processes
         self.running: Counter[str] = Counter()  # checks under way (and waiting) by address

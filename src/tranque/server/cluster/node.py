@@ -38,12 +38,13 @@ import secrets
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
 from tranque.server.cluster.bus import Bus
 from tranque.server.cluster.leases import Leases, LeasesUnavailable, Renewal
+from tranque.server.cluster.local_tables import LocalTables
 from tranque.server.cluster.settings import ClusterSettings
 from tranque.server.refusals import REFUSALS, Refusal, code_of
 from tranque.server.stopping import stop_tasks
@@ -52,9 +53,6 @@ from tranque.server.table import commands
 from tranque.server.table.actor import Command, RemoteSocket, Subscriber, Table
 from tranque.server.table.log import Broadcast, to_stored
 from tranque.server.table.state import TableError, Viewer
-
-if TYPE_CHECKING:
-    from tranque.server.lobby.registry import Registry
 
 log = logging.getLogger(__name__)
 
@@ -229,7 +227,7 @@ class Cluster:
         self.store, self.bus, self.leases = store, bus, leases
         self.settings = settings or ClusterSettings()
         self.node = node or new_node_id()
-        self.registry: Registry | None = None
+        self.registry: LocalTables | None = None
         self.counters = Counters()
         prefix = self.settings.prefix
         self.events_channel = f"{prefix}:events"
@@ -267,7 +265,7 @@ class Cluster:
 
     # Life ------------------------------------------------------------------------------------
 
-    async def start(self, registry: Registry) -> None:
+    async def start(self, registry: LocalTables) -> None:
         self.registry = registry
         await self.bus.start()
         await self.leases.start()
@@ -665,7 +663,7 @@ class Cluster:
             loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
         return await asyncio.shield(loading)
 
-    async def _load(self, registry: Registry, table_id: str, owner: str | None) -> Table | None:
+    async def _load(self, registry: LocalTables, table_id: str, owner: str | None) -> Table | None:
         row = await self.store.table(table_id)
         if row is None or table_id in registry.tables:
             return registry.tables.get(table_id)

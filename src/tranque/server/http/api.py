@@ -115,7 +115,7 @@ def practice_claims(state: ServerState, address: str, user_id: int | None) -> li
         raise ApiError(429, "too_many_games.address", games=Counted(limits.live_games_per_address, "games"))
     if user_id is None:
         return claims
-    if account_games(registry, state.quick, user_id) >= limits.live_games_per_account:
+    if account_games(registry, user_id, state.quick.is_waiting) >= limits.live_games_per_account:
         raise ApiError(429, "too_many_games", games=Counted(limits.live_games_per_account, "games"))
     return [*claims, account_key(user_id)]
 

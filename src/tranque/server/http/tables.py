@@ -22,8 +22,9 @@ from tranque.server.lobby.limits import host_key, waiting_tables
 from tranque.server.refusals import Counted
 from tranque.server.store import UserRow
 from tranque.server.table import commands
-from tranque.server.table.actor import Phase, Table, TableError, invite_path
+from tranque.server.table.actor import Phase, Table, TableError
 from tranque.server.table.seats import SeatKind
+from tranque.server.table.views import invite_path
 
 router = APIRouter(prefix="/api", tags=["mesas"], route_class=SpanishErrors)
 

@@ -18,13 +18,13 @@ The limits of an open socket are `socket_limits.py`'s.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tranque.server.table.actor import Phase, Table
 
 if TYPE_CHECKING:
-    from tranque.server.lobby.quickmatch import QuickMatch
     from tranque.server.lobby.registry import Registry
 
 ENDED = (Phase.FINISHED, Phase.ANNULLED)
@@ -83,6 +83,7 @@ def _ended(table: Table | None) -> bool:
     return table is not None and table.state.phase in ENDED
 
 
-def account_games(registry: Registry, quick: QuickMatch, user_id: int) -> int:
-    """The account's live games, and its place in the quick match's queue (a game to come)."""
-    return live_games(registry, account_key(user_id)) + int(quick.is_waiting(user_id))
+def account_games(registry: Registry, user_id: int, queued: Callable[[int], bool]) -> int:
+    """The account's live games, and its place in the quick match's queue (a game to come):
+    `queued(user_id)` says whether it waits there (`QuickMatch.is_waiting`)."""
+    return live_games(registry, account_key(user_id)) + int(queued(user_id))

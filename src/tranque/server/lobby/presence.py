@@ -26,17 +26,27 @@ import itertools
 import logging
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
+from tranque.server.json_text import dumps
 from tranque.server.table.clock import Clock, Timer
-from tranque.server.ws.connection import Connection, encode
 
 if TYPE_CHECKING:
     from tranque.server.cluster.bus import Bus
 
 log = logging.getLogger(__name__)
+
+
+class Socket(Protocol):
+    """An account's open socket as presence sees it (ws/connection.py's `Connection`): it
+    queues a frame's text, and carries the accounts whose phrases it does not receive."""
+
+    muted: frozenset[int]
+
+    def send_text(self, text: str) -> None: ...
+
 
 GRACE_SECONDS = 8.0
 CHANNEL = "tranque:presence"
@@ -55,7 +65,7 @@ class Presence:
         self.clock = clock
         self.on_change = on_change
         self.grace_seconds = grace_seconds
-        self._sockets: dict[int, set[Connection]] = {}
+        self._sockets: dict[int, set[Socket]] = {}
         self._leaving: dict[int, Timer] = {}  # accounts whose last socket closed, not yet offline
         # With other processes: what they said of their accounts, and who is still to go.
         self.bus = bus
@@ -106,7 +116,7 @@ class Presence:
 
     # This process's sockets ----------------------------------------------------------------
 
-    def add(self, user_id: int, connection: Connection) -> None:
+    def add(self, user_id: int, connection: Socket) -> None:
         arriving = not self.online(user_id)
         leaving = self._leaving.pop(user_id, None)
         if leaving is not None:
@@ -116,7 +126,7 @@ class Presence:
         if arriving:
             self._changed(user_id, True)
 
-    def remove(self, user_id: int, connection: Connection) -> None:
+    def remove(self, user_id: int, connection: Socket) -> None:
         sockets = self._sockets.get(user_id)
         if sockets is None:
             return
@@ -154,7 +164,7 @@ class Presence:
         nobody got it, as far as this process knows)."""
         if self.bus is None:
             return self.send_local(user_id, message)
-        text = encode(message)
+        text = dumps(message)
         self._publish({"k": "send", "u": user_id, "t": text})
         elsewhere = sum(accounts.get(user_id, 0) for accounts in self._remote.values())
         return self._deliver(user_id, text) + elsewhere
@@ -163,7 +173,7 @@ class Presence:
         """Queue `message` on the account's sockets of this process only; how many. For what
         every process sends its own sockets itself (what it hears from `on_change`)."""
         sockets = self._sockets.get(user_id)
-        return self._deliver(user_id, encode(message)) if sockets else 0
+        return self._deliver(user_id, dumps(message)) if sockets else 0
 
     def _deliver(self, user_id: int, text: str) -> int:
         sockets = list(self._sockets.get(user_id, ()))

@@ -107,7 +107,7 @@ class QuickMatch:
         self, user_id: int, name: str, notify: Notify, with_bots: bool, address: str | None = None
     ) -> None:
         self.cancel(user_id)
-        if account_games(self.registry, self, user_id) >= self.limits.live_games_per_account:
+        if account_games(self.registry, user_id, self.is_waiting) >= self.limits.live_games_per_account:
             games = Counted(self.limits.live_games_per_account, "games")
             raise TableError("too_many_games.quick", games=games)
         with_bots = with_bots and not self.bots  # bot accounts play bot accounts

@@ -6,9 +6,11 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tranque.engine import Rules
+from tranque.server.json_text import dumps
+from tranque.server.lobby.ownership import Ownership
 from tranque.server.lobby.restore import replay_log, resume
 from tranque.server.store import Store, StoredEvent, TableRow
 from tranque.server.table.actor import Phase, Table, TableError, TableOptions
@@ -16,10 +18,6 @@ from tranque.server.table.bots import Bots
 from tranque.server.table.clock import Clock, Timer
 from tranque.server.table.log import replay
 from tranque.server.table.seats import SeatKind
-from tranque.server.ws.connection import encode
-
-if TYPE_CHECKING:
-    from tranque.server.cluster.node import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +33,11 @@ class Registry:
         bots: Bots,
         defaults: dict[str, Any] | None = None,
         lobby_seconds: float = 1.0,
-        cluster: Cluster | None = None,
+        cluster: Ownership | None = None,
     ) -> None:
         self.store = store
-        # With several processes (cluster.py): every open table is here, owned or a replica.
+        # With several processes (cluster/node.py, through `Ownership`): every open table is
+        # here, owned or a replica.
         self.cluster = cluster
         self.clock = clock
         self.bots = bots
@@ -217,7 +216,7 @@ class Registry:
             self._lobby_sent = {entry["table"]: entry for entry in self.lobby()}
             self._lobby_dirty = False
         self._lobby_followers[key] = send_text
-        send_text(encode({"type": "lobby", "tables": list(self._lobby_sent.values())}))
+        send_text(dumps({"type": "lobby", "tables": list(self._lobby_sent.values())}))
 
     def unfollow_lobby(self, key: object) -> None:
         self._lobby_followers.pop(key, None)
@@ -241,7 +240,7 @@ class Registry:
         if not changed and not removed:
             return
         self._lobby_sent_at = self.clock.now()
-        text = encode({"type": "lobby_update", "tables": changed, "removed": removed})
+        text = dumps({"type": "lobby_update", "tables": changed, "removed": removed})
         for send_text in list(self._lobby_followers.values()):
             send_text(text)
 

@@ -17,11 +17,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tranque.engine import Rules
-from tranque.server.analysis.hints import with_hints
 from tranque.server.players import ratings, xp
 from tranque.server.players.game_rating import RatedPlayer, rate_game, standings
 from tranque.server.players.table_rating import unrated_reason
 from tranque.server.store import GamePlayerRow, GameRow, RatingRow
+from tranque.server.table.hints import with_hints
 from tranque.server.table.seats import SeatKind
 from tranque.server.table.state import TableKind, TableOptions, TableState
 

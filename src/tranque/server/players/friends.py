@@ -18,8 +18,9 @@ from tranque.server.http.errors import ApiError
 from tranque.server.lobby.presence import Presence
 from tranque.server.lobby.registry import Registry
 from tranque.server.store import FriendLink, Store, UserRow
-from tranque.server.table.actor import Table, invite_path
+from tranque.server.table.actor import Table
 from tranque.server.table.state import Phase, TableKind
+from tranque.server.table.views import invite_path
 
 log = logging.getLogger(__name__)
 

@@ -7,6 +7,9 @@ what the game makes happen by itself (`commands.follow_up`), then stores the com
 in one append and only then sends each viewer its projection, serialised once per audience
 (a store that refuses leaves the state rebuilt from the log, and nothing sent). Then it
 re-arms its clocks and bots from the state.
+
+The commands and what a viewer is shown on joining (`views`) see the table only as a
+`TableContext` (context.py), which `Table` implements: they never import this module.
 """
 
 from __future__ import annotations
@@ -16,20 +19,18 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Protocol
-from urllib.parse import quote
 
 from tranque.engine import Game, PlayerView, Rules
-from tranque.engine.record import to_record
 from tranque.server.addresses import seat_address_key
-from tranque.server.analysis.hints import with_hints
 from tranque.server.players.archive import finished_game, game_format
 from tranque.server.players.ratings import bots_pool
 from tranque.server.players.table_rating import rating_json
 from tranque.server.stopping import stop_tasks
 from tranque.server.store import RatingRow, StaleEpoch, StoredEvent, TableStore
-from tranque.server.table import commands
+from tranque.server.table import commands, views
 from tranque.server.table.bots import Bots
 from tranque.server.table.clock import Clock, Timer
+from tranque.server.table.context import Subscriber
 from tranque.server.table.events import (
     EndReason,
     GameEnded,
@@ -41,7 +42,6 @@ from tranque.server.table.events import (
     TurnStarted,
 )
 from tranque.server.table.fairness import DealSecret
-from tranque.server.table.line_layout import line_json
 from tranque.server.table.log import Broadcast, frame, from_stored, replay, to_stored
 from tranque.server.table.muting import hides, hushed, speaker
 from tranque.server.table.seats import Seat, SeatKind, new_token, token_hash
@@ -50,15 +50,6 @@ from tranque.server.table.state import Phase, TableError, TableOptions, TableSta
 log = logging.getLogger(__name__)
 
 __all__ = ["Command", "Peers", "Phase", "RemoteSocket", "Subscriber", "Table", "TableError", "TableOptions"]
-
-
-class Subscriber(Protocol):
-    """A connection following a table; it queues without waiting, and drops itself if it
-    cannot keep up."""
-
-    def send(self, message: dict[str, Any]) -> None: ...
-
-    def send_text(self, text: str) -> None: ...
 
 
 class RemoteSocket:
@@ -95,11 +86,6 @@ class Peers(Protocol):
     async def forward(self, table: Table, command: Command) -> Any: ...
 
     def lost(self, table: Table, refused: bool) -> None: ...
-
-
-def invite_path(code: str) -> str:
-    """The path of a private table's invitation link."""
-    return f"/mesa?invite={quote(code)}"
 
 
 def _fresh_secret(number: int) -> DealSecret:
@@ -300,7 +286,7 @@ class Table:
         try:
             seq, at, status = self.seq + 1, self.clock.now(), self.state.phase.status
             ended = isinstance(event, GameEnded) and self.state.game is not None
-            record = self.game_record() if ended else {}
+            record = views.game_record(self) if ended else {}
             kept = None
             if isinstance(event, GameEnded) and ended and event.reason is EndReason.TARGET:
                 # An annulled game counts for nothing; a game won is kept with what it changed.
@@ -460,7 +446,7 @@ class Table:
                 subscriber.send_text(broadcast.text_for(viewer))
         event, turn = broadcast.event, self.state.turn
         if isinstance(event, TurnStarted) and turn is not None and turn.turn_id == event.turn_id:
-            self.send_options(event.seat)  # not for a turn already over
+            views.send_options(self, event.seat)  # not for a turn already over
 
     def _demote(self, seat: int) -> None:
         """Sockets that followed a seat now empty keep only a spectator's view of the table."""
@@ -511,7 +497,7 @@ class Table:
                 event = from_stored(stored)
                 sent = frame(stored.seq, stored.at, event, viewer)
                 subscriber.send(hushed(sent) if hides(subscriber, speaker(event, self.seats)) else sent)
-        options = self.options_for(viewer)
+        options = views.options_for(self, viewer)
         if options is not None:
             subscriber.send(options)
         self._arm()
@@ -529,99 +515,9 @@ class Table:
         self._last_phrase[seat] = now
         return True
 
-    # What a seat may do, and what a viewer sees on (re)joining -------------------------------
-
-    def options_for(self, seat: Viewer) -> dict[str, Any] | None:
-        """The legal actions of `seat` if it is to act now (never stored: derived state)."""
-        turn = self.state.turn
-        if seat is None or self.state.phase is not Phase.PLAYING or turn is None or turn.seat != seat:
-            return None
-        actions = [action.to_json() for action in self.game.round.legal_actions()]
-        return {"type": "options", "turn_id": turn.turn_id, "legal_actions": actions}
-
-    def send_options(self, seat: int) -> None:
-        """Tell the connections of the seat to act what it may do, so no client computes rules."""
-        options = self.options_for(seat)
-        if options is not None:
-            for subscriber, viewer in list(self.subscribers.items()):
-                if viewer == seat:
-                    subscriber.send(options)
-
     def snapshot(self, viewer: Viewer) -> dict[str, Any]:
-        state, game = self.state, self.state.game
-        turn = state.turn
-        secret = state.secrets.get(game.round_number) if game else None
-        return {
-            "type": "sync",
-            "seq": self.seq,
-            "table": self.table_id,
-            "kind": self.options.kind.value,
-            "phase": state.phase.value,
-            "you": viewer,
-            "rules": self.rules.to_json(),
-            "seats": [seat.public_json() for seat in self.seats],
-            "view": self._view_json(viewer),
-            "round": game.round_number if game else None,
-            "turn": None
-            if turn is None
-            else {"seat": turn.seat, "turn_id": turn.turn_id, "deadline": turn.deadline},
-            "commitment": secret.commitment if secret else None,
-            "results": [result.to_json() for result in game.results] if game else [],
-            "ready": sorted(state.ready),
-            "votes": sorted(state.votes),
-            "game": state.game_number,
-            "scores": list(game.scores) if game else [0] * self.rules.side_count,
-            "goals": list(game.goals) if game else [0] * self.rules.side_count,
-            "rematch": self.rematch_json(),
-            "host": self.host_json(viewer),
-            "rating": self.rating_json(),
-        }
-
-    def rematch_json(self) -> dict[str, list[int]] | None:
-        """Who has agreed to another game and whose agreement it takes, once a game is over."""
-        state = self.state
-        if state.phase is not Phase.FINISHED:
-            return None
-        return {"agreed": sorted(state.rematch), "needed": state.rematch_needed}
-
-    def host_json(self, viewer: Viewer) -> dict[str, Any] | None:
-        """What the host's panel needs, for the seat of the account that created the table
-        (so it survives a reload); null for every other viewer."""
-        host = self.options.host_user_id
-        if viewer is None or host is None or self.state.seats[viewer].user_id != host:
-            return None
-        code = self.options.invite_code
-        state = self.state
-        return {
-            "invite": code,
-            "invite_url": None if code is None else invite_path(code),
-            "can_fill_bots": state.phase is Phase.WAITING and not state.full,
-        }
-
-    def _view_json(self, viewer: Viewer) -> dict[str, Any] | None:
-        """The engine's view of `viewer`, with the line as the boxes it lies in on the table
-        (`line`, left end first, and `line_ends`: docs/protocol.md), as each play's event gave them."""
-        game = self.state.game
-        if game is None:
-            return None
-        view = game.view(viewer).to_json()
-        view.update(line_json(self.state.line))
-        return view
-
-    def game_record(self) -> dict[str, Any]:
-        """The game's record with each finished round's revealed seed, salt and commitment."""
-        game = self.game
-        record = to_record(game)
-        finished = game.round_number if game.round.is_over or game.is_over else game.round_number - 1
-        for number, round_data in enumerate(record["rounds"]):
-            secret = self.state.secrets.get(number)
-            if secret is not None and number <= finished:
-                revealed = {"seed": secret.seed.hex(), "salt": secret.salt.hex()}
-                round_data.update(revealed, commitment=secret.commitment)
-            else:
-                round_data["seed"] = None
-        record["table"] = self.table_id
-        return with_hints(record, self.state)
+        """The `sync` a viewer is sent on (re)joining (views.py), with the ratings shown."""
+        return views.snapshot(self, viewer, self.rating_json())
 
     # Clocks and bots, re-armed from the state after every command ----------------------------
 

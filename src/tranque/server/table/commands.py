@@ -1,26 +1,34 @@
 """What a table is asked to do, and what it decides by itself: each is one step of its actor.
 
 A command reads the table's state, refuses with a `TableError` or decides a list of events,
-and hands them to `Table.record`, which stores, applies and sends them; it never changes
-the state itself. A command that would change nothing decides no event at all (a second
-vote, a second `hello`, a second «listo»). After every command the table asks `follow_up`
-for what the game makes happen by itself: the next turn, the end of a round, of the game.
+and hands them to `TableContext.record` (context.py: the table as a command sees it, which
+the actor implements), which stores, applies and sends them; it never changes the state
+itself. A command that would change nothing decides no event at all (a second vote, a second
+`hello`, a second «listo»). After every command the table asks `follow_up` for what the
+game makes happen by itself: the next turn, the end of a round, of the game.
 
 Timers and bots post commands tagged with the turn (or round) they were started for; each
 first checks that it is still the current one, so a stale timer or a late bot does nothing.
+
+Why one module of some 560 lines: each command is a small dataclass with one `run`, and
+together they are one vocabulary that the whole server names as `commands.X` (the socket
+and HTTP handlers, the registry, and the cluster, which forwards a command to the table's
+owner by its class name). They share the refusals at the top (`_seated`, `_on_turn`) and
+`game_started`, which seating and playing both decide. Its sections follow what a table is
+asked: connections, playing, talking and voting, seating, ending by itself.
 """
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tranque.bots import bot_names
 from tranque.engine import Action, Draw, IllegalAction, Pass, action_from_json
 from tranque.engine.rules import FirstLead
 from tranque.server.addresses import seat_address_key
-from tranque.server.analysis.hints import suggest
+from tranque.server.table.context import Subscriber, TableContext
 from tranque.server.table.events import (
     PHRASES,
     ActionTaken,
@@ -40,16 +48,14 @@ from tranque.server.table.events import (
     TurnStarted,
     Voted,
 )
+from tranque.server.table.hints import suggest
 from tranque.server.table.seats import Seat, SeatKind, SeatState, new_token, token_hash
 from tranque.server.table.state import Phase, TableError, TableKind, TableState, Turn, Viewer
-
-if TYPE_CHECKING:
-    from tranque.server.table.actor import Subscriber, Table
 
 PHRASE_INTERVAL = 2.0
 
 
-def _seated(table: Table, seat_index: int | None) -> Seat:
+def _seated(table: TableContext, seat_index: int | None) -> Seat:
     if seat_index is None:
         raise TableError("spectator")
     return table.state.seats[seat_index]
@@ -75,7 +81,7 @@ def _on_turn(state: TableState, seat: Seat) -> Turn:
 # What the game makes happen by itself ------------------------------------------------------
 
 
-def follow_up(table: Table) -> TableEvent | None:
+def follow_up(table: TableContext) -> TableEvent | None:
     """The event the table's state calls for now, if any: the first deal once the game has
     started, the end of a round that is over, the end of a game that is won, the next turn."""
     state = table.state
@@ -128,7 +134,7 @@ class Subscribe:
     token: str | None = None
     last_seq: int | None = None
 
-    async def run(self, table: Table) -> Viewer:
+    async def run(self, table: TableContext) -> Viewer:
         state = table.state
         viewer: Viewer = None
         if self.token is not None:
@@ -156,7 +162,7 @@ class FromSocket:
     subscriber: Subscriber
     command: Any  # a command with a `seat`: Act, Hint, Ready, Phrase, Vote, ReturnToSeat, Rematch
 
-    async def run(self, table: Table) -> Any:
+    async def run(self, table: TableContext) -> Any:
         seat = self.command.seat
         if seat is not None and table.subscribers.get(self.subscriber) != seat:
             raise TableError("not_your_seat")
@@ -167,7 +173,7 @@ class FromSocket:
 class Unsubscribe:
     subscriber: Subscriber
 
-    async def run(self, table: Table) -> None:
+    async def run(self, table: TableContext) -> None:
         if not table.follows(self.subscriber):
             return
         viewer = table.unfollow(self.subscriber)
@@ -189,7 +195,7 @@ class Resume:
 
     keep_present: bool = False
 
-    async def run(self, table: Table) -> None:
+    async def run(self, table: TableContext) -> None:
         state = table.state
         events: list[TableEvent] = []
         if not state.phase.is_over:
@@ -215,7 +221,7 @@ class Act:
     action: Any
     turn_id: int | None = None
 
-    async def run(self, table: Table) -> dict[str, Any]:
+    async def run(self, table: TableContext) -> dict[str, Any]:
         seat = _seated(table, self.seat)
         state = table.state
         turn = _on_turn(state, seat)
@@ -245,7 +251,7 @@ class Hint:
 
     seat: int | None
 
-    async def run(self, table: Table) -> dict[str, Any]:
+    async def run(self, table: TableContext) -> dict[str, Any]:
         seat = _seated(table, self.seat)
         state = table.state
         if table.options.kind is not TableKind.PRACTICE:
@@ -274,12 +280,12 @@ class OnTurn:
 
     turn_id: int
 
-    async def run(self, table: Table) -> None:
+    async def run(self, table: TableContext) -> None:
         turn = current_turn(table.state, self.turn_id)
         if turn is not None:
             await self.on_turn(table, table.state, turn)
 
-    async def on_turn(self, table: Table, state: TableState, turn: Turn) -> None:
+    async def on_turn(self, table: TableContext, state: TableState, turn: Turn) -> None:
         raise NotImplementedError
 
 
@@ -287,7 +293,7 @@ class OnTurn:
 class Timeout(OnTurn):
     """The turn's clock ran out: R15's move, and after enough in a row a bot covers (R16)."""
 
-    async def on_turn(self, table: Table, state: TableState, turn: Turn) -> None:
+    async def on_turn(self, table: TableContext, state: TableState, turn: Turn) -> None:
         seat = state.seats[turn.seat]
         events: list[TableEvent] = []
         due = seat.timeouts + 1 >= state.rules.absent_turns_before_bot
@@ -302,7 +308,7 @@ class Timeout(OnTurn):
 class BotMove(OnTurn):
     action: Action
 
-    async def on_turn(self, table: Table, state: TableState, turn: Turn) -> None:
+    async def on_turn(self, table: TableContext, state: TableState, turn: Turn) -> None:
         if not state.seats[turn.seat].played_by_bot:
             return
         round_ = state.playing_game().round
@@ -314,7 +320,7 @@ class BotMove(OnTurn):
 class AutoMove(OnTurn):
     """A forced pass or draw, played for the seat after a moment."""
 
-    async def on_turn(self, table: Table, state: TableState, turn: Turn) -> None:
+    async def on_turn(self, table: TableContext, state: TableState, turn: Turn) -> None:
         (action,) = state.playing_game().round.legal_actions()
         await table.record(ActionTaken.tried(state, turn.seat, action, Mover.AUTO))
 
@@ -325,7 +331,7 @@ class NextRound:
 
     round_number: int
 
-    async def run(self, table: Table) -> None:
+    async def run(self, table: TableContext) -> None:
         state = table.state
         if state.phase is Phase.BETWEEN_ROUNDS and state.playing_game().round_number == self.round_number:
             await table.record(RoundStarted.dealt(state, table.deal_secret(self.round_number + 1)))
@@ -335,7 +341,7 @@ class NextRound:
 class Ready:
     seat: int | None
 
-    async def run(self, table: Table) -> None:
+    async def run(self, table: TableContext) -> None:
         seat = _seated(table, self.seat)
         state = table.state
         if state.phase is not Phase.BETWEEN_ROUNDS:
@@ -357,7 +363,7 @@ class Phrase:
     seat: int | None
     phrase: str
 
-    async def run(self, table: Table) -> None:
+    async def run(self, table: TableContext) -> None:
         seat = _seated(table, self.seat)
         if self.phrase not in PHRASES:
             raise TableError("unknown_phrase")
@@ -374,7 +380,7 @@ class Vote:
     seat: int | None
     agree: bool
 
-    async def run(self, table: Table) -> None:
+    async def run(self, table: TableContext) -> None:
         seat = _seated(table, self.seat)
         state = table.state
         if seat.kind is not SeatKind.HUMAN:
@@ -398,7 +404,7 @@ class Rematch:
 
     seat: int | None
 
-    async def run(self, table: Table) -> None:
+    async def run(self, table: TableContext) -> None:
         state = table.state
         if self.seat is None or state.seats[self.seat].kind is not SeatKind.HUMAN:
             raise TableError("rematch.not_seated")
@@ -416,7 +422,7 @@ class Rematch:
         await table.record(*events)
 
 
-def _presence(table: Table) -> list[TableEvent]:
+def _presence(table: TableContext) -> list[TableEvent]:
     """Each person's seat as their connections say, at the start of a rematch: after
     `game_ended` a hello or a closed socket changed nothing; a covered seat whose person is
     here again is theirs (they asked for the game)."""
@@ -436,7 +442,7 @@ class ReturnToSeat:
 
     seat: int | None
 
-    async def run(self, table: Table) -> None:
+    async def run(self, table: TableContext) -> None:
         seat = _seated(table, self.seat)
         _not_over(table.state)
         if seat.state is SeatState.COVERED:
@@ -457,7 +463,7 @@ class Sit:
     seat: int | None = None  # None: the first empty seat
     address: str | None = None  # the client's (addresses.client_address), kept only as a key
 
-    async def run(self, table: Table) -> dict[str, Any]:
+    async def run(self, table: TableContext) -> dict[str, Any]:
         state = table.state
         if state.phase is not Phase.WAITING:
             raise TableError("started.no_seats")
@@ -495,7 +501,7 @@ class AccountSeat:
 
     user_id: int
 
-    async def run(self, table: Table) -> tuple[int, str] | None:
+    async def run(self, table: TableContext) -> tuple[int, str] | None:
         state = table.state
         seat = state.seat_of_user(self.user_id)
         if seat is None or state.phase.is_over:
@@ -512,7 +518,7 @@ class AccountSeat:
 class Stand:
     user_id: int
 
-    async def run(self, table: Table) -> None:
+    async def run(self, table: TableContext) -> None:
         state = table.state
         if state.phase is not Phase.WAITING:
             raise TableError("started.stand")
@@ -526,7 +532,7 @@ class Stand:
 class StartGame:
     """The table's setup starts the game: every seat is taken (the registry, quick match)."""
 
-    async def run(self, table: Table) -> None:
+    async def run(self, table: TableContext) -> None:
         if table.state.phase is not Phase.WAITING:
             raise TableError("started")
         await table.record(game_started(table.state))
@@ -539,7 +545,7 @@ class FillWithBots:
     user_id: int
     level: str
 
-    async def run(self, table: Table) -> None:
+    async def run(self, table: TableContext) -> None:
         state = table.state
         if table.options.host_user_id != self.user_id:
             raise TableError("not_host")
@@ -563,6 +569,6 @@ class Deserted:
 
     generation: int
 
-    async def run(self, table: Table) -> None:
+    async def run(self, table: TableContext) -> None:
         if table.deserted(self.generation):
             await table.record(GameEnded.closing(table.state, EndReason.ANNULLED))

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from typing import Any
 
+from tranque.server.json_text import dumps
 from tranque.server.store import StoredEvent
 from tranque.server.table.events import TableEvent, decode
 from tranque.server.table.state import TableState, Viewer
-from tranque.server.ws.connection import encode
 
 
 def to_stored(event: TableEvent, seq: int, at: float) -> StoredEvent:
@@ -55,7 +55,7 @@ class Broadcast:
         audience = self.event.audience(viewer)
         text = self._texts.get(audience)
         if text is None:
-            text = self._texts[audience] = encode(frame(self.seq, self.at, self.event, viewer))
+            text = self._texts[audience] = dumps(frame(self.seq, self.at, self.event, viewer))
         return text
 
     @property

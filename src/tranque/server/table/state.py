@@ -1,7 +1,8 @@
 """A table's state: what its event log folds into, and the checked lifecycle of its phase.
 
 `TableState` is changed only by `TableState.apply(event, seq)` (each event's own `apply`,
-in `table_events`), live and on restore alike. Its phase moves only through `enter`:
+in `events.py` and `round_events.py`), live and on restore alike. Its phase moves only through
+`enter`:
 
     WAITING ──→ PLAYING ⇄ BETWEEN_ROUNDS ──→ FINISHED
        │          ↑ └───────────┴──────────────┼──→ ANNULLED
@@ -12,14 +13,14 @@ A finished game may be followed by another at the same table (a rematch every pe
 to): `game_started` then takes the table from FINISHED back to PLAYING with a fresh game.
 
 Everything else a running table holds (who is connected, timers, bots thinking) is the
-actor's (`table.Table`), not state: it is not in the log and a restart starts it afresh.
+actor's (`actor.Table`), not state: it is not in the log and a restart starts it afresh.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tranque.engine import Action, Game, Rules
 from tranque.engine.record import to_record
@@ -27,9 +28,6 @@ from tranque.server.refusals import Refusal
 from tranque.server.table.fairness import DealSecret
 from tranque.server.table.line_layout import Snake
 from tranque.server.table.seats import Seat, SeatKind, SeatState
-
-if TYPE_CHECKING:
-    from tranque.server.table.events import TableEvent
 
 Viewer = int | None  # a seat, or None for a spectator
 
@@ -128,6 +126,14 @@ class Turn:
     auto: bool  # a forced pass or draw, which the server plays after a moment
 
 
+class Foldable(Protocol):
+    """What `TableState.apply` folds in: an event of the table's log (events.py's
+    `TableEvent`s), which knows how it changes the state. The events import this module,
+    never the reverse."""
+
+    def apply(self, state: TableState) -> None: ...
+
+
 class TableState:
     """The fold of a table's log. Compare two with `==` (it compares `facts()`)."""
 
@@ -150,7 +156,7 @@ class TableState:
         self.hints: dict[int, int] = {}  # seat → hints it was given in this game (practice)
         self.last_hint: dict[int, tuple[int, Action]] = {}  # seat → (turn_id, action) of its last hint
 
-    def apply(self, event: TableEvent, seq: int) -> None:
+    def apply(self, event: Foldable, seq: int) -> None:
         """Fold one event in: the only way a table's state changes."""
         if seq != self.seq + 1:
             raise TransitionError(f"event {seq} after event {self.seq}")

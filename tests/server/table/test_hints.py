@@ -37,12 +37,12 @@ from tests.server.support.scripted import ScriptedClient, _Seat, stored_events
 from tranque.cli import main
 from tranque.engine import Action, FirstLead, Game, PlayerView, Rules, action_from_json
 from tranque.engine.record import replay
-from tranque.server.analysis.hints import HINT_LEVEL, suggest
 from tranque.server.analysis.verify import verify_record
 from tranque.server.settings import Settings
 from tranque.server.table.bots import InlineBots
 from tranque.server.table.commands import Act, FromSocket, Hint, Rematch, Subscribe
 from tranque.server.table.events import HintGiven
+from tranque.server.table.hints import HINT_LEVEL, suggest
 from tranque.server.table.log import from_stored
 from tranque.server.table.state import Phase, TableError, TableKind, TableOptions, TableState
 

@@ -4,8 +4,8 @@ A hint is computed from the seat's own `PlayerView` and nothing else, exactly as
 decides (R17: the other hands and the pozo stay hidden), by the `expert` level through the
 server's `Bots` (bot_runner.py), so the search runs in a worker, never on the event loop.
 The table's actor decides it (`commands.Hint`) and stores the fact as a `hint` event
-(`table_events.HintGiven`); a game in which hints were used says so in its record and its
-summary (`with_hints`, `game_archive.finished_game`).
+(`events.HintGiven`); a game in which hints were used says so in its record and its
+summary (`with_hints`, `players.archive.finished_game`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,126 @@
+"""What a viewer of a table is shown beyond its events: the full `sync` on (re)joining, the
+`options` of a seat that is to act, the host's panel, and the game's record once it ends.
+
+All of it is derived from the table's state, never stored; functions over `TableContext`
+(context.py), so the actor calls them on itself without this module knowing the actor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from tranque.engine.record import to_record
+from tranque.server.table.context import TableContext
+from tranque.server.table.hints import with_hints
+from tranque.server.table.line_layout import line_json
+from tranque.server.table.state import Phase, TableState, Viewer
+
+
+def invite_path(code: str) -> str:
+    """The path of a private table's invitation link."""
+    return f"/mesa?invite={quote(code)}"
+
+
+def options_for(table: TableContext, seat: Viewer) -> dict[str, Any] | None:
+    """The legal actions of `seat` if it is to act now (never stored: derived state)."""
+    state = table.state
+    turn = state.turn
+    if seat is None or state.phase is not Phase.PLAYING or turn is None or turn.seat != seat:
+        return None
+    actions = [action.to_json() for action in state.playing_game().round.legal_actions()]
+    return {"type": "options", "turn_id": turn.turn_id, "legal_actions": actions}
+
+
+def send_options(table: TableContext, seat: int) -> None:
+    """Tell the connections of the seat to act what it may do, so no client computes rules."""
+    options = options_for(table, seat)
+    if options is not None:
+        for subscriber, viewer in list(table.subscribers.items()):
+            if viewer == seat:
+                subscriber.send(options)
+
+
+def snapshot(table: TableContext, viewer: Viewer, rating: dict[str, Any]) -> dict[str, Any]:
+    """The `sync` of docs/protocol.md: the whole table as `viewer` may see it; `rating` is
+    what the table shows of its players' ratings."""
+    state, game = table.state, table.state.game
+    rules = state.rules
+    turn = state.turn
+    secret = state.secrets.get(game.round_number) if game else None
+    shown_turn = None
+    if turn is not None:
+        shown_turn = {"seat": turn.seat, "turn_id": turn.turn_id, "deadline": turn.deadline}
+    return {
+        "type": "sync",
+        "seq": table.seq,
+        "table": table.table_id,
+        "kind": table.options.kind.value,
+        "phase": state.phase.value,
+        "you": viewer,
+        "rules": rules.to_json(),
+        "seats": [seat.public_json() for seat in state.seats],
+        "view": view_json(state, viewer),
+        "round": game.round_number if game else None,
+        "turn": shown_turn,
+        "commitment": secret.commitment if secret else None,
+        "results": [result.to_json() for result in game.results] if game else [],
+        "ready": sorted(state.ready),
+        "votes": sorted(state.votes),
+        "game": state.game_number,
+        "scores": list(game.scores) if game else [0] * rules.side_count,
+        "goals": list(game.goals) if game else [0] * rules.side_count,
+        "rematch": rematch_json(state),
+        "host": host_json(table, viewer),
+        "rating": rating,
+    }
+
+
+def rematch_json(state: TableState) -> dict[str, list[int]] | None:
+    """Who has agreed to another game and whose agreement it takes, once a game is over."""
+    if state.phase is not Phase.FINISHED:
+        return None
+    return {"agreed": sorted(state.rematch), "needed": state.rematch_needed}
+
+
+def host_json(table: TableContext, viewer: Viewer) -> dict[str, Any] | None:
+    """What the host's panel needs, for the seat of the account that created the table
+    (so it survives a reload); null for every other viewer."""
+    host = table.options.host_user_id
+    state = table.state
+    if viewer is None or host is None or state.seats[viewer].user_id != host:
+        return None
+    code = table.options.invite_code
+    return {
+        "invite": code,
+        "invite_url": None if code is None else invite_path(code),
+        "can_fill_bots": state.phase is Phase.WAITING and not state.full,
+    }
+
+
+def view_json(state: TableState, viewer: Viewer) -> dict[str, Any] | None:
+    """The engine's view of `viewer`, with the line as the boxes it lies in on the table
+    (`line`, left end first, and `line_ends`: docs/protocol.md), as each play's event gave them."""
+    game = state.game
+    if game is None:
+        return None
+    view = game.view(viewer).to_json()
+    view.update(line_json(state.line))
+    return view
+
+
+def game_record(table: TableContext) -> dict[str, Any]:
+    """The game's record with each finished round's revealed seed, salt and commitment."""
+    state = table.state
+    game = state.playing_game()
+    record = to_record(game)
+    finished = game.round_number if game.round.is_over or game.is_over else game.round_number - 1
+    for number, round_data in enumerate(record["rounds"]):
+        secret = state.secrets.get(number)
+        if secret is not None and number <= finished:
+            revealed = {"seed": secret.seed.hex(), "salt": secret.salt.hex()}
+            round_data.update(revealed, commitment=secret.commitment)
+        else:
+            round_data["seed"] = None
+    record["table"] = table.table_id
+    return with_hints(record, state)
