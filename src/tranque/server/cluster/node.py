@@ -40,8 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
+from tranque.server.cluster import wire
 from tranque.server.cluster.bus import Bus
 from tranque.server.cluster.leases import Leases, LeasesUnavailable, Renewal
 from tranque.server.cluster.settings import ClusterSettings
@@ -57,25 +56,6 @@ if TYPE_CHECKING:
     from tranque.server.lobby.registry import Registry
 
 log = logging.getLogger(__name__)
-
-# The commands a replica's sockets and requests may send to an owner, by name.
-FORWARDED: dict[str, type[Any]] = {
-    cls.__name__: cls
-    for cls in (
-        commands.Act,
-        commands.Ready,
-        commands.Phrase,
-        commands.Vote,
-        commands.ReturnToSeat,
-        commands.Rematch,
-        commands.Sit,
-        commands.Stand,
-        commands.FillWithBots,
-        commands.AccountSeat,
-        commands.StartGame,
-        commands.Hint,
-    )
-}
 
 
 def new_node_id() -> str:
@@ -178,26 +158,25 @@ class TakeOver:
 class RelayedRefusal(TableError):
     """An owner's refusal as another process received it: its code and both texts."""
 
-    def __init__(self, key: str, body: dict[str, str]) -> None:
-        Exception.__init__(self, body["message"])
-        self.key = key if key in REFUSALS else "internal"
-        self.code = code_of(key)
+    def __init__(self, refusal: wire.RefusalText) -> None:
+        Exception.__init__(self, refusal.message)
+        self.key = refusal.key if refusal.key in REFUSALS else "internal"
+        self.code = code_of(refusal.key)
         self.params = {}
-        self._texts = {"es": body["message"], "en": body["message_en"]}
+        self._texts = {"es": refusal.message, "en": refusal.message_en}
 
     def text(self, lang: str = "es") -> str:
         return self._texts["en" if lang == "en" else "es"]
 
 
-def _encode_command(command: Any) -> dict[str, Any]:
-    return {"n": type(command).__name__, "f": dataclasses.asdict(command)}
+def refusal_text(error: Refusal) -> wire.RefusalText:
+    return wire.RefusalText(key=error.key, message=error.message, message_en=error.message_en)
 
 
-def _decode_command(data: dict[str, Any]) -> Any:
-    cls = FORWARDED.get(data.get("n", ""))
-    if cls is None:
-        raise TableError("internal")
-    return cls(**data["f"])
+def _command_of(wired: wire.WireCommand | None) -> Any:
+    if wired is None:
+        raise TableError("internal")  # of a kind this release does not know
+    return wired.command()
 
 
 @dataclass
@@ -238,7 +217,7 @@ class Cluster:
         self._replicas: dict[str, _Replica] = {}
         self._locals: dict[tuple[str, Subscriber], _Local] = {}  # (table id, socket) → its name
         self._stubs: dict[tuple[str, str, str], RemoteSocket] = {}  # (table, node, ref) → stub
-        self._calls: dict[int, tuple[str, asyncio.Future[dict[str, Any]]]] = {}  # id → (owner, answer)
+        self._calls: dict[int, tuple[str, asyncio.Future[wire.TableReply]]] = {}  # id → (owner, answer)
         self._gone: set[str] = set()  # owners of replicas whose process lease has lapsed
         self._calls_served = 0  # calls from other processes served here so far...
         self._heard: dict[str, int] = {}  # ...and, per process, the count at its latest one
@@ -362,14 +341,8 @@ class Cluster:
     def published(self, table: Table, sent: list[Broadcast]) -> None:
         # Stored forms as the table stored them (`Table._store`): not worked out twice.
         events = [item.stored or to_stored(item.event, item.seq, item.at) for item in sent]
-        message = {
-            "k": "ev",
-            "t": table.table_id,
-            "o": self.node,
-            "e": table.epoch,
-            "ev": [[event.seq, event.kind, event.data, event.at] for event in events],
-        }
-        self.bus.publish(self.events_channel, orjson.dumps(message))
+        message = wire.TableEvents.of(table.table_id, self.node, table.epoch, events)
+        self.bus.publish(self.events_channel, wire.encode(message))
 
     def lost(self, table: Table, refused: bool) -> None:
         """The store refused `table`'s write (`refused`), or its lease is another's: this
@@ -408,7 +381,7 @@ class Cluster:
             await table.call_here(Unfollow(command.subscriber), local=True)
             if local is not None:
                 with contextlib.suppress(TableError):
-                    await self._call(table, {"c": "unsubscribe", "ref": local.ref})
+                    await self._call(table, wire.UnsubscribeRequest(ref=local.ref))
             return None
         if table.owned:
             return await table.call_here(command)
@@ -418,12 +391,12 @@ class Cluster:
             seat = command.command.seat
             if local is None or (seat is not None and table.subscribers.get(command.subscriber) != seat):
                 raise TableError("not_your_seat")
-            inner = _encode_command(command.command)
-            body = {"c": "socket", "ref": local.ref, "token": local.token, "cmd": inner}
-            return await self._call(table, body)
-        if type(command).__name__ not in FORWARDED:
+            inner = wire.wire_command(command.command)
+            request = wire.SocketRequest(ref=local.ref, token=local.token, command=inner)
+            return await self._call(table, request)
+        if not wire.is_forwarded(command):
             raise TableError("table_moved")  # a timer's or bot's command, for the owner alone
-        return await self._call(table, {"c": "run", "cmd": _encode_command(command)})
+        return await self._call(table, wire.RunRequest(command=wire.wire_command(command)))
 
     async def _subscribe(self, table: Table, command: commands.Subscribe, ref: str) -> Viewer:
         """A socket of this process follows `table`: at its owner, wherever that is. Following
@@ -436,8 +409,7 @@ class Cluster:
                 return viewer
             try:
                 self.counters.forwarded += 1
-                body = {"c": "subscribe", "ref": ref, "token": command.token}
-                viewer = await self._call(table, body)
+                viewer = await self._call(table, wire.SubscribeRequest(ref=ref, token=command.token))
                 await table.call_here(Follow(command.subscriber, viewer, command.last_seq), local=True)
                 return viewer
             except TableError as error:
@@ -445,31 +417,30 @@ class Cluster:
                     raise
             await asyncio.sleep(self.settings.scan_seconds)
 
-    async def _call(self, table: Table, body: dict[str, Any]) -> Any:
+    async def _call(self, table: Table, request: wire.Request) -> Any:
         owner = await self._owner_of(table)
         call_id = next(self._call_ids)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[wire.TableReply] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = (owner, future)
-        request = {"k": "call", "id": call_id, "from": self.node, "t": table.table_id, **body}
-        self.bus.publish(self._channel_of(owner), orjson.dumps(request))
+        call = wire.TableCall(call_id=call_id, sender=self.node, table_id=table.table_id, request=request)
+        self.bus.publish(self._channel_of(owner), wire.encode(call))
         try:
             reply = await asyncio.wait_for(future, self.settings.call_seconds)
         except TimeoutError:
             raise TableError("table_moved") from None
         finally:
             self._calls.pop(call_id, None)
-        if "err" in reply:
-            error = reply["err"]
+        if reply.refusal is not None:
             log.debug(
                 "cluster: %s's call %s on table %s refused: %s",
                 owner,
-                body["c"],
+                request.kind,
                 table.table_id,
-                error["key"],
+                reply.refusal.key,
             )
-            raise RelayedRefusal(error["key"], error["body"])
-        await self._until_reached(table, int(reply.get("s", 0)))
-        return reply.get("ok")
+            raise RelayedRefusal(reply.refusal)
+        await self._until_reached(table, reply.seq)
+        return reply.answer
 
     async def _owner_of(self, table: Table) -> str:
         """The node that owns `table`: as last known, else as its lease says (waiting a
@@ -537,35 +508,32 @@ class Cluster:
     # The owner's side of a forwarded command --------------------------------------------------
 
     def _on_node_message(self, data: bytes) -> None:
-        message = orjson.loads(data)
-        kind = message.get("k")
-        if kind == "call":
+        message = wire.decode(data)
+        if isinstance(message, wire.TableCall):
             self._calls_served += 1
-            self._heard[message["from"]] = self._calls_served
+            self._heard[message.sender] = self._calls_served
             self._spawn(self._serve(message))
-        elif kind == "re":
-            call = self._calls.get(message["id"])
+        elif isinstance(message, wire.TableReply):
+            call = self._calls.get(message.call_id)
             if call is not None and not call[1].done():
                 call[1].set_result(message)
 
-    async def _serve(self, message: dict[str, Any]) -> None:
-        table_id, sender = message["t"], message["from"]
-        reply: dict[str, Any] = {"k": "re", "id": message["id"]}
+    async def _serve(self, call: wire.TableCall) -> None:
+        table_id, sender = call.table_id, call.sender
         try:
             table = self.registry.tables.get(table_id) if self.registry is not None else None
             if table is not None and not table.owned and table_id in self._held:
                 await self._until_owned(table)  # a takeover under way here
             if table is None or not table.owned:
                 raise TableError("table_moved")
-            answer = await table.call_here(self._command_for(table_id, sender, message))
-            reply["ok"] = answer
-            reply["s"] = table.sent_seq
+            answer = await table.call_here(self._command_for(table_id, sender, call.request))
+            reply = wire.TableReply(call_id=call.call_id, answer=answer, seq=table.sent_seq)
         except Refusal as error:
-            reply["err"] = {"key": error.key, "body": error.body()}
+            reply = wire.TableReply(call_id=call.call_id, refusal=refusal_text(error))
         except Exception:
             log.exception("cluster: a call from %s to table %s failed", sender, table_id)
-            reply["err"] = {"key": "internal", "body": TableError("internal").body()}
-        self.bus.publish(self._channel_of(sender), orjson.dumps(reply))
+            reply = wire.TableReply(call_id=call.call_id, refusal=refusal_text(TableError("internal")))
+        self.bus.publish(self._channel_of(sender), wire.encode(reply))
 
     async def _until_owned(self, table: Table) -> None:
         deadline = asyncio.get_running_loop().time() + self.settings.call_seconds
@@ -574,49 +542,48 @@ class Cluster:
                 return
             await asyncio.sleep(self.settings.scan_seconds / 4)
 
-    def _command_for(self, table_id: str, node: str, message: dict[str, Any]) -> Command:
-        call = message["c"]
-        if call == "run":
-            command: Command = _decode_command(message["cmd"])
+    def _command_for(self, table_id: str, node: str, request: wire.Request | None) -> Command:
+        if request is None:
+            raise TableError("internal")  # of a kind this release does not know
+        if isinstance(request, wire.RunRequest):
+            command: Command = _command_of(request.command)
             return command
-        key = (table_id, node, message["ref"])
+        key = (table_id, node, request.ref)
         stub = self._stubs.get(key)
-        if call == "unsubscribe":
+        if isinstance(request, wire.UnsubscribeRequest):
             self._stubs.pop(key, None)
-            return commands.Unsubscribe(stub if stub is not None else RemoteSocket(node, message["ref"]))
+            return commands.Unsubscribe(stub if stub is not None else RemoteSocket(node, request.ref))
         if stub is None:
-            stub = self._stubs[key] = RemoteSocket(node, message["ref"])
-        if call == "subscribe":
-            return commands.Subscribe(stub, message.get("token"), None)
-        if call == "socket":
-            from_socket = commands.FromSocket(stub, _decode_command(message["cmd"]))
-            table = self.registry.tables.get(table_id) if self.registry is not None else None
-            if table is not None and not table.follows(stub):
-                # A new owner that has not heard from this socket yet (its process is telling
-                # it right now): it follows first, as its process would have it.
-                return FollowThen(commands.Subscribe(stub, message.get("token"), None), from_socket)
-            return from_socket
-        raise TableError("internal")
+            stub = self._stubs[key] = RemoteSocket(node, request.ref)
+        if isinstance(request, wire.SubscribeRequest):
+            return commands.Subscribe(stub, request.token, None)
+        from_socket = commands.FromSocket(stub, _command_of(request.command))
+        table = self.registry.tables.get(table_id) if self.registry is not None else None
+        if table is not None and not table.follows(stub):
+            # A new owner that has not heard from this socket yet (its process is telling
+            # it right now): it follows first, as its process would have it.
+            return FollowThen(commands.Subscribe(stub, request.token, None), from_socket)
+        return from_socket
 
     # The owners' events, as every process hears them ----------------------------------------
 
     def _on_event_message(self, data: bytes) -> None:
-        message = orjson.loads(data)
-        table_id = message["t"]
+        message = wire.decode(data)
+        if not isinstance(message, wire.TableEvents | wire.TableOwner):
+            return
         registry = self.registry
         if registry is None:
             return
-        table = registry.tables.get(table_id)
+        table = registry.tables.get(message.table_id)
         if table is None:
-            self._spawn(self.load(table_id, message.get("o")))
+            self._spawn(self.load(message.table_id, message.owner))
             return
         if table.owned:
             return  # its own events (or a new owner's, which its next write will find out)
-        self._set_owner(table, message["o"])
-        if message["k"] == "ev":
-            events = [StoredEvent(seq, kind, data, at) for seq, kind, data, at in message["ev"]]
-            table.post(FollowOwner(events, self), local=True)
-        elif message["k"] == "own" and message["s"] > table.seq:
+        self._set_owner(table, message.owner)
+        if isinstance(message, wire.TableEvents):
+            table.post(FollowOwner(message.stored(), self), local=True)
+        elif message.seq > table.seq:
             table.post(CatchUp(self), local=True)
 
     def _set_owner(self, table: Table, owner: str | None) -> None:
@@ -640,7 +607,7 @@ class Cluster:
             deadline = asyncio.get_running_loop().time() + 2 * self.settings.call_seconds
             while not table.owned:  # taken over here: its sockets are counted already
                 try:
-                    await self._call(table, {"c": "subscribe", "ref": local.ref, "token": local.token})
+                    await self._call(table, wire.SubscribeRequest(ref=local.ref, token=local.token))
                     break
                 except TableError as error:
                     if error.code != "table_moved" or asyncio.get_running_loop().time() > deadline:
@@ -790,8 +757,8 @@ class Cluster:
         except TableError:
             log.warning("cluster: taking table %s over failed", table_id)
             return
-        announce = {"k": "own", "t": table_id, "o": self.node, "e": epoch, "s": table.seq}
-        self.bus.publish(self.events_channel, orjson.dumps(announce))
+        announce = wire.TableOwner(table_id=table_id, owner=self.node, epoch=epoch, seq=table.seq)
+        self.bus.publish(self.events_channel, wire.encode(announce))
 
     async def _drop_gone_nodes(self) -> None:
         """Processes whose lease lapsed: the commands waiting for their answer are refused at
@@ -817,9 +784,10 @@ class Cluster:
         for node in gone:
             self._heard.pop(node, None)  # (a process that comes back is heard from anew)
             self.on_node_gone(node)
-        for owner, future in self._calls.values():
+        for call_id, (owner, future) in self._calls.items():
             if owner in gone and not future.done():
-                future.set_result({"err": {"key": "table_moved", "body": TableError("table_moved").body()}})
+                refused = refusal_text(TableError("table_moved"))
+                future.set_result(wire.TableReply(call_id=call_id, refusal=refused))
         registry = self.registry
         for key in [key for key in self._stubs if key[1] in gone]:
             stub = self._stubs.pop(key)
