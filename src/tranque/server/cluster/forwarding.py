@@ -53,6 +53,8 @@ def _command_of(wired: wire.WireCommand | None) -> Any:
 
 
 class Forwarding(ClusterBase):
+    """The cluster's part that carries commands between a replica and the table's owner."""
+
     async def forward(self, table: Table, command: Command) -> Any:
         """Run a command for this process: here if it owns the table, else at the owner's.
         Either way this process keeps a name for each of its sockets that follows the table

@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 
 
 class Replicas(ClusterBase):
+    """The cluster's part that keeps this process's replicas in step with their owners."""
+
     def published(self, table: Table, sent: list[Broadcast]) -> None:
         # Stored forms as the table stored them (`Table._store`): not worked out twice.
         events = [item.stored or to_stored(item.event, item.seq, item.at) for item in sent]

@@ -31,6 +31,8 @@ TAKEOVERS_AT_ONCE = 32  # orphaned tables a process takes over concurrently
 
 
 class Takeover(ClusterBase):
+    """The cluster's part that keeps the leases and takes orphaned tables over."""
+
     async def _renew(self) -> None:
         held = {self._lease(table_id): value for table_id, value in self._held.items()}
         node_lease = self._node_lease(self.node)
