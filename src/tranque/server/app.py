@@ -20,9 +20,9 @@ from tranque.server import runtime
 from tranque.server.analysis.queue import AnalysisQueue
 from tranque.server.analysis.verify_pool import Verifier
 from tranque.server.app_state import ServerState, Shared
-from tranque.server.cluster.bus import RedisBus
 from tranque.server.cluster.leases import RedisLeases
 from tranque.server.cluster.node import Cluster
+from tranque.server.cluster.redis_bus import RedisBus
 from tranque.server.collector import Collector, managed
 from tranque.server.http import accounts, bot_accounts
 from tranque.server.http import analysis as http_analysis

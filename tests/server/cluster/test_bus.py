@@ -21,8 +21,10 @@ import redis.asyncio
 from tests import services
 from tests.services import unique_name
 from tranque.server.cluster import bus as bus_module
-from tranque.server.cluster.bus import Bus, MemoryBus, MemoryHub, RedisBus
+from tranque.server.cluster import redis_bus as redis_bus_module
+from tranque.server.cluster.bus import Bus, MemoryBus, MemoryHub
 from tranque.server.cluster.leases import LeasesUnavailable, RedisLeases, Renewal
+from tranque.server.cluster.redis_bus import RedisBus
 
 pytestmark = pytest.mark.anyio
 
@@ -259,7 +261,7 @@ async def test_redis_bus_drops_the_oldest_messages_beyond_its_queue() -> None:
 async def test_redis_bus_sends_a_long_queue_in_several_round_trips_in_order(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(bus_module, "BATCH_MAX", 7)
+    monkeypatch.setattr(redis_bus_module, "BATCH_MAX", 7)
     url = services.redis_url()
     channel = unique_name("bus")
     listener, publisher = RedisBus(url), RedisBus(url)
@@ -281,8 +283,8 @@ async def test_redis_bus_sends_a_long_queue_in_several_round_trips_in_order(
 
 def bus_errors(caplog: pytest.LogCaptureFixture) -> list[str]:
     """The errors the bus logged (a handler that raised, a reader that failed)."""
-    records = caplog.records
-    return [r.getMessage() for r in records if r.name == bus_module.__name__ and r.levelno >= logging.ERROR]
+    names = (bus_module.__name__, redis_bus_module.__name__)
+    return [r.getMessage() for r in caplog.records if r.name in names and r.levelno >= logging.ERROR]
 
 
 # A private redis-server, killed and started again mid-test
@@ -380,6 +382,7 @@ async def test_after_redis_restarts_buses_reconnect_and_reset_and_leases_work_ag
     private_redis: PrivateRedis, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, "tranque.server.cluster.bus")
+    caplog.set_level(logging.INFO, "tranque.server.cluster.redis_bus")
     await private_redis.start()
     url = private_redis.url
     publisher, subscriber = RedisBus(url), RedisBus(url)
@@ -447,9 +450,9 @@ async def test_after_redis_restarts_buses_reconnect_and_reset_and_leases_work_ag
 async def test_a_redis_that_stops_answering_is_given_up_and_reconnected(
     private_redis: PrivateRedis, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(bus_module, "PING_INTERVAL", 0.05)
-    monkeypatch.setattr(bus_module, "SILENCE_LIMIT", 0.5)
-    monkeypatch.setattr(bus_module, "CONNECT_TIMEOUT", 0.5)
+    monkeypatch.setattr(redis_bus_module, "PING_INTERVAL", 0.05)
+    monkeypatch.setattr(redis_bus_module, "SILENCE_LIMIT", 0.5)
+    monkeypatch.setattr(redis_bus_module, "CONNECT_TIMEOUT", 0.5)
     await private_redis.start()
     publisher, subscriber = RedisBus(private_redis.url), RedisBus(private_redis.url)
     resets: list[None] = []

@@ -11,16 +11,19 @@ missed its lease, and a process whose lease lapsed having its sockets counted ag
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import orjson
 import pytest
 
 from tests.server.support.inprocess import Socket, fixed_secret
 from tests.server.support.scripted import _Seat
 from tests.server.support.shared_links import Switch
 from tranque.engine import Rules
+from tranque.server.cluster import wire
 from tranque.server.cluster.bus import MemoryBus, MemoryHub
 from tranque.server.cluster.leases import Leases, MemoryLeases, Renewal
 from tranque.server.cluster.node import Cluster
@@ -390,10 +393,10 @@ async def test_a_process_heard_from_while_its_lease_was_being_read_missing_keeps
         subscribes = 0
         command_for = b.cluster._command_for
 
-        def counting(table_id: str, node: str, message: dict[str, Any]) -> Any:
+        def counting(table_id: str, node: str, request: wire.Request | None) -> Any:
             nonlocal subscribes
-            subscribes += message["c"] == "subscribe"
-            return command_for(table_id, node, message)
+            subscribes += isinstance(request, wire.SubscribeRequest)
+            return command_for(table_id, node, request)
 
         b.cluster._command_for = counting  # type: ignore[method-assign]
         a.resume()
@@ -472,3 +475,49 @@ async def test_a_process_closes_even_when_a_lease_call_swallows_its_cancellation
     finally:
         await registry.close()
         await store.close()
+
+
+async def test_a_process_of_another_release_on_the_bus_is_read_by_the_upgrade_rule(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """During a rolling upgrade a process of another release shares the bus: its messages of
+    kinds this release does not know are logged once and dropped, its unknown fields ignored,
+    a command it forwards of a kind unknown here is refused (`internal`), and nothing stops."""
+    caplog.set_level(logging.WARNING, logger=wire.__name__)
+    async with cluster_of(2) as (nodes, _clock, _store):
+        a, b = nodes
+        table, _ = await new_table(a, humans=[0])
+        other = MemoryBus(a.bus.hub)
+        replies: dict[int, dict[str, Any]] = {}
+
+        def heard(data: bytes) -> None:
+            reply = orjson.loads(data)
+            replies[reply["call_id"]] = reply
+
+        await other.subscribe(a.cluster._channel_of("other"), heard)
+        unknown = {"version": wire.VERSION + 1, "kind": "table.hover", "table_id": table.table_id}
+        for channel in (a.cluster.events_channel, a.cluster.node_channel, a.cluster.node_channel):
+            other.publish(channel, orjson.dumps(unknown))
+        call = {"kind": "table.call", "sender": "other", "table_id": table.table_id, "priority": "high"}
+        future_command = {"kind": "deal_again", "seat": 0}
+        other.publish(
+            a.cluster.node_channel,
+            orjson.dumps({**call, "call_id": 1, "request": {"kind": "run", "command": future_command}}),
+        )
+        known = {"kind": "account_seat", "user_id": 77, "device": "phone"}
+        other.publish(
+            a.cluster.node_channel,
+            orjson.dumps({**call, "call_id": 2, "request": {"kind": "run", "command": known}}),
+        )
+        await until(lambda: len(replies) == 2, "both calls answered")
+
+        assert replies[1]["refusal"]["key"] == "internal"
+        assert replies[2]["refusal"] is None and replies[2]["answer"] is None
+        assert replies[2]["seq"] == table.sent_seq
+        noted = [record.getMessage() for record in caplog.records]
+        assert len([text for text in noted if "'table.hover'" in text]) == 1
+        assert len([text for text in noted if "'deal_again'" in text]) == 1
+        # Both processes still serve each other.
+        replica = await on(b, table.table_id)
+        assert await replica.call(commands.AccountSeat(77)) is None
+        await other.close()

@@ -56,7 +56,8 @@ class Node(Loopback):
     def start(self) -> None:
         self.starts += 1
         log = self.log_path.open("ab")
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        # This tree's sources first: not those of whichever checkout the venv installed.
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
         self.process = subprocess.Popen(
             [sys.executable, str(NODE_SCRIPT), *self.args[:2], str(self.port), *self.args[2:]],
             stdout=log,

@@ -48,7 +48,7 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("tranque.server.store").setLevel(logging.WARNING)
     if os.environ.get("TRANQUE_CLUSTER_DEBUG"):
-        logging.getLogger("tranque.server.cluster.node").setLevel(logging.DEBUG)
+        logging.getLogger("tranque.server.cluster").setLevel(logging.DEBUG)
     database_url, redis_url, port, prefix = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
     lease_seconds = float(sys.argv[5]) if len(sys.argv) > 5 else 2.5
     settings = node_settings(database_url, redis_url, prefix, lease_seconds)

@@ -15,8 +15,9 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from tests import services
-from tranque.server.cluster.bus import Bus, MemoryBus, MemoryHub, RedisBus
+from tranque.server.cluster.bus import Bus, MemoryBus, MemoryHub
 from tranque.server.cluster.leases import Leases, LeasesUnavailable, MemoryLeases, RedisLeases, Renewal
+from tranque.server.cluster.redis_bus import RedisBus
 from tranque.server.table.clock import FakeClock, RealClock
 
 KINDS = ["memory", "redis"]

@@ -11,7 +11,7 @@ many hints each seat used (the record still checks with `POST /api/verify`).
 
 Two tests are expected to fail until modules this feature may not edit take their one line
 each: the table's own record (`Table.game_record`) and a hint asked through another
-process of a cluster (`cluster.FORWARDED`).
+process of a cluster (the commands `cluster/wire.py` forwards).
 """
 
 from __future__ import annotations

@@ -19,9 +19,9 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-import orjson
 from starlette.websockets import WebSocket
 
+from tranque.server.cluster import wire
 from tranque.server.store import AccountStore, UserRow
 from tranque.server.table.seats import token_hash
 
@@ -101,7 +101,7 @@ class BotSockets:
     async def revoke(self, bot_id: int) -> None:
         """The bot's token no longer holds: close its sockets here, and on the other processes."""
         if self.bus is not None:
-            self.bus.publish(self.channel, orjson.dumps({"bot": bot_id}))
+            self.bus.publish(self.channel, wire.encode(wire.BotRevoked(bot_id=bot_id)))
         await self.close_all(bot_id)
 
     async def close_all(self, bot_id: int) -> None:
@@ -110,7 +110,10 @@ class BotSockets:
         await asyncio.gather(*(_close(websocket) for websocket in sockets))
 
     def _on_message(self, data: bytes) -> None:
-        task = asyncio.get_running_loop().create_task(self.close_all(int(orjson.loads(data)["bot"])))
+        message = wire.decode(data)
+        if not isinstance(message, wire.BotRevoked):
+            return
+        task = asyncio.get_running_loop().create_task(self.close_all(message.bot_id))
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 

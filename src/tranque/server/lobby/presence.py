@@ -28,8 +28,7 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-import orjson
-
+from tranque.server.cluster import wire
 from tranque.server.json_text import dumps
 from tranque.server.table.clock import Clock, Timer
 
@@ -50,6 +49,15 @@ class Socket(Protocol):
 
 GRACE_SECONDS = 8.0
 CHANNEL = "tranque:presence"
+_PRESENCE = (
+    wire.PresenceOn,
+    wire.PresenceOff,
+    wire.PresenceSend,
+    wire.PresenceMute,
+    wire.PresenceAsk,
+    wire.PresenceAll,
+    wire.PresenceBye,
+)
 
 
 class Presence:
@@ -93,7 +101,8 @@ class Presence:
         self._leaving.clear()
         self._orphans.clear()
         if self.bus is not None and not self._closed:
-            self._publish({"k": "bye"})  # our accounts go, after their grace, unless elsewhere
+            # Our accounts go, after their grace, unless they are online elsewhere.
+            self._publish(wire.PresenceBye(sender=self.node))
         self._closed = True
 
     def nodes(self) -> set[str]:
@@ -141,7 +150,7 @@ class Presence:
     def _gone(self, user_id: int) -> None:
         if self._leaving.pop(user_id, None) is None or user_id in self._sockets:
             return
-        self._publish({"k": "off", "u": user_id})
+        self._publish(wire.PresenceOff(sender=self.node, user_id=user_id))
         if not self.online(user_id):
             self._changed(user_id, False)
 
@@ -165,7 +174,7 @@ class Presence:
         if self.bus is None:
             return self.send_local(user_id, message)
         text = dumps(message)
-        self._publish({"k": "send", "u": user_id, "t": text})
+        self._publish(wire.PresenceSend(sender=self.node, user_id=user_id, text=text))
         elsewhere = sum(accounts.get(user_id, 0) for accounts in self._remote.values())
         return self._deliver(user_id, text) + elsewhere
 
@@ -183,7 +192,7 @@ class Presence:
 
     def set_muted(self, user_id: int, muted: frozenset[int]) -> None:
         """Mute `muted` on every socket of the account, on every process."""
-        self._publish({"k": "mute", "u": user_id, "m": sorted(muted)})
+        self._publish(wire.PresenceMute(sender=self.node, user_id=user_id, muted=tuple(sorted(muted))))
         self._mute(user_id, muted)
 
     def _mute(self, user_id: int, muted: frozenset[int]) -> None:
@@ -192,26 +201,28 @@ class Presence:
 
     # The bus -------------------------------------------------------------------------------
 
-    def _publish(self, message: dict[str, Any]) -> None:
+    def _publish(self, message: wire.Message) -> None:
         if self.bus is not None and not self._closed:
-            self.bus.publish(self.channel, orjson.dumps({**message, "n": self.node}))
+            self.bus.publish(self.channel, wire.encode(message))
 
     def _tell(self, user_id: int) -> None:
         """Tell the others how many sockets the account has here now."""
         if self.bus is not None:
-            self._publish({"k": "on", "u": user_id, "c": len(self._sockets.get(user_id, ()))})
+            sockets = len(self._sockets.get(user_id, ()))
+            self._publish(wire.PresenceOn(sender=self.node, user_id=user_id, sockets=sockets))
 
     def _ask(self, node: str | None = None) -> int:
         """Ask `node` (every other process, if None) for its whole list; the question's number."""
         number = next(self._asks)
-        self._publish({"k": "ask", "id": number, "to": node})
+        self._publish(wire.PresenceAsk(sender=self.node, ask_id=number, to=node))
         return number
 
     def _everything(self, answering: str | None = None, number: int | None = None) -> None:
         """Our whole list: every account with a socket here, or still in its grace here."""
         accounts = {user_id: len(sockets) for user_id, sockets in self._sockets.items()}
         accounts.update((user_id, 0) for user_id in self._leaving)
-        self._publish({"k": "all", "u": list(accounts.items()), "to": answering, "re": number})
+        listed = tuple(accounts.items())
+        self._publish(wire.PresenceAll(sender=self.node, accounts=listed, to=answering, answers=number))
 
     def tell_again(self) -> None:
         """Others may have missed what this process said, or dropped its accounts (the bus
@@ -222,32 +233,32 @@ class Presence:
             self._ask()
 
     def _on_message(self, data: bytes) -> None:
-        message = orjson.loads(data)
-        node = message["n"]
-        if self._closed or node == self.node:
+        message = wire.decode(data)
+        if not isinstance(message, _PRESENCE) or self._closed or message.sender == self.node:
             return
-        kind = message["k"]
-        if kind == "send":
-            self._deliver(message["u"], message["t"])
-        elif kind == "mute":
-            self._mute(message["u"], frozenset(message["m"]))
-        elif kind == "on":
-            if node not in self._remote:
-                self._ask(node)  # we missed what it said before: its whole list, please
-            self._set(node, {**self._remote.get(node, {}), message["u"]: message["c"]})
-        elif kind == "off":
-            accounts = dict(self._remote.get(node, {}))
-            accounts.pop(message["u"], None)
-            self._set(node, accounts)
-        elif kind == "all":
-            quiet = message["to"] == self.node and message["re"] == self._first_ask
-            self._set(node, dict(message["u"]), quiet)
-        elif kind == "ask":
-            self._remote.setdefault(node, {})  # a process starting, or one back from a reset
-            if message["to"] in (None, self.node):
-                self._everything(node, message["id"])
-        elif kind == "bye":
-            self.drop_node(node)
+        node = message.sender
+        match message:
+            case wire.PresenceSend():
+                self._deliver(message.user_id, message.text)
+            case wire.PresenceMute():
+                self._mute(message.user_id, frozenset(message.muted))
+            case wire.PresenceOn():
+                if node not in self._remote:
+                    self._ask(node)  # we missed what it said before: its whole list, please
+                self._set(node, {**self._remote.get(node, {}), message.user_id: message.sockets})
+            case wire.PresenceOff():
+                accounts = dict(self._remote.get(node, {}))
+                accounts.pop(message.user_id, None)
+                self._set(node, accounts)
+            case wire.PresenceAll():
+                quiet = message.to == self.node and message.answers == self._first_ask
+                self._set(node, dict(message.accounts), quiet)
+            case wire.PresenceAsk():
+                self._remote.setdefault(node, {})  # a process starting, or one back from a reset
+                if message.to in (None, self.node):
+                    self._everything(node, message.ask_id)
+            case wire.PresenceBye():
+                self.drop_node(node)
 
     def _set(self, node: str, accounts: dict[int, int], quiet: bool = False) -> None:
         """What `node` has now; `on_change` for each account whose answer changed (none when

@@ -33,9 +33,8 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from tranque.engine import Rules
+from tranque.server.cluster import wire
 from tranque.server.cluster.leases import LeasesUnavailable, Renewal
 from tranque.server.cluster.settings import ClusterSettings
 from tranque.server.lobby.limits import Limits, account_games, account_key
@@ -54,6 +53,15 @@ log = logging.getLogger(__name__)
 Notify = Callable[[dict[str, Any]], None]
 SEATED_SECONDS = 60.0  # a matchmaker answers a join sent again for a player it seated meanwhile
 RESEND_SECONDS = 1.0  # a player sent this long ago and not in the matchmaker's queue is sent again
+_QUICK = (
+    wire.QuickJoin,
+    wire.QuickMatched,
+    wire.QuickCancel,
+    wire.QuickApart,
+    wire.QuickQueue,
+    wire.QuickBoss,
+    wire.QuickBye,
+)
 
 
 @dataclass
@@ -118,7 +126,7 @@ class QuickMatch:
         self.mine[user_id] = waiting
         if self.matchmaker == self.node:
             self._sent[user_id] = asyncio.get_running_loop().time()
-            await self._take_join(self._entry(waiting))
+            await self._take_join(self._join(waiting))
         else:
             self._forward(waiting)
 
@@ -141,7 +149,7 @@ class QuickMatch:
     def keep_apart(self, one: int, other: int) -> None:
         """One of the two has just blocked the other."""
         self.apart.add(frozenset((one, other)))
-        self._publish({"k": "apart", "u": [one, other]})
+        self._publish(wire.QuickApart(sender=self._sender, user_ids=(one, other)))
 
     def _may_sit(self, one: Waiting, group: list[Waiting]) -> bool:
         return all(frozenset((one.user_id, other.user_id)) not in self.apart for other in group)
@@ -178,7 +186,7 @@ class QuickMatch:
         self.mine.pop(user_id, None)
         self.queued.discard(user_id)
         if was_waiting:  # (every socket that closes cancels: most were not waiting)
-            self._publish({"k": "cancel", "u": user_id, "at": now})
+            self._publish(wire.QuickCancel(sender=self._sender, user_id=user_id, at=now))
         if self.matchmaker == self.node and self._drop(user_id, now):
             self._announce_queue()
         return was_waiting
@@ -281,7 +289,7 @@ class QuickMatch:
         if self.matchmaker == self.node and self.leases is not None and self.node is not None:
             with contextlib.suppress(LeasesUnavailable):
                 await self.leases.release(self.lease, self.node)
-        self.bus.publish(self.channel, orjson.dumps({"k": "bye", "n": self.node}))
+        self.bus.publish(self.channel, wire.encode(wire.QuickBye(sender=self._sender)))
         await self.bus.unsubscribe(self.channel)
 
     def nodes(self) -> set[str]:
@@ -305,31 +313,32 @@ class QuickMatch:
 
     # The players, between their process and the matchmaker
 
-    @staticmethod
-    def _entry(waiting: Waiting) -> dict[str, Any]:
-        return {
-            "u": waiting.user_id,
-            "name": waiting.name,
-            "b": waiting.with_bots,
-            "s": waiting.since,
-            "a": waiting.address,
-            "o": waiting.node,
-        }
+    def _join(self, waiting: Waiting) -> wire.QuickJoin:
+        return wire.QuickJoin(
+            sender=self._sender,
+            to=self.matchmaker,
+            user_id=waiting.user_id,
+            name=waiting.name,
+            with_bots=waiting.with_bots,
+            since=waiting.since,
+            address=waiting.address,
+            origin=waiting.node or self._sender,
+        )
 
     def _forward(self, waiting: Waiting) -> None:
         """Send a player of this process to the matchmaker (when there is one: else once
         there is)."""
         self._sent[waiting.user_id] = asyncio.get_running_loop().time()
         if self.matchmaker == self.node:
-            self._spawn(self._take_join(self._entry(waiting)))
+            self._spawn(self._take_join(self._join(waiting)))
         elif self.matchmaker is not None:
-            self._publish({"k": "join", "to": self.matchmaker, **self._entry(waiting)})
+            self._publish(self._join(waiting))
 
-    async def _take_join(self, entry: dict[str, Any]) -> None:
+    async def _take_join(self, join: wire.QuickJoin) -> None:
         """The matchmaker's side of a join."""
         if self.matchmaker != self.node:
             return
-        user_id, since, origin = entry["u"], entry["s"], entry["o"]
+        user_id, since, origin = join.user_id, join.since, join.origin
         seated = self._seated.get((user_id, since))
         if seated is not None:  # seated meanwhile: its `matched` is coming, or went astray
             _, frame = seated
@@ -337,7 +346,7 @@ class QuickMatch:
                 self._notify(origin, user_id, since, frame)
             return
         notify = self._notifier(origin, user_id, since)
-        waiting = Waiting(user_id, entry["name"], notify, entry["b"], since, entry["a"], origin)
+        waiting = Waiting(user_id, join.name, notify, join.with_bots, since, join.address, origin)
         await self._enqueue(waiting)
 
     def _notifier(self, origin: str, user_id: int, since: float) -> Notify:
@@ -359,7 +368,10 @@ class QuickMatch:
         if origin == self.node:
             self._matched(user_id, since, frame)
         else:
-            self._publish({"k": "matched", "to": origin, "u": user_id, "s": since, "f": frame})
+            matched = wire.QuickMatched(
+                sender=self._sender, to=origin, user_id=user_id, since=since, frame=frame
+            )
+            self._publish(matched)
 
     def _matched(self, user_id: int, since: float, frame: dict[str, Any]) -> None:
         """A player of this process was seated: its `notify` tells its socket."""
@@ -382,7 +394,8 @@ class QuickMatch:
         seated."""
         if self.bus is not None and self.matchmaker == self.node:
             seating = [user_id for (user_id, _), (_, frame) in self._seated.items() if frame is None]
-            self._publish({"k": "queue", "u": [waiting.user_id for waiting in self.waiting] + seating})
+            queue = (*(waiting.user_id for waiting in self.waiting), *seating)
+            self._publish(wire.QuickQueue(sender=self._sender, user_ids=queue))
 
     def _in_queue(self, user_id: int) -> bool:
         """In the matchmaker's queue or being seated (as it last said, if another process)."""
@@ -403,29 +416,34 @@ class QuickMatch:
 
     # The bus and the lease
 
-    def _publish(self, message: dict[str, Any]) -> None:
+    @property
+    def _sender(self) -> str:
+        return self.node or ""  # (set by `share`: nothing is published before)
+
+    def _publish(self, message: wire.Message) -> None:
         if self.bus is not None and not self._closed:
-            self.bus.publish(self.channel, orjson.dumps({**message, "n": self.node}))
+            self.bus.publish(self.channel, wire.encode(message))
 
     def _on_message(self, data: bytes) -> None:
-        message = orjson.loads(data)
-        sender, kind = message["n"], message["k"]
-        if self._closed or sender == self.node:
+        message = wire.decode(data)
+        if not isinstance(message, _QUICK) or self._closed or message.sender == self.node:
             return
-        if kind == "join" and message["to"] == self.node:
-            self._spawn(self._take_join(message))
-        elif kind == "matched" and message["to"] == self.node:
-            self._matched(message["u"], message["s"], message["f"])
-        elif kind == "cancel":
-            self._cancelled(message["u"], message["at"])
-        elif kind == "apart":
-            self.apart.add(frozenset(message["u"]))
-        elif kind == "queue" and sender == self.matchmaker:
-            self.queued = set(message["u"])
-        elif kind == "boss":
-            self._follow(sender)
-        elif kind == "bye":
-            self.drop_node(sender)
+        sender = message.sender
+        match message:
+            case wire.QuickJoin() if message.to == self.node:
+                self._spawn(self._take_join(message))
+            case wire.QuickMatched() if message.to == self.node:
+                self._matched(message.user_id, message.since, message.frame)
+            case wire.QuickCancel():
+                self._cancelled(message.user_id, message.at)
+            case wire.QuickApart():
+                self.apart.add(frozenset(message.user_ids))
+            case wire.QuickQueue() if sender == self.matchmaker:
+                self.queued = set(message.user_ids)
+            case wire.QuickBoss():
+                self._follow(sender)
+            case wire.QuickBye():
+                self.drop_node(sender)
 
     def _on_reset(self) -> None:
         """The bus may have lost messages: the matchmaker says so again, and every process
@@ -433,7 +451,7 @@ class QuickMatch:
         if self._closed:
             return
         if self.matchmaker == self.node:
-            self._publish({"k": "boss"})
+            self._publish(wire.QuickBoss(sender=self._sender))
             self._announce_queue()
         for waiting in list(self.mine.values()):
             self._forward(waiting)
@@ -484,7 +502,7 @@ class QuickMatch:
                 self._timer = None
         self.queued = set()
         if matchmaker == self.node:
-            self._publish({"k": "boss"})
+            self._publish(wire.QuickBoss(sender=self._sender))
         for waiting in list(self.mine.values()):
             self._forward(waiting)
 
