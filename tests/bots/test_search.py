@@ -9,7 +9,7 @@ from tests.bots.positions import rounds_with_views
 from tranque import Rules
 from tranque.bots.search import Solver, blocking_rollout, greedy_rollout
 from tranque.bots.values import Valuer
-from tranque.engine.state import MOVE_COUNT, RoundState
+from tranque.engine.bitboard import MOVE_COUNT, RoundState
 from tranque.engine.tiles import PIPS
 
 TWO_SIDES = [

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from tranque import Rules
 from tranque.bots.values import Valuer
+from tranque.engine.bitboard import RoundState
 from tranque.engine.deal import deal_from_seed
 from tranque.engine.scoring import score_round
-from tranque.engine.state import RoundState
 
 
 def test_R12_worth_in_pairs_is_the_difference_of_the_teams_points() -> None:

@@ -21,7 +21,7 @@ import pytest
 from tests.engine.deals import Deal, complete_deal, pips, played_round, result_of, run, snapshot, tiles
 from tranque import Draw, Game, IllegalAction, Pass, Play, Round, Rules, RulesError, Side, Tile
 from tranque.engine import DrawEvent, PassEvent, PlayerView, PlayEvent, RoundEnd
-from tranque.engine.state import RoundState
+from tranque.engine.bitboard import RoundState
 
 PAIRS = Rules.preset("clasico")  # C8: 4 players in pairs
 FOUR = Rules.preset("clasico", mode="individual")

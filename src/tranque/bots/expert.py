@@ -41,8 +41,8 @@ from tranque.bots.search import (
 )
 from tranque.bots.values import Valuer
 from tranque.engine import Action, PlayerView
+from tranque.engine.bitboard import Move, RoundState
 from tranque.engine.round import move_of
-from tranque.engine.state import Move, RoundState
 from tranque.engine.tiles import Mask
 
 WEIGHTS = Weights()

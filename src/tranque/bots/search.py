@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tranque.engine.state import MOVE_COUNT, Move, RoundState
+from tranque.engine.bitboard import MOVE_COUNT, Move, RoundState
 from tranque.engine.tiles import HIGH, LOW, PIPS, WITH_NUMBER
 
 Value = Callable[[RoundState], float]

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tranque.engine import Rules
+from tranque.engine.bitboard import RoundState
 from tranque.engine.scoring import scorer_of
-from tranque.engine.state import RoundState
 
 
 class Valuer:

@@ -6,11 +6,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from tranque.engine.actions import DRAW, PASS, Action, Draw, IllegalAction, Pass, Play, Side
-from tranque.engine.deal import DealError, first_lead, parse_deal
-from tranque.engine.events import DrawEvent, Event, PassEvent, PlayEvent, public
-from tranque.engine.rules import Drawing, FirstLead, Rules
-from tranque.engine.scoring import RoundResult, score_round
-from tranque.engine.state import (
+from tranque.engine.bitboard import (
     DRAW_MOVE,
     LEAD,
     LEFT_END,
@@ -20,6 +16,10 @@ from tranque.engine.state import (
     Move,
     RoundState,
 )
+from tranque.engine.deal import DealError, first_lead, parse_deal
+from tranque.engine.events import DrawEvent, Event, PassEvent, PlayEvent, public
+from tranque.engine.rules import Drawing, FirstLead, Rules
+from tranque.engine.scoring import RoundResult, score_round
 from tranque.engine.tiles import BIT, HIGH, LOW, PIPS, TILES, Mask, Tile, TileIndex, indices
 from tranque.engine.view import PlayerView
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar, Final
 
+from tranque.engine.bitboard import DOMINO, RoundState
 from tranque.engine.rules import Rules, Scoring, TranqueCount, TranqueTie
-from tranque.engine.state import DOMINO, RoundState
 from tranque.engine.tiles import mask_pips
 
 PONCE_BLOCKER_POINTS = 2
