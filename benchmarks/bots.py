@@ -83,7 +83,7 @@ def true_worth(rnd: Round, legal: Sequence[Action], round_bonus: float) -> list[
     view = rnd.view(rnd.turn)
     rules = view.rules
     value = Valuer(rules, rnd.turn, view.scores, view.goals, round_bonus * rules.target)
-    maximizing = [rules.side_of(s) == rules.side_of(rnd.turn) for s in range(rules.players)]
+    maximizing = [rules.team_of(s) == rules.team_of(rnd.turn) for s in range(rules.players)]
     state = rnd.fast_state()
     return Solver(value, maximizing, state).solve_moves(state, [move_of(option) for option in legal])
 

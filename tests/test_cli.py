@@ -790,9 +790,9 @@ def test_V6_a_tied_ponce_tranque_scores_only_the_blockers_two() -> None:
         "palitos de quien trancó." in text
     )
     assert "nadie anota" not in text
-    blocker = "AB"[game.rules.side_of(result.closer)]
+    blocker = "AB"[game.rules.team_of(result.closer)]
     assert re.search(rf"Pareja {blocker}: (\d palitos? por pases \+ )?2 palitos por trancar", text)
-    assert f"Pareja {blocker} +{result.points[game.rules.side_of(result.closer)]}" in text
+    assert f"Pareja {blocker} +{result.points[game.rules.team_of(result.closer)]}" in text
     assert "only the blocker's 2 palitos are scored" in flat(round_text(game, number, "en"))
 
 
@@ -815,7 +815,7 @@ def test_V6_ponce_palitos_are_passes_blocker_and_rounded_pips() -> None:
         result = game.results[number]
         text = flat(round_text(game, number, "es"))
         why = text.split("Por qué: ", 1)[1].split(" Anotan: ", 1)[0]
-        expected = {f"Pareja {'AB'[side]}": points for side, points in enumerate(result.points) if points}
+        expected = {f"Pareja {'AB'[team]}": points for team, points in enumerate(result.points) if points}
         assert palitos_in(why) == expected
         assert result.winner_seat is not None
         hands = "de las otras manos" if kind is RoundEnd.DOMINO else "de todas las manos"

@@ -65,7 +65,7 @@ class Budget:
     prior: float = 1.0  # weight of the heuristic's score, added to rollout averages
     prior_exact: float = 0.0  # the same, when the deals are solved exactly
     round_bonus: float = 0.15  # worth of winning the round itself, as a share of the target
-    rollout_tail: int = 0  # with two sides, solve rollouts exactly once this few tiles are left
+    rollout_tail: int = 0  # with two teams, solve rollouts exactly once this few tiles are left
     time_limit: float | None = None  # seconds of wall clock; None: the counts alone decide
     # The partnership's convention (`convention`): worth points added, where deals are rolled
     # out, per own tile a play leaves showing a number at the ends; and the reading of the
@@ -258,9 +258,9 @@ class ExpertBot:
             round_pass_points=view.round_pass_points,
         )
         moves = [move_of(a) for a in actions]
-        exact = rules.side_count == 2 and sum(view.hand_counts) + view.boneyard_count <= budget.exact_tiles
+        exact = rules.team_count == 2 and sum(view.hand_counts) + view.boneyard_count <= budget.exact_tiles
         samples = budget.exact_samples if exact else budget.samples
-        maximizing = [rules.side_of(s) == rules.side_of(view.seat) for s in range(rules.players)]
+        maximizing = [rules.team_of(s) == rules.team_of(view.seat) for s in range(rules.players)]
         partner = rules.partner_of(view.seat)
         reading = None
         if partner is not None and budget.reading_share:
@@ -298,7 +298,7 @@ class ExpertBot:
                 except SearchAborted:
                     exact = False  # too big to solve in the budget: roll out the rest
                 nodes += solver.nodes
-            if scores is None and budget.rollout_tail and rules.side_count == 2:
+            if scores is None and budget.rollout_tail and rules.team_count == 2:
                 tail_solver = Solver(value, maximizing, state)
                 scores = []
                 for move in moves:

@@ -1,4 +1,4 @@
-"""`Game`: rounds until a side reaches the target (R7, R14; V6–V8 game ends; C6, C7)."""
+"""`Game`: rounds until a team reaches the target (R7, R14; V6–V8 game ends; C6, C7)."""
 
 from __future__ import annotations
 
@@ -46,17 +46,17 @@ class Game:
         self.scorer = scorer_of(rules)
         self.seed = seed
         self._seed_for_round = seed_for_round
-        sides = rules.side_count
+        teams = rules.team_count
         self._deals = [parse_deal(rules, hands, boneyard) for hands, boneyard in deals or ()]
         self._explicit = deals is not None
-        self.scores = [0] * sides
-        self.goals = [0] * sides
+        self.scores = [0] * teams
+        self.goals = [0] * teams
         self.results: list[RoundResult] = []
         self.rounds: list[Round] = []
         self.round_seeds: list[bytes | None] = []
         self.actions: list[tuple[int, int, Action]] = []  # (round number, seat, action)
         self.winners: list[int] = []
-        self._credited_pass_points = [0] * sides
+        self._credited_pass_points = [0] * teams
         if first_starter is not None and not (0 <= first_starter < rules.players):
             raise DealError("deal_bad_first_starter", last=rules.players - 1)
         if rules.first_round_lead is FirstLead.RANDOM_ANY and first_starter is None:
@@ -99,7 +99,7 @@ class Game:
         )
         self.rounds.append(round_)
         self.round_seeds.append(seed)
-        self._credited_pass_points = [0] * self.rules.side_count
+        self._credited_pass_points = [0] * self.rules.team_count
         return round_
 
     def copy(self, seed_for_round: Callable[[int], bytes] | None = None) -> Game:

@@ -403,7 +403,7 @@ class Round:
         over = bool(state.outcome)
         own = state.hands[seat] if seat is not None else 0
         self._derive()
-        sides = self.rules.side_count
+        teams = self.rules.team_count
         return PlayerView(
             seat=seat,
             rules=self.rules,
@@ -419,8 +419,8 @@ class Round:
             events=tuple(public(e, seat) for e in self._events),
             legal_actions=tuple(self.legal_actions()) if seat == state.turn and not over else (),
             forced_lead=self.forced_lead if seat == state.turn else None,
-            scores=tuple(scores) if scores is not None else (0,) * sides,
-            goals=tuple(goals) if goals is not None else (0,) * sides,
+            scores=tuple(scores) if scores is not None else (0,) * teams,
+            goals=tuple(goals) if goals is not None else (0,) * teams,
             round_pass_points=state.team_points,
             pass_bonus_pending=state.pass_bonus_pending,
             is_over=over,

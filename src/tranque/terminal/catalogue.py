@@ -643,11 +643,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "are not judged.",
     },
     "analysis_worth": {
-        "es": "Valor: lo que se espera que valga la jugada al final de la mano para el lado de quien "
+        "es": "Valor: lo que se espera que valga la jugada al final de la mano para el equipo de quien "
         "juega: sus puntos menos los de los demás, {bonus} más por ganar la mano (menos por perderla) "
         "y {target} más si gana la partida (menos si la pierde).",
         "en": "Worth: what the move is expected to be worth at the end of the round to the mover's "
-        "side: its points less the others', {bonus} more for winning the round (less for losing it) "
+        "team: its points less the others', {bonus} more for winning the round (less for losing it) "
         "and {target} more if it wins the game (less if it loses it).",
     },
     "analysis_classes": {

@@ -133,9 +133,9 @@ class Match:
         event = public(game.round.full_events[-1], self.you)
         out.print(describe_event(event, self.lang, self.you, ends))
         if isinstance(event, PassEvent):
-            for side, (before, after) in enumerate(zip(scores, game.scores, strict=True)):
+            for team, (before, after) in enumerate(zip(scores, game.scores, strict=True)):
                 if after > before:
-                    out.print(pass_points_text(side, after - before, self.lang))
+                    out.print(pass_points_text(team, after - before, self.lang))
 
     def read(self, prompt: str) -> str:
         self.ctx.out.print(prompt, end="")

@@ -17,12 +17,12 @@ const I18N = readFileSync(new URL("../../../src/tranque/web/js/i18n.js", import.
 
 function ctx(rules, seat = 0) {
   const nameOf = (s) => (s === seat ? "Tú" : `Bot ${s}`);
-  const sideName = (side) => {
+  const teamName = (side) => {
     if (rules.mode !== "pairs") return nameOf(side);
     const half = rules.players / 2;
     return `Pareja ${"ABC"[side]} (${nameOf(side)} + ${nameOf(side + half)})`;
   };
-  return { rules, seat, nameOf, sideName };
+  return { rules, seat, nameOf, teamName };
 }
 
 const of = (preset) => VECTORS.filter((v) => v.preset === preset);
@@ -56,7 +56,7 @@ test("every side's points are named with that side and their number from the res
     const { lines } = roundSummary(vector, c);
     for (const [side, n] of positive(vector.result.points)) {
       const mine = vector.rules.mode !== "pairs" && side === c.seat;
-      const named = (line) => (mine ? line.startsWith(`Anotas ${n} `) : line.includes(c.sideName(side)) && line.includes(` ${n} `));
+      const named = (line) => (mine ? line.startsWith(`Anotas ${n} `) : line.includes(c.teamName(side)) && line.includes(` ${n} `));
       assert.ok(lines.some(named), `${vector.preset}: ${lines}`);
     }
   }
@@ -66,7 +66,7 @@ test("the score line is the server's scores", () => {
   setLang("es");
   for (const vector of VECTORS) {
     const { total } = roundSummary(vector, ctx(vector.rules, 0));
-    vector.scores.forEach((n, side) => assert.ok(total.includes(`${ctx(vector.rules, 0).sideName(side).replace(/^Tú$/, "Tú")} ${n}`), total));
+    vector.scores.forEach((n, side) => assert.ok(total.includes(`${ctx(vector.rules, 0).teamName(side).replace(/^Tú$/, "Tú")} ${n}`), total));
   }
 });
 
