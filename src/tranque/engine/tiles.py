@@ -137,10 +137,6 @@ class Tile:
         return cls(int(match.group(1)), int(match.group(2)))
 
     @classmethod
-    def from_index(cls, index: TileIndex) -> Tile:
-        return TILES[index]
-
-    @classmethod
     def full_set(cls, set_max: int) -> list[Tile]:
         """The tiles of the double-`set_max` set in canonical order: 0-0, 1-0, 1-1, 2-0, …"""
         if set_max not in (6, 9):
