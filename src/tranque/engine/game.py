@@ -8,6 +8,7 @@ import secrets
 from collections.abc import Callable, Sequence
 
 from tranque.engine.actions import Action, IllegalAction
+from tranque.engine.board import short_repr
 from tranque.engine.deal import DealError, deal_from_seed, parse_deal
 from tranque.engine.events import Event
 from tranque.engine.round import Round
@@ -121,6 +122,21 @@ class Game:
         if seed_for_round is not None:
             other._seed_for_round = seed_for_round
         return other
+
+    def __repr__(self) -> str:
+        over = f"over, winners {self.winners}" if self.winners else None
+        return short_repr("Game", self.rules, self.turn, len(self.round.line), over)
+
+    def __str__(self) -> str:
+        return self.board()
+
+    def board(self, lang: str = "es") -> str:
+        """The game as text (`print(game)` in Spanish): the rules in a line, the score, the
+        current round's line and every hand (a game holds the whole deal), the boneyard,
+        and whose turn it is, how the round ended, or who won. See `tranque.engine.board`."""
+        return self.round.board_of(
+            lang, scores=self.scores, goals=self.goals, round_number=self.round_number, winners=self.winners
+        )
 
     @property
     def is_over(self) -> bool:

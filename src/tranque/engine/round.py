@@ -16,6 +16,7 @@ from tranque.engine.bitboard import (
     Move,
     RoundState,
 )
+from tranque.engine.board import Board, short_repr
 from tranque.engine.deal import DealError, first_lead, parse_deal
 from tranque.engine.events import DrawEvent, Event, PassEvent, PlayEvent, public
 from tranque.engine.rules import Drawing, FirstLead, Rules
@@ -143,6 +144,48 @@ class Round:
 
     def __setstate__(self, saved: tuple[list[Event], list[Mask], tuple[Tile, ...]]) -> None:
         self._events, self._dealt, self.dealt_boneyard = saved
+
+    def __repr__(self) -> str:
+        over = f"over: {self.result.kind.value}" if self.result is not None else None
+        return short_repr("Round", self.rules, self.turn, len(self.line), over)
+
+    def __str__(self) -> str:
+        return self.board()
+
+    def board(self, lang: str = "es") -> str:
+        """The round as text (`str(round)` in Spanish): the line, its ends, every hand (a
+        round holds the whole deal), the boneyard, and whose turn it is with their options,
+        or how the round ended. See `tranque.engine.board`."""
+        return self.board_of(lang)
+
+    def board_of(
+        self,
+        lang: str,
+        *,
+        scores: Sequence[int] | None = None,
+        goals: Sequence[int] | None = None,
+        round_number: int | None = None,
+        winners: Sequence[int] = (),
+    ) -> str:
+        """`board` with the game's totals, the round's number and the game's winners (a game
+        may end before its round does: then nobody is to act)."""
+        teams = self.rules.team_count
+        over = self.is_over or bool(winners)
+        return Board(
+            rules=self.rules,
+            layout=self.layout,
+            ends=self.ends,
+            hands=self.hands,
+            hand_counts=self.hand_counts,
+            boneyard_count=self.boneyard_count,
+            turn=None if over else self.turn,
+            legal_actions=() if over else self.legal_actions(),
+            scores=scores if scores is not None else (0,) * teams,
+            goals=goals if goals is not None else (0,) * teams,
+            result=self.result,
+            round_number=round_number,
+            winners=winners,
+        ).text(lang)
 
     def copy(self) -> Round:
         """An independent copy that shares what never changes (the rules, the events, the
