@@ -216,6 +216,8 @@ def weighted_deals(
 
 
 class ExpertBot:
+    """The strongest level: plays each candidate out on deals that fit what it has seen."""
+
     name = "expert"
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
@@ -223,6 +225,8 @@ class ExpertBot:
         self.budget = budget or Budget()
 
     def choose(self, view: PlayerView) -> Action:
+        """The legal action with the best expected worth over deals sampled to fit what
+        `view` has seen, within the budget (the module's docstring tells how)."""
         actions = legal_choices(view)
         if len(actions) == 1:
             return actions[0]

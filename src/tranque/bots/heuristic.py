@@ -46,6 +46,7 @@ class HeuristicBot:
         self.weights = weights or Weights()
 
     def choose(self, view: PlayerView) -> Action:
+        """The legal action the weighted advice scores highest, ties at random."""
         actions = legal_choices(view)
         if len(actions) == 1:
             return actions[0]

@@ -190,6 +190,7 @@ class RoundState:
 
     @property
     def boneyard_count(self) -> int:
+        """How many tiles are still to be drawn."""
         return len(self.boneyard) - self.drawn
 
     def legal_moves(self) -> tuple[Move, ...]:

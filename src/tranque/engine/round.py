@@ -230,6 +230,8 @@ class Round:
         starter: int | None,
         pass_bonus_pending: bool = False,
     ) -> Round:
+        """A round from bitmask hands and boneyard indices, already checked (`deal` checks
+        a deal given as tiles and calls this): the fast way in for the bots and the tests."""
         forced = -1
         if first and rules.first_round_lead is FirstLead.HIGHEST_DOUBLE:
             starter, forced = first_lead(hands)
@@ -245,19 +247,23 @@ class Round:
 
     @property
     def turn(self) -> int:
+        """The seat to act."""
         return self._state.turn
 
     @property
     def starter(self) -> int:
+        """The seat that led the round."""
         return self._state.starter
 
     @property
     def ends(self) -> tuple[int, int] | None:
+        """The line's open numbers, (left, right); None before the lead."""
         state = self._state
         return None if state.left < 0 else (state.left, state.right)
 
     @property
     def line(self) -> list[Tile]:
+        """The tiles on the table, left to right (`layout` gives each one's halves as laid)."""
         self._derive()
         return list(self._line)
 
@@ -269,14 +275,17 @@ class Round:
 
     @property
     def dealt_hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Every seat's hand as dealt, before any play or draw (referee only)."""
         return tuple(tuple(_tiles(h)) for h in self._dealt)
 
     @property
     def boneyard_count(self) -> int:
+        """How many tiles are left to draw."""
         return self._state.boneyard_count
 
     @property
     def hand_counts(self) -> list[int]:
+        """How many tiles each seat holds, by seat."""
         return [h.bit_count() for h in self._state.hands]
 
     @property
@@ -286,6 +295,7 @@ class Round:
 
     @property
     def last_player(self) -> int | None:
+        """The seat that made the last play, draw or pass; None before the lead."""
         last = self._state.last_player
         return None if last < 0 else last
 
@@ -296,6 +306,7 @@ class Round:
 
     @property
     def pass_bonus_pending(self) -> bool:
+        """Ponce: whether the game's first scoring pass, worth 2 palitos, is still to come."""
         return self._state.pass_bonus_pending
 
     @property
@@ -306,10 +317,12 @@ class Round:
 
     @property
     def is_over(self) -> bool:
+        """Whether the round has ended, by a dominó or a tranque."""
         return bool(self._state.outcome)
 
     @property
     def result(self) -> RoundResult | None:
+        """How the round ended and what it was worth (`RoundResult`); None while it is played."""
         if self._result is None and self._state.outcome:
             self._result = score_round(self.rules, self._state)
         return self._result
@@ -318,6 +331,7 @@ class Round:
 
     @property
     def hands(self) -> list[list[Tile]]:
+        """Every seat's tiles now, by seat: the referee's view (a seat's own is in `view`)."""
         return [_tiles(h) for h in self._state.hands]
 
     @property
@@ -338,6 +352,7 @@ class Round:
     # Acting --------------------------------------------------------------------------
 
     def legal_moves(self) -> tuple[Move, ...]:
+        """The legal actions as the fast path's integer moves (`legal_actions` as objects)."""
         if self._legal is None:
             self._legal = self._state.legal_moves()
         return self._legal

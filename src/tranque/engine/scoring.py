@@ -71,6 +71,7 @@ class RoundResult:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> RoundResult:
+        """The result `to_json` wrote: per-team values keyed by team, missing ones zero."""
         teams = len(data["points"])
 
         def per(key: str, count: int) -> tuple[int, ...]:
@@ -311,6 +312,7 @@ class FutbolScorer(Scorer):
         return points, goals, winner_seat
 
     def game_winners(self, rules: Rules, scores: Sequence[int], goals: Sequence[int]) -> list[int]:
+        """Futbol: whoever reaches the goals to win, else R14 on the points."""
         if rules.goals_to_win is not None:
             scorers = [team for team, scored in enumerate(goals) if scored >= rules.goals_to_win]
             if scorers:
@@ -340,6 +342,7 @@ class PonceScorer(Scorer):
         return points, _ZEROS[rules.team_count], winner_seat
 
     def extras(self, rules: Rules, state: RoundState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Ponce: the palitos from passes and the blocker's 2 after a tranque, per team."""
         blocker = _ZEROS[rules.team_count]
         if state.outcome != DOMINO:
             gained = [0] * rules.team_count
@@ -348,6 +351,7 @@ class PonceScorer(Scorer):
         return tuple(state.team_points), blocker
 
     def credit(self, rules: Rules, scores: list[int], gains: Sequence[int]) -> list[int]:
+        """Ponce: credit the passes' palitos as they are earned; a team reaching the target wins."""
         super().credit(rules, scores, gains)
         return self.game_winners(rules, scores, ())
 
