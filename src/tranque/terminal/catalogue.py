@@ -169,8 +169,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "opt_games": {"es": "cuántas partidas simular", "en": "how many games to simulate"},
     "opt_arena_bots": {
-        "es": "dos niveles de bot: {bots} (por defecto: {default})",
-        "en": "two bot levels: {bots} (default: {default})",
+        "es": "dos niveles de bot: {bots}, o tu propia clase por su ruta, módulo:Clase "
+        "(por defecto: {default})",
+        "en": "two bot levels: {bots}, or your own class by its import path, module:Class "
+        "(default: {default})",
     },
     "opt_arena_games": {
         "es": "repartos; cada uno se juega una vez en cada asiento",
@@ -219,6 +221,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "TRANQUE_LANG: «{value}» no es un idioma; hay: {langs}",
         "en": "TRANQUE_LANG: '{value}' is not a language; there are: {langs}",
     },
+    "bad_arena_bot_path": {"es": "bot no válido: {reason}", "en": "invalid bot: {reason}"},
     "bad_arena_bot": {
         "es": "no hay un bot «{bot}»; hay: {bots}",
         "en": "there is no bot '{bot}'; there are: {bots}",
