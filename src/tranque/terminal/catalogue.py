@@ -401,8 +401,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Type a single option number, not '{text}'.",
     },
     "not_understood": {
-        "es": "No entiendo «{text}»: escribe el número de una opción, una ficha como 6-4, o q para salir.",
-        "en": "I don't understand '{text}': type an option's number, a tile like 6-4, or q to quit.",
+        "es": "No entiendo «{text}»: escribe el número de una opción, una ficha como 6-4 o 6-4i, "
+        "o q para salir.",
+        "en": "I don't understand '{text}': type an option's number, a tile like 6-4 or 6-4l, or q to quit.",
+    },
+    "action_not_offered": {
+        "es": "Ahora no puedes {action}: elige una de las opciones.",
+        "en": "You can't {action} now: pick one of the options.",
     },
     "not_your_tile": {"es": "No tienes la ficha {tile}.", "en": "You don't have the {tile}."},
     "tile_does_not_fit": {
