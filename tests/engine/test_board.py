@@ -125,5 +125,9 @@ def test_repr_is_one_short_line_naming_the_object(preset: str) -> None:
     assert repr(game.round).startswith(f"<Round {preset}, ")
     finished = played(preset, 10_000)
     assert repr(finished).startswith(f"<Game {preset}, {finished.rules.players} players, over, winners ")
-    for text in (repr(game), repr(game.round), repr(finished), repr(finished.round)):
+    view = game.view(1)
+    shown = f"turn {view.turn}, {len(view.hand)} in hand, 6 on the line>"
+    assert repr(view) == f"<PlayerView of seat 1, {preset}, {shown}"
+    assert repr(game.view(None)).startswith(f"<PlayerView of a spectator, {preset}, ")
+    for text in (repr(game), repr(game.round), repr(view), repr(finished), repr(finished.round)):
         assert "\n" not in text and len(text) < 80

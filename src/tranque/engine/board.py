@@ -24,6 +24,8 @@ Boneyard: 0 tiles
 Turn: seat 0 · options: 3-0i, 5-0i, 6-4d
 >>> game
 <Game clasico, 4 players, turn 0, 2 on the line>
+>>> game.view(0)
+<PlayerView of seat 0, clasico, turn 0, 7 in hand, 2 on the line>
 >>> print(game.view(0))
 clasico · 4 jugadores por parejas · a 100 puntos · vista del asiento 0
 Marcador: pareja A 0 · pareja B 0

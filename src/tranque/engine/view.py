@@ -13,7 +13,7 @@ from tranque.engine.scoring import RoundResult
 from tranque.engine.tiles import Tile
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PlayerView:
     """One seat's knowledge of a round. Every field is an immutable copy.
 
@@ -43,6 +43,14 @@ class PlayerView:
     is_over: bool
     result: RoundResult | None
     revealed_hands: tuple[tuple[Tile, ...], ...] | None
+
+    def __repr__(self) -> str:
+        who = "a spectator" if self.seat is None else f"seat {self.seat}"
+        state = "over" if self.is_over else f"turn {self.turn}"
+        return (
+            f"<PlayerView of {who}, {self.rules.preset_name}, {state}, "
+            f"{len(self.hand)} in hand, {len(self.line)} on the line>"
+        )
 
     def __str__(self) -> str:
         return self.board()
