@@ -103,7 +103,7 @@ export class AnalysisPanel {
     const { lines, zeroY, marks } = analysisChart(result, { width, height });
     const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart an-chart", role: "img", "aria-label": t("an_chart") });
     chart.append(svg("line", { x1: 16, y1: zeroY, x2: width - 16, y2: zeroY, class: "zero" }));
-    lines.forEach((points, side) => chart.append(svg("polyline", { points, class: `series side-${side}`, "data-side": side })));
+    lines.forEach((points, team) => chart.append(svg("polyline", { points, class: `series side-${team}`, "data-side": team })));
     for (const mark of marks) chart.append(svg("circle", { cx: mark.x, cy: mark.y, r: 4, class: `mark ${mark.verdict}` }));
     const legend = el("p", { class: "an-legend" }, ...result.sides.map((_, team) => el("span", { class: `key side-${team}`, text: this.teamName(team) })));
     return el("div", { class: "an-chart-box" }, el("h3", { text: t("an_chart") }), chart, legend, el("p", { class: "note", text: t("an_chart_hint") }));

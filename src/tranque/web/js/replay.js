@@ -186,7 +186,7 @@ class ReplayView {
     const { lines, targetY } = chartGeometry(series, rules.target, { width, height });
     const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart rp-chart", role: "img", "aria-label": t("rp_chart") });
     chart.append(svg("line", { x1: 20, y1: targetY, x2: width - 20, y2: targetY, class: "target" }));
-    lines.forEach((points, side) => chart.append(svg("polyline", { points, class: `series side-${side}` })));
+    lines.forEach((points, team) => chart.append(svg("polyline", { points, class: `series side-${team}` })));
     section.append(el("h3", { text: t("rp_chart") }), chart);
     const list = el("ol", { class: "rp-round-list" });
     const ctx = this.context();

@@ -31,7 +31,7 @@ function zeros(rules) {
   return Array.from({ length: teamCount(rules) }, () => 0);
 }
 
-// Scores are lists by side; before the first hand ends a server may send none (or an
+// Scores are lists by team; before the first hand ends a server may send none (or an
 // empty list): that is zero for everybody, not "no score bar".
 function scoresOr(list, rules) {
   return Array.isArray(list) && list.length ? [...list] : zeros(rules);
