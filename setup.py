@@ -12,7 +12,7 @@ from setuptools import setup
 COMPILED = [
     "src/tranque/engine/tiles.py",
     "src/tranque/engine/chance.py",
-    "src/tranque/engine/state.py",
+    "src/tranque/engine/bitboard.py",
     "src/tranque/engine/deal.py",
     "src/tranque/engine/round.py",
     "src/tranque/engine/scoring.py",

@@ -5,19 +5,19 @@
     python benchmarks/bots.py --only pa --deals-pa 1000 --seed 7 --seed 8 --seed 9   # 3 x 2,000 rounds
 
 1. Strength, under their rules (= our `sin-pozo`, 4 players in pairs, the first round of a
-   game: 6-6 leads): each deal is played twice, our bot's team on one side and then on the
+   game: 6-6 leads): each deal is played twice, our bot playing for one team and then for the
    other, against their `bota_gorda` and against their `probabilistic_alphabeta` (10 sampled
    deals from the 8th move, `bota_gorda` before). Rounds won (a tie counts half) with the 95%
-   Wilson interval, and the mean points per round of each side. Every round is replayed in
+   Wilson interval, and the mean points per round of each team. Every round is replayed in
    their engine, which must score it exactly as ours does.
 2. Speed of `expert` per decision, alone on one core: median and 99th percentile over every
    decision of whole games of `clasico` 4 players in pairs (double-six) and 6 players in
    pairs (double-nine), also over the decisions with more than one legal action.
 3. Where the worth is lost (`--only regret`, not in the default run): against
    `probabilistic_alphabeta`, each decision with a choice and few enough tiles left to solve
-   is judged in the true deal, and the worth each side lost against the best move there is
+   is judged in the true deal, and the worth each team lost against the best move there is
    summed by phase of the round. Some loss is the price of not seeing the hands; the
-   comparison between the two sides, phase by phase, is the figure.
+   comparison between the two teams, phase by phase, is the figure.
 4. The ceiling (`--only oracle`, not in the default run): the same match against
    `probabilistic_alphabeta`, but our team sees every hand (the referee's deal, solved
    exactly) at each decision with at most `--oracle-tiles` tiles in hands, and plays as the
@@ -26,7 +26,7 @@
    expert seats seeing only each other's hand from the first play (every deal they sample
    deals it as it is): how much of that ceiling knowing the partner's tiles is worth.
 6. How the plays are best read (`--only fit`, not in the default run): every play with a
-   choice of tiles in the match against `probabilistic_alphabeta` (`--deals-fit`), each side's,
+   choice of tiles in the match against `probabilistic_alphabeta` (`--deals-fit`), each team's,
    is recorded with, for each tile it could have played, its pips and the tiles it would say
    (the convention's `said`); the model exp(kappa * pips + lambda * said), the one the expert
    reads its partner and its opponents by, is fitted by log-likelihood over a grid, for the
@@ -83,7 +83,7 @@ def true_worth(rnd: Round, legal: Sequence[Action], round_bonus: float) -> list[
     view = rnd.view(rnd.turn)
     rules = view.rules
     value = Valuer(rules, rnd.turn, view.scores, view.goals, round_bonus * rules.target)
-    maximizing = [rules.side_of(s) == rules.side_of(rnd.turn) for s in range(rules.players)]
+    maximizing = [rules.team_of(s) == rules.team_of(rnd.turn) for s in range(rules.players)]
     state = rnd.fast_state()
     return Solver(value, maximizing, state).solve_moves(state, [move_of(option) for option in legal])
 
@@ -263,7 +263,7 @@ def regrets_of_deal(
     bot_name: str, their_name: str, deal_seed: int, budget: Budget | None, most_tiles: int
 ) -> list[Regret]:
     """The regret of every decision with a choice and at most `most_tiles` tiles in hands,
-    both seatings of one deal, each side's in its own valuation (points and the round bonus)."""
+    both seatings of one deal, each team's in its own valuation (points and the round bonus)."""
     found: list[Regret] = []
     bonus = (budget or Budget()).round_bonus
 
@@ -283,7 +283,7 @@ def regrets_of_deal(
 def regret(
     bot_name: str, their_name: str, deals: int, seed: int, jobs: int, budget: Budget | None, most_tiles: int
 ) -> None:
-    """Where each side loses worth: the regrets of `regrets_of_deal`, by how many tiles are
+    """Where each team loses worth: the regrets of `regrets_of_deal`, by how many tiles are
     left in hands, for our bot and for theirs."""
     seeds = [seed * 1_000_003 + k for k in range(deals)]
     found: list[Regret] = []
@@ -300,10 +300,10 @@ def regret(
             found += result
     print(
         f"regret against the true deal, {bot_name} vs dominoes.{their_name}, {deals} deals x 2 seatings "
-        "(tiles in hands: decisions, mean worth lost, share that lost any, share of the side's total):"
+        "(tiles in hands: decisions, mean worth lost, share that lost any, share of the team's total):"
     )
     phases = [(most_tiles, 20), (19, 17), (16, 13), (12, 9), (8, 0)]
-    for ours, side in ((True, bot_name), (False, their_name)):
+    for ours, team in ((True, bot_name), (False, their_name)):
         mine = [r for r in found if r.ours == ours]
         total = sum(r.lost for r in mine) or 1.0
         cells = []
@@ -314,12 +314,12 @@ def regret(
             cells.append(
                 f"{high}-{low}: {len(here)}, {lost / max(len(here), 1):.1f}, {share:.0%}, {lost / total:.0%}"
             )
-        print(f"  {side}: " + " | ".join(cells), flush=True)
+        print(f"  {team}: " + " | ".join(cells), flush=True)
 
 
 @dataclass
 class Choice:
-    """One play with a choice of tiles: whose side, whether it came before the deals are solved
+    """One play with a choice of tiles: whose team, whether it came before the deals are solved
     exactly, and (pips, tiles said) of every tile that fitted, the one played at `chosen`."""
 
     ours: bool
@@ -370,7 +370,7 @@ def gain(choices: Sequence[Choice], kappa: float, strength: float) -> float:
 
 
 def fit(bot_name: str, their_name: str, deals: int, seed: int, jobs: int, budget: Budget | None) -> None:
-    """The best (kappa, lambda) of the grid for each side's first and later plays."""
+    """The best (kappa, lambda) of the grid for each team's first and later plays."""
     seeds = [seed * 1_000_003 + k for k in range(deals)]
     found: list[Choice] = []
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -383,14 +383,14 @@ def fit(bot_name: str, their_name: str, deals: int, seed: int, jobs: int, budget
         f"plays read as exp(kappa * pips + lambda * tiles said), {bot_name} vs dominoes.{their_name}, "
         f"{deals} deals x 2 seatings (nats per play above chance):"
     )
-    for ours, side in ((True, bot_name), (False, their_name)):
+    for ours, team in ((True, bot_name), (False, their_name)):
         for early, phase in ((True, f"more than {chosen.exact_tiles} tiles"), (False, "the rest")):
             here = [c for c in found if c.ours == ours and c.early == early]
             grid = {(k, lam): gain(here, k, lam) for k in KAPPAS for lam in LAMBDAS}
             (kappa, strength), best = max(grid.items(), key=lambda item: item[1])
             heavy = max(KAPPAS, key=lambda k: grid[k, 0.0])
             print(
-                f"  {side}, {phase}: {len(here)} plays; best kappa {kappa}, lambda {strength}: "
+                f"  {team}, {phase}: {len(here)} plays; best kappa {kappa}, lambda {strength}: "
                 f"{best:.3f}; without lambda, best kappa {heavy}: {grid[heavy, 0.0]:.3f}; "
                 f"the expert's reading of its partner (kappa {chosen.reading_heaviness}, "
                 f"lambda {chosen.reading}): {gain(here, chosen.reading_heaviness, chosen.reading):.3f}",

@@ -31,11 +31,11 @@ from collections.abc import Callable
 
 import dominoes
 
-import tranque.engine.state
+import tranque.engine.bitboard
 from tranque import Round, Rules, Tile
+from tranque.engine.bitboard import RoundState
 from tranque.engine.deal import first_lead, random_deal
 from tranque.engine.round import state_for
-from tranque.engine.state import RoundState
 
 Playout = Callable[[], object]
 
@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(2026)
     sin_pozo = Rules.preset("sin-pozo", players=4, mode="pairs")
     double_nine = Rules.preset("clasico", players=6, mode="pairs")
-    compiled = tranque.engine.state.__file__.endswith(".so")
+    compiled = tranque.engine.bitboard.__file__.endswith(".so")
 
     print(
         f"Python {sys.version.split()[0]}, engine {'compiled (mypyc)' if compiled else 'pure Python'}, "

@@ -180,8 +180,8 @@ class Filler:
             user_id = skewed(rng, self.players)
             if user_id not in seated:
                 seated.append(user_id)
-        sides = 2 if fmt == "pairs" else count
-        winner = rng.randrange(sides)
+        teams = 2 if fmt == "pairs" else count
+        winner = rng.randrange(teams)
         private = rng.random() < 0.1
         rated = not private and rng.random() < 0.6
         game_id = f"b{index:07d}.1"
@@ -196,8 +196,8 @@ class Filler:
                 }
                 for seat, user_id in enumerate(seated)
             ],
-            "scores": [100 if side == winner else rng.randrange(100) for side in range(sides)],
-            "goals": [0] * sides,
+            "scores": [100 if team == winner else rng.randrange(100) for team in range(teams)],
+            "goals": [0] * teams,
             "winners": [winner],
             "rounds": rng.randrange(2, 9),
         }
@@ -220,7 +220,7 @@ class Filler:
         keys = period_keys(at).values()
         rows = []
         for seat, user_id in enumerate(seated):
-            won = seat % sides == winner
+            won = seat % teams == winner
             gained = 0
             before_after: tuple[float | None, ...] = (None, None, None, None)
             if rated:

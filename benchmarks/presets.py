@@ -6,9 +6,9 @@
 Each row is a preset (clasico with 2, 3, 4 and 6 players, then every other preset with its
 own number of players) played to its target by `tranque arena expert heuristic`'s match
 (tranque.bots.arena): every deal once per seating, so the luck of the tiles cancels out.
-With two sides, a fair share of the games is one half; with more (individual play), the
-expert sits on one side against copies of the heuristic on every other, and its fair share
-is one over the number of sides. A row is won when the 95% Wilson interval of the expert's
+With two teams, a fair share of the games is one half; with more (individual play), the
+expert plays for one team against copies of the heuristic on every other, and its fair share
+is one over the number of teams. A row is won when the 95% Wilson interval of the expert's
 games won lies above its fair share. Prints a Markdown table, one line per row as it ends.
 """
 
@@ -77,7 +77,7 @@ def main() -> None:
             summary = summarize(NAMES, records)
             rate, low, high = summary.game_rate(0)
             rounds, _, _ = summary.round_rate(0)
-            fair = 1 / rules.side_count
+            fair = 1 / rules.team_count
             mode = "pairs" if rules.is_pairs else "individual"
             progress.remove_task(task)
             progress.console.print(

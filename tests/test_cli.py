@@ -22,11 +22,11 @@ from rich.console import Console
 
 from tests.cli_helpers import answers, flat, forbid, one_line_error
 from tests.engine.deals import complete_deal, run
-from tranque import Game, Play, Rules, Side, Tile
+from tranque import Draw, Game, Play, PlayerView, Rules, Side, Tile
 from tranque.bots import make_bot
 from tranque.bots.arena import play_out
 from tranque.cli import main
-from tranque.engine import RoundEnd
+from tranque.engine import Action, RoundEnd
 from tranque.engine.record import load, save, to_record
 from tranque.terminal.catalogue import plural
 from tranque.terminal.command import Context
@@ -790,9 +790,9 @@ def test_V6_a_tied_ponce_tranque_scores_only_the_blockers_two() -> None:
         "palitos de quien trancó." in text
     )
     assert "nadie anota" not in text
-    blocker = "AB"[game.rules.side_of(result.closer)]
+    blocker = "AB"[game.rules.team_of(result.closer)]
     assert re.search(rf"Pareja {blocker}: (\d palitos? por pases \+ )?2 palitos por trancar", text)
-    assert f"Pareja {blocker} +{result.points[game.rules.side_of(result.closer)]}" in text
+    assert f"Pareja {blocker} +{result.points[game.rules.team_of(result.closer)]}" in text
     assert "only the blocker's 2 palitos are scored" in flat(round_text(game, number, "en"))
 
 
@@ -815,7 +815,7 @@ def test_V6_ponce_palitos_are_passes_blocker_and_rounded_pips() -> None:
         result = game.results[number]
         text = flat(round_text(game, number, "es"))
         why = text.split("Por qué: ", 1)[1].split(" Anotan: ", 1)[0]
-        expected = {f"Pareja {'AB'[side]}": points for side, points in enumerate(result.points) if points}
+        expected = {f"Pareja {'AB'[team]}": points for team, points in enumerate(result.points) if points}
         assert palitos_in(why) == expected
         assert result.winner_seat is not None
         hands = "de las otras manos" if kind is RoundEnd.DOMINO else "de todas las manos"
@@ -954,6 +954,67 @@ class TestMoreInput:
         assert "Escribe un solo número de opción, no «1 2»." in out
         assert "No entiendo «5-1 i extra»" in out
         assert "Elige otra jugada." in out
+
+
+class TestNotationInput:
+    """The library's notation (`str(action)`, `Action.parse`) is understood at the prompt:
+    a tile with its end in one word, 6-4i/6-4d (or l/r), and robar/draw, pasar/pass."""
+
+    @pytest.mark.parametrize(
+        ("line", "expected"),
+        [
+            ("5-3d", Play(Tile(5, 3), Side.RIGHT)),
+            ("5-3i", Play(Tile(5, 3), Side.LEFT)),
+            ("3-5R", Play(Tile(5, 3), Side.RIGHT)),
+            ("5-3l", Play(Tile(5, 3), Side.LEFT)),
+            ("5-1i", Play(Tile(5, 1), Side.LEFT)),
+        ],
+    )
+    def test_a_tile_with_its_end_in_one_word(self, line: str, expected: Play) -> None:
+        game = two_player_game(TILE_INPUT_HANDS, "6-6 6-5i 6-3d")
+        ctx, _ = quiet_context([line])  # one answer: no question about the end follows
+        assert Match(game, 0, {}, ctx).ask(game.view(0)) == expected
+
+    def test_a_wrong_end_or_tile_in_notation_is_explained(self) -> None:
+        game = two_player_game(TILE_INPUT_HANDS, "6-6 6-5i 6-3d")
+        ctx, buffer = quiet_context(["5-1d", "4-4i", "7-7d", "robar", "pasar", "5-1i"])
+        assert Match(game, 0, {}, ctx).ask(game.view(0)) == Play(Tile(5, 1), Side.LEFT)
+        out = buffer.getvalue()
+        assert "La ficha 5-1 no pega a la derecha (ahí hay un 3)." in out
+        assert "La ficha 4-4 no se puede jugar ahora: elige una de las opciones." in out
+        assert "No tienes la ficha 7-7." in out
+        assert "Ahora no puedes robar del pozo: elige una de las opciones." in out
+        assert "Ahora no puedes pasar: elige una de las opciones." in out
+
+    @pytest.mark.parametrize(("lang", "word"), [("es", "robar"), ("en", "draw"), ("es", "DRAW")])
+    def test_drawing_by_its_word(self, lang: str, word: str) -> None:
+        game = two_player_game(["5-5 5-4 4-4 3-3 2-2 1-1 0-0", "6-6 6-3 3-1 2-1 2-0 4-0 3-0"], "6-6")
+        ctx, buffer = quiet_context(["pass", word])
+        ctx.lang = lang
+        assert Match(game, 0, {}, ctx).ask(game.view(0)) == Draw()
+        said = "Ahora no puedes pasar" if lang == "es" else "You can't pass now: pick one of the options."
+        assert said in buffer.getvalue()
+
+    def test_a_whole_game_typed_in_notation(
+        self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        typed: list[str] = []
+        real = Match.interpret
+
+        def in_notation(self: Match, text: str, options: list[Action], view: PlayerView) -> Action:
+            chosen = str(options[-1])  # what the library writes for the last option
+            typed.append(chosen)
+            understood = real(self, chosen, options, view)
+            assert understood == options[-1], chosen
+            return understood
+
+        monkeypatch.setattr(Match, "interpret", in_notation)
+        script(monkeypatch, itertools.repeat(""))
+        assert main(["play", "--seed", "5", "--players", "2", "--target", "30"]) == 0
+        out = capsys.readouterr().out
+        last = out.splitlines()[-1]
+        assert last == "¡Ganaste la partida!" or last.startswith(("Gana la partida ", "Empate: "))
+        assert any(len(word) == 4 and word[3] in "id" for word in typed)
 
 
 class TestArena:

@@ -9,7 +9,7 @@ from tests.bots.positions import rounds_with_views
 from tranque import Rules
 from tranque.bots.search import Solver, blocking_rollout, greedy_rollout
 from tranque.bots.values import Valuer
-from tranque.engine.state import MOVE_COUNT, RoundState
+from tranque.engine.bitboard import MOVE_COUNT, RoundState
 from tranque.engine.tiles import PIPS
 
 TWO_SIDES = [
@@ -43,7 +43,7 @@ def test_solver_value_is_the_minimax_value(name: str, players: int, mode: str, t
             assert view.seat is not None
             state = rnd.fast_state()
             value = Valuer(rules, view.seat, view.scores, view.goals)
-            maximizing = [rules.side_of(s) == rules.side_of(view.seat) for s in range(players)]
+            maximizing = [rules.team_of(s) == rules.team_of(view.seat) for s in range(players)]
             solver = Solver(value, maximizing, state)
             for move in state.legal_moves():
                 state.push(move)
@@ -63,7 +63,7 @@ def test_solve_moves_gives_each_moves_minimax_value_and_leaves_the_state_whole()
         state = rnd.fast_state()
         before = (state.hands[:], state.left, state.right, state.turn)
         value = Valuer(rules, view.seat, view.scores, view.goals)
-        maximizing = [rules.side_of(s) == rules.side_of(view.seat) for s in range(rules.players)]
+        maximizing = [rules.team_of(s) == rules.team_of(view.seat) for s in range(rules.players)]
         moves = state.legal_moves()
         expected = []
         for move in moves:

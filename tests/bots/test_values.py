@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from tranque import Rules
 from tranque.bots.values import Valuer
+from tranque.engine.bitboard import RoundState
 from tranque.engine.deal import deal_from_seed
 from tranque.engine.scoring import score_round
-from tranque.engine.state import RoundState
 
 
 def test_R12_worth_in_pairs_is_the_difference_of_the_teams_points() -> None:
@@ -51,7 +51,7 @@ def test_R12_winning_the_round_is_worth_the_bonus_on_top_of_its_points() -> None
         for seat in range(rules.players):
             plain = Valuer(rules, seat, scores=(0, 0), goals=(0, 0))
             keen = Valuer(rules, seat, scores=(0, 0), goals=(0, 0), round_bonus=15)
-            expected = 0 if result.winner is None else 15 if result.winner == rules.side_of(seat) else -15
+            expected = 0 if result.winner is None else 15 if result.winner == rules.team_of(seat) else -15
             assert keen(state) - plain(state) == expected
             seen.add(expected)
     assert seen >= {15, -15}  # both a won and a lost round came up

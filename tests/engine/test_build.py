@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-COMPILED = ("tiles", "chance", "state", "deal", "round", "scoring")
+COMPILED = ("tiles", "chance", "bitboard", "deal", "round", "scoring")
 
 
 @pytest.mark.parametrize("name", COMPILED)

@@ -13,11 +13,11 @@ from collections import Counter
 import pytest
 
 from tests.engine.deals import COMBOS, rules_of
+from tranque.engine.bitboard import DOMINO, ONGOING, TRANQUE, RoundState
 from tranque.engine.chance import SplitFloat
 from tranque.engine.deal import first_lead, random_deal
 from tranque.engine.round import state_for
 from tranque.engine.scoring import score_round
-from tranque.engine.state import DOMINO, ONGOING, TRANQUE, RoundState
 from tranque.engine.tiles import BIT, indices
 
 

@@ -10,7 +10,7 @@ from functools import partial
 import pytest
 
 from tranque import Game, Round, Rules, Tile
-from tranque.engine.state import STATE_FIELDS, RoundState
+from tranque.engine.bitboard import STATE_FIELDS, RoundState
 
 
 def _objects() -> dict[str, object]:

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from tests.engine.deals import COMBOS, rules_of
 from tranque import Draw, Game, Pass, Play, Round, Side, Tile
 from tranque.engine import Mode
+from tranque.engine.bitboard import DOMINO, DRAW_MOVE, ONGOING, PASS_MOVE, STATE_FIELDS, TRANQUE, RoundState
 from tranque.engine.scoring import score_round
-from tranque.engine.state import DOMINO, DRAW_MOVE, ONGOING, PASS_MOVE, STATE_FIELDS, TRANQUE, RoundState
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 FAST = settings(max_examples=4, deadline=None, database=None)

@@ -3,7 +3,7 @@
 For each fixed deal below, every sequence of legal actions from the deal to the end of the
 round is walked through the public `Round` API (`legal_actions`, `apply`, `is_over`,
 `result`), and the totals over the tree's leaves are pinned: how many there are, how many
-actions the tree holds, how many end in dominó and in tranque, who wins and what every side
+actions the tree holds, how many end in dominó and in tranque, who wins and what every team
 scores. A draw is one action (C2), so the tree grows only where a player has a choice.
 
 The pinned numbers come from a referee written in this file from the text of docs/rules.md, on
@@ -43,10 +43,10 @@ class Table:
     ponce: bool  # V6: passes score, the tranque is individual, points become palitos
 
     @property
-    def sides(self) -> int:
+    def teams(self) -> int:
         return self.players // 2 if self.pairs else self.players
 
-    def side_of(self, seat: int) -> int:
+    def team_of(self, seat: int) -> int:
         return seat % (self.players // 2) if self.pairs else seat
 
     def partner_of(self, seat: int) -> int | None:
@@ -59,7 +59,7 @@ class Position(NamedTuple):
     ends: Pair | None  # (left, right); None before the lead
     turn: int
     last_player: int  # who made the last play; -1 before the lead
-    pass_points: tuple[int, ...]  # V6: palitos earned by passes, per side
+    pass_points: tuple[int, ...]  # V6: palitos earned by passes, per team
     bonus_pending: bool  # V6: the game's first scoring pass is still to come (worth 2)
     forced_lead: Pair | None  # R6: the tile the first round must open with
 
@@ -103,7 +103,7 @@ def opening(
         ends=None,
         turn=starter,
         last_player=-1,
-        pass_points=(0,) * table.sides,
+        pass_points=(0,) * table.teams,
         # V6: "the first scoring pass of the game" is worth 2. A first round opens the game; a
         # later one is taken to come after that pass, as `Round.deal(starter=k)` assumes.
         bonus_pending=table.ponce and start == "first",
@@ -159,7 +159,7 @@ def play(table: Table, position: Position, move: Move) -> tuple[Position, Ending
             # V6: the pass scores for the team of the last player, unless it is their partner's.
             worth = 2 if position.bonus_pending else 1
             points = list(position.pass_points)
-            points[table.side_of(last)] += worth
+            points[table.team_of(last)] += worth
             after = after._replace(pass_points=tuple(points), bonus_pending=False)
         return after, None
     assert not isinstance(move, str)
@@ -192,31 +192,31 @@ def _with_hand(
 
 
 def score(table: Table, position: Position, ending: Ending) -> tuple[int | None, tuple[int, ...]]:
-    """The winning side (None: a tie nobody wins) and the points of every side (R10–R13, V6)."""
+    """The winning team (None: a tie nobody wins) and the points of every team (R10–R13, V6)."""
     counts = [pips(hand) for hand in position.hands]
     everything = sum(counts)
-    points = [0] * table.sides
+    points = [0] * table.teams
     if ending.kind == DOMINO:
-        winner: int | None = table.side_of(ending.closer)
+        winner: int | None = table.team_of(ending.closer)
     elif table.pairs and not table.ponce:
         # R11/R13: partners' pips are summed and the lowest team wins.
         team_counts = [
-            sum(c for s, c in enumerate(counts) if table.side_of(s) == k) for k in range(table.sides)
+            sum(c for s, c in enumerate(counts) if table.team_of(s) == k) for k in range(table.teams)
         ]
         lowest = [k for k, c in enumerate(team_counts) if c == min(team_counts)]
         winner = lowest[0] if len(lowest) == 1 else None
     else:
         # R11 individual, and V6 ponce: the fewest pips in one hand; partners tied win together.
-        lowest_sides = {table.side_of(s) for s, c in enumerate(counts) if c == min(counts)}
-        winner = lowest_sides.pop() if len(lowest_sides) == 1 else None
+        lowest_teams = {table.team_of(s) for s, c in enumerate(counts) if c == min(counts)}
+        winner = lowest_teams.pop() if len(lowest_teams) == 1 else None
     if table.ponce:
         if winner is not None:
             # Dominó: every other hand (the winner's is empty); tranque: all four hands.
             points[winner] += (everything + 4) // 10
-        for side, earned in enumerate(position.pass_points):
-            points[side] += earned
+        for team, earned in enumerate(position.pass_points):
+            points[team] += earned
         if ending.kind == TRANQUE:
-            points[table.side_of(ending.closer)] += PONCE_BLOCKER_PALITOS
+            points[table.team_of(ending.closer)] += PONCE_BLOCKER_PALITOS
     elif winner is not None:
         # R12: every other hand, partner's included; R13: a pairs tranque counts all hands.
         points[winner] += everything - (0 if table.pairs else counts[winner])
@@ -233,17 +233,17 @@ class Totals:
     dominoes: int
     tranques: int
     ties: int  # finished rounds nobody wins
-    wins: tuple[int, ...]  # per side
-    points: tuple[int, ...]  # per side, summed over the leaves
+    wins: tuple[int, ...]  # per team
+    points: tuple[int, ...]  # per team, summed over the leaves
 
 
 class Tally:
     """Totals being counted, one leaf at a time."""
 
-    def __init__(self, sides: int) -> None:
+    def __init__(self, teams: int) -> None:
         self.leaves = self.actions = self.dominoes = self.tranques = self.ties = 0
-        self.wins = [0] * sides
-        self.points = [0] * sides
+        self.wins = [0] * teams
+        self.points = [0] * teams
 
     def leaf(self, domino: bool, winner: int | None, points: Sequence[int]) -> None:
         self.leaves += 1
@@ -255,8 +255,8 @@ class Tally:
             self.ties += 1
         else:
             self.wins[winner] += 1
-        for side in range(len(self.points)):
-            self.points[side] += points[side]
+        for team in range(len(self.points)):
+            self.points[team] += points[team]
 
     def totals(self) -> Totals:
         return Totals(
@@ -296,7 +296,7 @@ def referee_totals(deal: PerftDeal) -> Totals:
     boneyard = [pair(text) for text in deal.boneyard.split()]
     assert sorted([*(tile for hand in hands for tile in hand), *boneyard]) == sorted(DOUBLE_SIX)
     table = deal.table
-    tally = Tally(table.sides)
+    tally = Tally(table.teams)
     stack = [opening(table, hands, boneyard, deal.start)]
     while stack:
         position = stack.pop()
@@ -318,8 +318,8 @@ def engine_totals(deal: PerftDeal) -> Totals:
     rules = deal.rules()
     hands = [[Tile.parse(text) for text in hand.split()] for hand in deal.hands]
     boneyard = [Tile.parse(text) for text in deal.boneyard.split()]
-    sides = range(deal.table.sides)
-    tally = Tally(len(sides))
+    teams = range(deal.table.teams)
+    tally = Tally(len(teams))
 
     def reached(path: Sequence[Any]) -> Round:
         round_ = Round.deal(rules, hands, boneyard, **deal.start_keywords())
@@ -339,7 +339,7 @@ def engine_totals(deal: PerftDeal) -> Totals:
                 result = child.result
                 assert result is not None
                 domino = result.kind is RoundEnd.DOMINO
-                tally.leaf(domino, result.winner, [result.points[side] for side in sides])
+                tally.leaf(domino, result.winner, [result.points[team] for team in teams])
             else:
                 walk([*path, action], child)
 

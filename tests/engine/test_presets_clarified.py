@@ -123,7 +123,7 @@ class TestC5Results:
         result = scripted_result(rules, TRANQUE_10, kept)
         assert result.winner_seat == winner_seat
         assert result.tie is (winner_seat is None)
-        assert result.winner == (None if winner_seat is None else rules.side_of(winner_seat))
+        assert result.winner == (None if winner_seat is None else rules.team_of(winner_seat))
 
     @pytest.mark.parametrize("name", ["clasico", "maracucho", "ponce"])
     def test_C5_pairs_counts_are_per_team_and_per_seat(self, name: str) -> None:

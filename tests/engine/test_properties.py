@@ -28,7 +28,7 @@ FEW = settings(max_examples=3, deadline=None, database=None)
 SOME = settings(max_examples=5, deadline=None, database=None)
 
 # Presets whose tranque is counted per player (V5, V6), and whose tranque tie goes to the
-# tied side nearest the starter (V2, V5).
+# tied team nearest the starter (V2, V5).
 INDIVIDUAL_TRANQUE = {"maracucho", "ponce"}
 NEAREST_STARTER_TIE = {"salon", "maracucho"}
 # Where a tranque tie passes the start to the right (V3, V4, V6); elsewhere it stays (R13).
@@ -43,12 +43,12 @@ def full_set(set_max: int) -> list[Tile]:
     return [Tile(a, b) for b in range(set_max + 1) for a in range(b, set_max + 1)]
 
 
-def side_of(rules: Rules, seat: int) -> int:
-    """R3: team k = seats {k, k + n/2}; in individual a seat is its own side."""
+def team_of(rules: Rules, seat: int) -> int:
+    """R3: team k = seats {k, k + n/2}; in individual a seat is its own team."""
     return seat % (rules.players // 2) if rules.mode is Mode.PAIRS else seat
 
 
-def side_count(rules: Rules) -> int:
+def team_count(rules: Rules) -> int:
     return rules.players // 2 if rules.mode is Mode.PAIRS else rules.players
 
 
@@ -137,46 +137,46 @@ class Expected:
         name, n = rules.preset_name, rules.players
         hands = rnd.hands
         counts = [pips(h) for h in hands]
-        sides = side_count(rules)
+        teams = team_count(rules)
         events = rnd.full_events
         plays = [e for e in events if isinstance(e, PlayEvent)]
         self.closer = plays[-1].seat
         empty = [seat for seat in range(n) if not hands[seat]]
         self.kind = RoundEnd.DOMINO if empty else RoundEnd.TRANQUE
-        self.side_counts = {
-            k: sum(counts[s] for s in range(n) if side_of(rules, s) == k) for k in range(sides)
+        self.team_counts = {
+            k: sum(counts[s] for s in range(n) if team_of(rules, s) == k) for k in range(teams)
         }
         self.seat_counts = dict(enumerate(counts))
         self.winner_seat: int | None = None
         if empty:
             assert empty == [self.closer], "only the player who made the last play can be out"
             self.winner_seat = self.closer
-            self.winner: int | None = side_of(rules, self.closer)
+            self.winner: int | None = team_of(rules, self.closer)
         elif name in INDIVIDUAL_TRANQUE:
             lowest = min(counts)
             tied = [s for s in range(n) if counts[s] == lowest]
-            tied_sides = {side_of(rules, s) for s in tied}
+            tied_teams = {team_of(rules, s) for s in tied}
             if name in NEAREST_STARTER_TIE:
                 self.winner_seat = next(
                     (rnd.starter + k) % n for k in range(n) if (rnd.starter + k) % n in tied
                 )
-                self.winner = side_of(rules, self.winner_seat)
+                self.winner = team_of(rules, self.winner_seat)
             else:
-                self.winner = tied_sides.pop() if len(tied_sides) == 1 else None
+                self.winner = tied_teams.pop() if len(tied_teams) == 1 else None
         else:
-            lowest = min(self.side_counts.values())
-            tied_sides = {k for k, c in self.side_counts.items() if c == lowest}
-            if len(tied_sides) == 1:
-                self.winner = tied_sides.pop()
+            lowest = min(self.team_counts.values())
+            tied_teams = {k for k, c in self.team_counts.items() if c == lowest}
+            if len(tied_teams) == 1:
+                self.winner = tied_teams.pop()
             elif name in NEAREST_STARTER_TIE:
                 self.winner = next(
-                    side_of(rules, (rnd.starter + k) % n)
+                    team_of(rules, (rnd.starter + k) % n)
                     for k in range(n)
-                    if side_of(rules, (rnd.starter + k) % n) in tied_sides
+                    if team_of(rules, (rnd.starter + k) % n) in tied_teams
                 )
             else:
                 self.winner = None
-        self.points = dict.fromkeys(range(sides), 0)
+        self.points = dict.fromkeys(range(teams), 0)
         self.goals: dict[int, int] = {}
         self.pass_points: dict[int, int] = {}
         self.blocker_points: dict[int, int] = {}
@@ -193,7 +193,7 @@ class Expected:
                     self.goals = {loser: 1}
         elif winner is not None:
             if name == "latino":
-                taken = sum(c for s, c in enumerate(counts) if side_of(rules, s) != winner)
+                taken = sum(c for s, c in enumerate(counts) if team_of(rules, s) != winner)
             elif rules.mode is Mode.PAIRS:
                 taken = sum(counts)
             else:
@@ -207,9 +207,9 @@ class Expected:
             passes, self.bonus_after = ponce_pass_points(events, bonus_pending)
             self.pass_points = dict(enumerate(passes))
             if self.kind is RoundEnd.TRANQUE:
-                self.blocker_points = {side_of(rules, self.closer): 2}
-            for side in range(sides):
-                self.points[side] += self.pass_points[side] + self.blocker_points.get(side, 0)
+                self.blocker_points = {team_of(rules, self.closer): 2}
+            for team in range(teams):
+                self.points[team] += self.pass_points[team] + self.blocker_points.get(team, 0)
 
     def check(self, rules: Rules, result: RoundResult) -> None:
         assert result.kind is self.kind
@@ -218,22 +218,22 @@ class Expected:
         assert result.tie is (self.winner is None)
         assert (result.winner_seat is None) is (self.winner is None)
         if result.winner_seat is not None:
-            assert side_of(rules, result.winner_seat) == self.winner
+            assert team_of(rules, result.winner_seat) == self.winner
         if self.winner_seat is not None:
             assert result.winner_seat == self.winner_seat
-        sides = len(self.points)
-        assert result.points == per_side(self.points, sides)
-        assert result.counts == per_side(self.side_counts, sides)
-        assert result.seat_counts == per_side(self.seat_counts, len(self.seat_counts))
-        assert result.goals == per_side(self.goals, sides)
-        assert result.pass_points == per_side(self.pass_points, sides)
-        assert result.blocker_points == per_side(self.blocker_points, sides)
-        # The record's form: keyed by side, goals and blocker points only where there are
-        # some, pass points for every side in ponce only.
+        teams = len(self.points)
+        assert result.points == per_team(self.points, teams)
+        assert result.counts == per_team(self.team_counts, teams)
+        assert result.seat_counts == per_team(self.seat_counts, len(self.seat_counts))
+        assert result.goals == per_team(self.goals, teams)
+        assert result.pass_points == per_team(self.pass_points, teams)
+        assert result.blocker_points == per_team(self.blocker_points, teams)
+        # The record's form: keyed by team, goals and blocker points only where there are
+        # some, pass points for every team in ponce only.
         keyed = result.to_json()
         for key, expected in [
             ("points", self.points),
-            ("counts", self.side_counts),
+            ("counts", self.team_counts),
             ("seat_counts", self.seat_counts),
             ("goals", self.goals),
             ("pass_points", self.pass_points),
@@ -244,7 +244,7 @@ class Expected:
         assert result.capicua is False
 
 
-def per_side(values: dict[int, int], count: int) -> tuple[int, ...]:
+def per_team(values: dict[int, int], count: int) -> tuple[int, ...]:
     return tuple(values.get(k, 0) for k in range(count))
 
 
@@ -411,10 +411,10 @@ def ponce_first_to_twenty(
     """C6: add the gains in order; the first team to reach the target wins, and nothing is
     added after it. The winner (None if nobody reaches it) and the scores then."""
     scores = list(scores)
-    for side, points in gains:
-        scores[side] += points
-        if scores[side] >= target:
-            return side, scores
+    for team, points in gains:
+        scores[team] += points
+        if scores[team] >= target:
+            return team, scores
     return None, scores
 
 
@@ -427,9 +427,9 @@ def test_R14_V6_V8_C6_game_scores_are_the_sum_of_round_points(
     rules = rules_of(name, players, mode)
     game = Game(rules, seed=seed)
     rng = random.Random(policy)
-    sides = side_count(rules)
-    totals = [0] * sides
-    goals = [0] * sides
+    teams = team_count(rules)
+    totals = [0] * teams
+    goals = [0] * teams
     bonus = name == "ponce"
     target = rules.target
     for _ in range(300):
@@ -446,16 +446,16 @@ def test_R14_V6_V8_C6_game_scores_are_the_sum_of_round_points(
             last = rnd.full_events[-1]
             assert isinstance(last, PassEvent)
             assert rnd.last_player is not None
-            assert game.winners == [side_of(rules, rnd.last_player)]
+            assert game.winners == [team_of(rules, rnd.last_player)]
             assert game.scores[game.winners[0]] >= target
             return
         result = rnd.result
         assert result is not None
         expected = Expected(rules, rnd, bonus)
         bonus = expected.bonus_after
-        for side in range(sides):
-            totals[side] += expected.points[side]
-            goals[side] += expected.goals.get(side, 0)
+        for team in range(teams):
+            totals[team] += expected.points[team]
+            goals[team] += expected.goals.get(team, 0)
         winner = None
         if name == "ponce":
             before_end = [t - expected.points[s] + expected.pass_points[s] for s, t in enumerate(totals)]
@@ -469,10 +469,10 @@ def test_R14_V6_V8_C6_game_scores_are_the_sum_of_round_points(
         if name == "ponce":
             assert game.winners == ([] if winner is None else [winner])
         elif rules.goals_to_win is not None and max(goals) >= rules.goals_to_win:
-            assert game.winners == [s for s in range(sides) if goals[s] >= rules.goals_to_win]
+            assert game.winners == [s for s in range(teams) if goals[s] >= rules.goals_to_win]
         elif max(totals) >= target:
             if name == "en-contra":
-                assert game.winners == [s for s in range(sides) if totals[s] == min(totals)]
+                assert game.winners == [s for s in range(teams) if totals[s] == min(totals)]
             else:
                 # R14: only the round's winner scored, so it is the one that reached the target.
                 assert game.winners == [expected.winner]

@@ -29,7 +29,7 @@ def test_the_plain_python_engine_passes_the_same_tests(tmp_path: Path) -> None:
         [
             sys.executable,
             "-c",
-            "import tranque.engine.state as s, tranque.engine.round as r; print(s.__file__, r.__file__)",
+            "import tranque.engine.bitboard as s, tranque.engine.round as r; print(s.__file__, r.__file__)",
         ],
         env=env,
         capture_output=True,

@@ -21,7 +21,7 @@ import pytest
 from tests.engine.deals import Deal, complete_deal, pips, played_round, result_of, run, snapshot, tiles
 from tranque import Draw, Game, IllegalAction, Pass, Play, Round, Rules, RulesError, Side, Tile
 from tranque.engine import DrawEvent, PassEvent, PlayerView, PlayEvent, RoundEnd
-from tranque.engine.state import RoundState
+from tranque.engine.bitboard import RoundState
 
 PAIRS = Rules.preset("clasico")  # C8: 4 players in pairs
 FOUR = Rules.preset("clasico", mode="individual")
@@ -183,19 +183,19 @@ class TestSeats:
     @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
     def test_R3_individual_each_seat_is_its_own_side(self, players: int) -> None:
         rules = Rules.preset("clasico", players=players, mode="individual")
-        assert rules.side_count == players
-        assert [rules.side_of(seat) for seat in range(players)] == list(range(players))
+        assert rules.team_count == players
+        assert [rules.team_of(seat) for seat in range(players)] == list(range(players))
         assert [rules.partner_of(seat) for seat in range(players)] == [None] * players
 
     def test_R3_four_in_pairs_partners_face_each_other(self) -> None:
-        assert PAIRS.side_count == 2
+        assert PAIRS.team_count == 2
         assert [PAIRS.partner_of(seat) for seat in range(4)] == [2, 3, 0, 1]
-        assert [PAIRS.side_of(seat) for seat in range(4)] == [0, 1, 0, 1]
+        assert [PAIRS.team_of(seat) for seat in range(4)] == [0, 1, 0, 1]
         assert [PAIRS.seats_of(team) for team in range(2)] == [[0, 2], [1, 3]]
 
     def test_R3_six_in_pairs_two_players_between_partners(self) -> None:
         rules = Rules.preset("clasico", players=6, mode="pairs")
-        assert rules.side_count == 3
+        assert rules.team_count == 3
         assert [rules.partner_of(seat) for seat in range(6)] == [3, 4, 5, 0, 1, 2]
         assert [rules.seats_of(team) for team in range(3)] == [[0, 3], [1, 4], [2, 5]]
 

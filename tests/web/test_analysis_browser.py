@@ -1,6 +1,6 @@
 """The post-game analysis in the replay viewer (js/analysis_view.js): a finished game kept with
 its record, «Analizar la partida» asked for by its logged-in player, then the chart of each
-side's expected result, each player's accuracy, the flagged moves listed and marked on the
+team's expected result, each player's accuracy, the flagged moves listed and marked on the
 timeline, and at a flagged move the better tile drawn pale on the board where the server
 laid it out. A tiny budget (3 deals per decision) keeps it quick; what is checked does not
 depend on it. And while it waits in the queue, its progress bar; without an account, the
@@ -67,7 +67,7 @@ def test_the_analysis_is_asked_for_and_shown_on_the_replay(
     page.wait_for_selector(".analysis[data-status='done'] .an-chart")
     result = httpx.get(f"{analysing.http}/api/games/mesa1.1/analysis", timeout=20).json()["result"]
 
-    # The chart: a line per side, a mark per flagged move.
+    # The chart: a line per team, a mark per flagged move.
     flagged = [d for d in result["decisions"] if d["verdict"] in ("inaccuracy", "error")]
     assert flagged
     assert page.locator(".an-chart polyline").count() == 2

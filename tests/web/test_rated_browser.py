@@ -1,5 +1,5 @@
 """A competitive game between two accounts, in the browser: the table says before the first
-tile whether the game counts (and each side's chance, or why not), the game-end card shows
+tile whether the game counts (and each team's chance, or why not), the game-end card shows
 each player's new rating and XP, and the rankings and profiles have them afterwards.
 
 Each person's browser sends its own client address (X-Forwarded-For, which the live server

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from tranque.bots.base import Bot
 from tranque.bots.expert import ExpertBot
 from tranque.bots.heuristic import HeuristicBot
+from tranque.bots.imported import BotPathError, is_bot_path, make_imported_bot
 from tranque.bots.simple import GreedyBot, RandomBot
 
 
@@ -52,10 +53,14 @@ def bot_names() -> list[str]:
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
+    """The bot of level `name`, or of your own class named by import path, ``mypkg.mybot:MyBot``
+    (see `tranque.bots.imported`); `seed` makes its random choices repeatable."""
+    if is_bot_path(name):
+        return make_imported_bot(name, seed)
     level = LEVELS.get(name)
     if level is None:
         raise ValueError(f"no hay un bot «{name}»; hay: {', '.join(LEVELS)}")
     return level.factory(seed)
 
 
-__all__ = ["LEVELS", "Bot", "BotLevel", "bot_names", "make_bot"]
+__all__ = ["LEVELS", "Bot", "BotLevel", "BotPathError", "bot_names", "make_bot"]

@@ -5,9 +5,9 @@ engine gave that seat at that moment (its hand and the public history), never th
 hands. The judge is the `expert`'s own search (`ExpertBot.estimate`) with a bigger budget:
 many deals of the unseen tiles consistent with what the seat knows (weighted by how well
 they explain the other seats' choices), each candidate played out on every deal, solved
-exactly once few enough tiles remain (two sides) and rolled out ("bota gorda") before that.
+exactly once few enough tiles remain (two teams) and rolled out ("bota gorda") before that.
 The expected *worth* of a candidate is the `Valuer`'s, as the expert uses it: the round's
-points for the seat's side minus the others' (their average with more than two sides),
+points for the seat's team minus the others' (their average with more than two teams),
 plus the target when the result wins the game (minus when it loses it), plus 15% of the
 target for winning the round. Unlike the expert in play, no heuristic prior is added: what
 is shown is an estimate of worth, nothing else.

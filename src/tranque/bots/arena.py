@@ -1,8 +1,8 @@
 """Two bot levels face each other on duplicate deals (the match behind `tranque arena`).
 
 Every deal (a game seed: the same shuffles, round after round) is played once per seating:
-with two sides, twice, the bots swapping sides, so the luck of the cards cancels out. With
-more sides the first bot sits on one side against copies of the second, once on each side.
+with two teams, twice, the bots swapping teams, so the luck of the cards cancels out. With
+more teams the first bot plays for one team against copies of the second, once for each team.
 
 `summarize` adds up the share of rounds and of games each bot wins with a 95% Wilson
 interval, the points per round and the time each bot takes per decision; `tranque arena`
@@ -58,12 +58,12 @@ def seatings(rules: Rules) -> list[list[int]]:
     >>> seatings(Rules.preset("clasico"))
     [[0, 1, 0, 1], [1, 0, 1, 0]]
     """
-    sides = rules.side_count
-    if sides % 2 == 0:
-        patterns = [[side % 2 for side in range(sides)], [1 - side % 2 for side in range(sides)]]
+    teams = rules.team_count
+    if teams % 2 == 0:
+        patterns = [[team % 2 for team in range(teams)], [1 - team % 2 for team in range(teams)]]
     else:
-        patterns = [[0 if side == first else 1 for side in range(sides)] for first in range(sides)]
-    return [[pattern[rules.side_of(seat)] for seat in range(rules.players)] for pattern in patterns]
+        patterns = [[0 if team == first else 1 for team in range(teams)] for first in range(teams)]
+    return [[pattern[rules.team_of(seat)] for seat in range(rules.players)] for pattern in patterns]
 
 
 @dataclass
@@ -101,7 +101,7 @@ def play_game(
     """Play one game to its end: `seating[seat]` says which of `names` plays each seat; the
     first bot, an `expert`, searches with `budget` when one is given."""
     bots = lineup(rules, seating, names, bot_seed, budget)
-    owner = {rules.side_of(seat): seating[seat] for seat in range(rules.players)}
+    owner = {rules.team_of(seat): seating[seat] for seat in range(rules.players)}
     record = GameRecord()
     game = Game(rules, seed=seed)
     while True:
@@ -122,16 +122,16 @@ def play_game(
             else:
                 record.round_wins[owner[result.winner]] += 1
             per_bot = [0, 0]
-            for side, points in enumerate(result.points):
-                per_bot[owner[side]] += points
+            for team, points in enumerate(result.points):
+                per_bot[owner[team]] += points
             for bot in (0, 1):
                 record.points[bot].append(per_bot[bot])
         if game.is_over or len(game.rounds) >= MAX_ROUNDS:
             break
         game.start_next_round()
     winners = game.winners
-    for side in winners:
-        record.game_win[owner[side]] += 1 / len(winners)
+    for team in winners:
+        record.game_win[owner[team]] += 1 / len(winners)
     return record
 
 

@@ -41,8 +41,8 @@ from tranque.bots.search import (
 )
 from tranque.bots.values import Valuer
 from tranque.engine import Action, PlayerView
+from tranque.engine.bitboard import Move, RoundState
 from tranque.engine.round import move_of
-from tranque.engine.state import Move, RoundState
 from tranque.engine.tiles import Mask
 
 WEIGHTS = Weights()
@@ -65,7 +65,7 @@ class Budget:
     prior: float = 1.0  # weight of the heuristic's score, added to rollout averages
     prior_exact: float = 0.0  # the same, when the deals are solved exactly
     round_bonus: float = 0.15  # worth of winning the round itself, as a share of the target
-    rollout_tail: int = 0  # with two sides, solve rollouts exactly once this few tiles are left
+    rollout_tail: int = 0  # with two teams, solve rollouts exactly once this few tiles are left
     time_limit: float | None = None  # seconds of wall clock; None: the counts alone decide
     # The partnership's convention (`convention`): worth points added, where deals are rolled
     # out, per own tile a play leaves showing a number at the ends; and the reading of the
@@ -216,6 +216,8 @@ def weighted_deals(
 
 
 class ExpertBot:
+    """The strongest level: plays each candidate out on deals that fit what it has seen."""
+
     name = "expert"
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
@@ -223,6 +225,8 @@ class ExpertBot:
         self.budget = budget or Budget()
 
     def choose(self, view: PlayerView) -> Action:
+        """The legal action with the best expected worth over deals sampled to fit what
+        `view` has seen, within the budget (the module's docstring tells how)."""
         actions = legal_choices(view)
         if len(actions) == 1:
             return actions[0]
@@ -258,9 +262,9 @@ class ExpertBot:
             round_pass_points=view.round_pass_points,
         )
         moves = [move_of(a) for a in actions]
-        exact = rules.side_count == 2 and sum(view.hand_counts) + view.boneyard_count <= budget.exact_tiles
+        exact = rules.team_count == 2 and sum(view.hand_counts) + view.boneyard_count <= budget.exact_tiles
         samples = budget.exact_samples if exact else budget.samples
-        maximizing = [rules.side_of(s) == rules.side_of(view.seat) for s in range(rules.players)]
+        maximizing = [rules.team_of(s) == rules.team_of(view.seat) for s in range(rules.players)]
         partner = rules.partner_of(view.seat)
         reading = None
         if partner is not None and budget.reading_share:
@@ -298,7 +302,7 @@ class ExpertBot:
                 except SearchAborted:
                     exact = False  # too big to solve in the budget: roll out the rest
                 nodes += solver.nodes
-            if scores is None and budget.rollout_tail and rules.side_count == 2:
+            if scores is None and budget.rollout_tail and rules.team_count == 2:
                 tail_solver = Solver(value, maximizing, state)
                 scores = []
                 for move in moves:

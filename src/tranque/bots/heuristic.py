@@ -7,7 +7,7 @@
 * keep numbers you can follow with, and avoid being left with one number;
 * do not carry doubles to the end;
 * choose the end that hurts the opponents: ends they cannot follow make them pass;
-* block the round (tranque) only when the count favours your side.
+* block the round (tranque) only when the count favours your team.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ class HeuristicBot:
         self.weights = weights or Weights()
 
     def choose(self, view: PlayerView) -> Action:
+        """The legal action the weighted advice scores highest, ties at random."""
         actions = legal_choices(view)
         if len(actions) == 1:
             return actions[0]
@@ -68,7 +69,7 @@ class Advice:
         rules = view.rules
         self.players = rules.players
         self.partner = rules.partner_of(self.seat)
-        self.opponents = [s for s in range(self.players) if rules.side_of(s) != rules.side_of(self.seat)]
+        self.opponents = [s for s in range(self.players) if rules.team_of(s) != rules.team_of(self.seat)]
         self.lacking = known.lacking
         # What each other seat might hold: unseen tiles showing none of the numbers it lacks.
         self.possible = {
@@ -153,7 +154,7 @@ class Advice:
         return value
 
     def _tranque_outlook(self, hand: Mask) -> float:
-        """+1 if our side should win the blocked round on the count, -1 if not, between if unsure."""
+        """+1 if our team should win the blocked round on the count, -1 if not, between if unsure."""
         known = self.known
         unseen = indices(known.unseen)
         average = sum(PIPS[t] for t in unseen) / len(unseen) if unseen else 0.0
@@ -167,9 +168,9 @@ class Advice:
         elif self.partner is not None:
             ours = expected[self.seat] + expected[self.partner]
             theirs = min(
-                sum(expected[s] for s in rules.seats_of(side))
-                for side in range(rules.side_count)
-                if side != rules.side_of(self.seat)
+                sum(expected[s] for s in rules.seats_of(team))
+                for team in range(rules.team_count)
+                if team != rules.team_of(self.seat)
             )
         else:
             ours = expected[self.seat]

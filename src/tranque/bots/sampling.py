@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from tranque.bots.convention import Reading
 from tranque.bots.knowledge import Knowledge, tiles_without
 from tranque.engine import PlayerView
+from tranque.engine.bitboard import RoundState
 from tranque.engine.round import state_for
-from tranque.engine.state import RoundState
 from tranque.engine.tiles import BIT, PIPS, Mask, TileIndex, indices
 
 REJECTION_TRIES = 8

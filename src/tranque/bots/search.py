@@ -1,15 +1,15 @@
 """Perfect-information play of one determinization: fast rollouts and an exact solver.
 
-Both walk the engine's `RoundState` with `push`/`pop`. Values are for one side (a `Valuer`):
-the solver is a minimax with alpha-beta pruning and a transposition table, for two sides
-(two teams, or two players), where one side's gain is the other's loss.
+Both walk the engine's `RoundState` with `push`/`pop`. Values are for one team (a `Valuer`):
+the solver is a minimax with alpha-beta pruning and a transposition table, for two teams
+(pairs of partners, or two players), where one team's gain is the other's loss.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tranque.engine.state import MOVE_COUNT, Move, RoundState
+from tranque.engine.bitboard import MOVE_COUNT, Move, RoundState
 from tranque.engine.tiles import HIGH, LOW, PIPS, WITH_NUMBER
 
 Value = Callable[[RoundState], float]
@@ -83,10 +83,10 @@ class SearchAborted(Exception):
 
 
 class Solver:
-    """Exact minimax value of positions of one determinization, for the side a `Value` scores.
+    """Exact minimax value of positions of one determinization, for the team a `Value` scores.
 
-    Two sides only (two teams, or two players): `maximizing[seat]` says whether the seat
-    plays for the valued side. Positions are keyed by the tiles still in hands, which
+    Two teams only (pairs of partners, or two players): `maximizing[seat]` says whether the seat
+    plays for the valued team. Positions are keyed by the tiles still in hands, which
     (within one deal) says who holds what, plus the ends and the turn; where tiles are drawn
     or passes score (ponce) the key also carries the hands, the draws and the pass points.
     """

@@ -15,6 +15,7 @@ class RandomBot:
         self._rng = bot_rng(seed)
 
     def choose(self, view: PlayerView) -> Action:
+        """One of `view.legal_actions`, uniformly at random."""
         return self._rng.choice(legal_choices(view))
 
 
@@ -34,6 +35,7 @@ class GreedyBot:
         self._rng = bot_rng(seed)
 
     def choose(self, view: PlayerView) -> Action:
+        """The playable tile with the most pips (ties by the higher half, then at random)."""
         actions = legal_choices(view)
         best = max(heaviest_first(a) for a in actions)
         return self._rng.choice([a for a in actions if heaviest_first(a) == best])

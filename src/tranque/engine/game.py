@@ -1,4 +1,4 @@
-"""`Game`: rounds until a side reaches the target (R7, R14; V6–V8 game ends; C6, C7)."""
+"""`Game`: rounds until a team reaches the target (R7, R14; V6–V8 game ends; C6, C7)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import secrets
 from collections.abc import Callable, Sequence
 
 from tranque.engine.actions import Action, IllegalAction
+from tranque.engine.board import short_repr
 from tranque.engine.deal import DealError, deal_from_seed, parse_deal
 from tranque.engine.events import Event
 from tranque.engine.round import Round
@@ -46,17 +47,17 @@ class Game:
         self.scorer = scorer_of(rules)
         self.seed = seed
         self._seed_for_round = seed_for_round
-        sides = rules.side_count
+        teams = rules.team_count
         self._deals = [parse_deal(rules, hands, boneyard) for hands, boneyard in deals or ()]
         self._explicit = deals is not None
-        self.scores = [0] * sides
-        self.goals = [0] * sides
+        self.scores = [0] * teams
+        self.goals = [0] * teams
         self.results: list[RoundResult] = []
         self.rounds: list[Round] = []
         self.round_seeds: list[bytes | None] = []
         self.actions: list[tuple[int, int, Action]] = []  # (round number, seat, action)
         self.winners: list[int] = []
-        self._credited_pass_points = [0] * sides
+        self._credited_pass_points = [0] * teams
         if first_starter is not None and not (0 <= first_starter < rules.players):
             raise DealError("deal_bad_first_starter", last=rules.players - 1)
         if rules.first_round_lead is FirstLead.RANDOM_ANY and first_starter is None:
@@ -99,7 +100,7 @@ class Game:
         )
         self.rounds.append(round_)
         self.round_seeds.append(seed)
-        self._credited_pass_points = [0] * self.rules.side_count
+        self._credited_pass_points = [0] * self.rules.team_count
         return round_
 
     def copy(self, seed_for_round: Callable[[int], bytes] | None = None) -> Game:
@@ -121,6 +122,21 @@ class Game:
         if seed_for_round is not None:
             other._seed_for_round = seed_for_round
         return other
+
+    def __repr__(self) -> str:
+        over = f"over, winners {self.winners}" if self.winners else None
+        return short_repr("Game", self.rules, self.turn, len(self.round.line), over)
+
+    def __str__(self) -> str:
+        return self.board()
+
+    def board(self, lang: str = "es") -> str:
+        """The game as text (`print(game)` in Spanish): the rules in a line, the score, the
+        current round's line and every hand (a game holds the whole deal), the boneyard,
+        and whose turn it is, how the round ended, or who won. See `tranque.engine.board`."""
+        return self.round.board_of(
+            lang, scores=self.scores, goals=self.goals, round_number=self.round_number, winners=self.winners
+        )
 
     @property
     def is_over(self) -> bool:

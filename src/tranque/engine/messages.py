@@ -111,6 +111,46 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     "describe_play_at": {"es": "jugar {tile} a la {side}", "en": "play {tile} on the {side}"},
     "describe_draw": {"es": "robar del pozo", "en": "draw from the boneyard"},
     "describe_pass": {"es": "pasar", "en": "pass"},
+    # The board as text (board.py) --------------------------------------------------------
+    "board_players_pairs": {"es": "{n} jugadores por parejas", "en": "{n} players in pairs"},
+    "board_players_individual": {
+        "es": "{n} jugadores, cada uno por su cuenta",
+        "en": "{n} players, each on their own",
+    },
+    "board_target": {"es": "a {n} puntos", "en": "to {n} points"},
+    "board_goals_to_win": {"es": "a {n} goles", "en": "to {n} goals"},
+    "board_round": {"es": "mano {n}", "en": "round {n}"},
+    "board_seen_by": {"es": "vista del asiento {seat}", "en": "seen by seat {seat}"},
+    "board_spectator": {"es": "vista de un espectador", "en": "seen by a spectator"},
+    "board_score": {"es": "Marcador: {scores}", "en": "Score: {scores}"},
+    "board_goals": {"es": "({n} goles)", "en": "({n} goals)"},
+    "board_team": {"es": "pareja {letter}", "en": "team {letter}"},
+    "board_seat": {"es": "asiento {seat}", "en": "seat {seat}"},
+    "board_line": {"es": "Mesa, con puntas {left} y {right}:", "en": "Line, with ends {left} and {right}:"},
+    "board_line_empty": {"es": "Mesa: vacía", "en": "Line: empty"},
+    "board_tile": {"es": "{n} ficha", "en": "{n} tile"},
+    "board_tiles": {"es": "{n} fichas", "en": "{n} tiles"},
+    "board_no_tiles": {"es": "sin fichas", "en": "no tiles"},
+    "board_boneyard": {"es": "Pozo: {tiles}", "en": "Boneyard: {tiles}"},
+    "board_turn": {"es": "Turno: asiento {seat}", "en": "Turn: seat {seat}"},
+    "board_may": {"es": "opciones: {actions}", "en": "options: {actions}"},
+    "board_between_rounds": {
+        "es": "Entre manos: falta repartir la siguiente.",
+        "en": "Between rounds: the next is still to be dealt.",
+    },
+    "board_over_domino": {
+        "es": "Mano terminada: dominó del asiento {seat} · puntos {points}",
+        "en": "Round over: domino by seat {seat} · points {points}",
+    },
+    "board_over_tranque": {
+        "es": "Mano terminada: tranque, la gana {winner} · puntos {points}",
+        "en": "Round over: blocked (tranque), won by {winner} · points {points}",
+    },
+    "board_over_tranque_tie": {
+        "es": "Mano terminada: tranque empatado · puntos {points}",
+        "en": "Round over: blocked (tranque), tied · points {points}",
+    },
+    "board_game_over": {"es": "Partida terminada: gana {winners}", "en": "Game over: won by {winners}"},
     # Table options (RulesError) ----------------------------------------------------------
     "unknown_preset": {
         "es": "«{name}» no existe; hay: {presets}",

@@ -6,11 +6,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from tranque.engine.actions import DRAW, PASS, Action, Draw, IllegalAction, Pass, Play, Side
-from tranque.engine.deal import DealError, first_lead, parse_deal
-from tranque.engine.events import DrawEvent, Event, PassEvent, PlayEvent, public
-from tranque.engine.rules import Drawing, FirstLead, Rules
-from tranque.engine.scoring import RoundResult, score_round
-from tranque.engine.state import (
+from tranque.engine.bitboard import (
     DRAW_MOVE,
     LEAD,
     LEFT_END,
@@ -20,6 +16,11 @@ from tranque.engine.state import (
     Move,
     RoundState,
 )
+from tranque.engine.board import Board, short_repr
+from tranque.engine.deal import DealError, first_lead, parse_deal
+from tranque.engine.events import DrawEvent, Event, PassEvent, PlayEvent, public
+from tranque.engine.rules import Drawing, FirstLead, Rules
+from tranque.engine.scoring import RoundResult, score_round
 from tranque.engine.tiles import BIT, HIGH, LOW, PIPS, TILES, Mask, Tile, TileIndex, indices
 from tranque.engine.view import PlayerView
 
@@ -144,6 +145,48 @@ class Round:
     def __setstate__(self, saved: tuple[list[Event], list[Mask], tuple[Tile, ...]]) -> None:
         self._events, self._dealt, self.dealt_boneyard = saved
 
+    def __repr__(self) -> str:
+        over = f"over: {self.result.kind.value}" if self.result is not None else None
+        return short_repr("Round", self.rules, self.turn, len(self.line), over)
+
+    def __str__(self) -> str:
+        return self.board()
+
+    def board(self, lang: str = "es") -> str:
+        """The round as text (`str(round)` in Spanish): the line, its ends, every hand (a
+        round holds the whole deal), the boneyard, and whose turn it is with their options,
+        or how the round ended. See `tranque.engine.board`."""
+        return self.board_of(lang)
+
+    def board_of(
+        self,
+        lang: str,
+        *,
+        scores: Sequence[int] | None = None,
+        goals: Sequence[int] | None = None,
+        round_number: int | None = None,
+        winners: Sequence[int] = (),
+    ) -> str:
+        """`board` with the game's totals, the round's number and the game's winners (a game
+        may end before its round does: then nobody is to act)."""
+        teams = self.rules.team_count
+        over = self.is_over or bool(winners)
+        return Board(
+            rules=self.rules,
+            layout=self.layout,
+            ends=self.ends,
+            hands=self.hands,
+            hand_counts=self.hand_counts,
+            boneyard_count=self.boneyard_count,
+            turn=None if over else self.turn,
+            legal_actions=() if over else self.legal_actions(),
+            scores=scores if scores is not None else (0,) * teams,
+            goals=goals if goals is not None else (0,) * teams,
+            result=self.result,
+            round_number=round_number,
+            winners=winners,
+        ).text(lang)
+
     def copy(self) -> Round:
         """An independent copy that shares what never changes (the rules, the events, the
         dealt boneyard): a few microseconds, to try a move on it. `copy.deepcopy` copies all."""
@@ -187,6 +230,8 @@ class Round:
         starter: int | None,
         pass_bonus_pending: bool = False,
     ) -> Round:
+        """A round from bitmask hands and boneyard indices, already checked (`deal` checks
+        a deal given as tiles and calls this): the fast way in for the bots and the tests."""
         forced = -1
         if first and rules.first_round_lead is FirstLead.HIGHEST_DOUBLE:
             starter, forced = first_lead(hands)
@@ -202,19 +247,23 @@ class Round:
 
     @property
     def turn(self) -> int:
+        """The seat to act."""
         return self._state.turn
 
     @property
     def starter(self) -> int:
+        """The seat that led the round."""
         return self._state.starter
 
     @property
     def ends(self) -> tuple[int, int] | None:
+        """The line's open numbers, (left, right); None before the lead."""
         state = self._state
         return None if state.left < 0 else (state.left, state.right)
 
     @property
     def line(self) -> list[Tile]:
+        """The tiles on the table, left to right (`layout` gives each one's halves as laid)."""
         self._derive()
         return list(self._line)
 
@@ -226,14 +275,17 @@ class Round:
 
     @property
     def dealt_hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Every seat's hand as dealt, before any play or draw (referee only)."""
         return tuple(tuple(_tiles(h)) for h in self._dealt)
 
     @property
     def boneyard_count(self) -> int:
+        """How many tiles are left to draw."""
         return self._state.boneyard_count
 
     @property
     def hand_counts(self) -> list[int]:
+        """How many tiles each seat holds, by seat."""
         return [h.bit_count() for h in self._state.hands]
 
     @property
@@ -243,6 +295,7 @@ class Round:
 
     @property
     def last_player(self) -> int | None:
+        """The seat that made the last play, draw or pass; None before the lead."""
         last = self._state.last_player
         return None if last < 0 else last
 
@@ -253,6 +306,7 @@ class Round:
 
     @property
     def pass_bonus_pending(self) -> bool:
+        """Ponce: whether the game's first scoring pass, worth 2 palitos, is still to come."""
         return self._state.pass_bonus_pending
 
     @property
@@ -263,10 +317,12 @@ class Round:
 
     @property
     def is_over(self) -> bool:
+        """Whether the round has ended, by a dominó or a tranque."""
         return bool(self._state.outcome)
 
     @property
     def result(self) -> RoundResult | None:
+        """How the round ended and what it was worth (`RoundResult`); None while it is played."""
         if self._result is None and self._state.outcome:
             self._result = score_round(self.rules, self._state)
         return self._result
@@ -275,6 +331,7 @@ class Round:
 
     @property
     def hands(self) -> list[list[Tile]]:
+        """Every seat's tiles now, by seat: the referee's view (a seat's own is in `view`)."""
         return [_tiles(h) for h in self._state.hands]
 
     @property
@@ -295,6 +352,7 @@ class Round:
     # Acting --------------------------------------------------------------------------
 
     def legal_moves(self) -> tuple[Move, ...]:
+        """The legal actions as the fast path's integer moves (`legal_actions` as objects)."""
         if self._legal is None:
             self._legal = self._state.legal_moves()
         return self._legal
@@ -403,7 +461,7 @@ class Round:
         over = bool(state.outcome)
         own = state.hands[seat] if seat is not None else 0
         self._derive()
-        sides = self.rules.side_count
+        teams = self.rules.team_count
         return PlayerView(
             seat=seat,
             rules=self.rules,
@@ -419,8 +477,8 @@ class Round:
             events=tuple(public(e, seat) for e in self._events),
             legal_actions=tuple(self.legal_actions()) if seat == state.turn and not over else (),
             forced_lead=self.forced_lead if seat == state.turn else None,
-            scores=tuple(scores) if scores is not None else (0,) * sides,
-            goals=tuple(goals) if goals is not None else (0,) * sides,
+            scores=tuple(scores) if scores is not None else (0,) * teams,
+            goals=tuple(goals) if goals is not None else (0,) * teams,
             round_pass_points=state.team_points,
             pass_bonus_pending=state.pass_bonus_pending,
             is_over=over,

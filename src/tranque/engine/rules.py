@@ -70,7 +70,7 @@ class Rules:
     absent_turns_before_bot: int
     # Derived once here, read on every scoring and deal (not parameters: see `PARAMETERS`).
     is_pairs: bool = field(init=False, repr=False, compare=False)
-    side_count: int = field(init=False, repr=False, compare=False)  # teams in pairs, players in individual
+    team_count: int = field(init=False, repr=False, compare=False)  # teams in pairs, players in individual
     tile_count: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -87,7 +87,7 @@ class Rules:
         _require_whole_numbers(self)
         pairs = self.mode is Mode.PAIRS
         object.__setattr__(self, "is_pairs", pairs)
-        object.__setattr__(self, "side_count", self.players // 2 if pairs else self.players)
+        object.__setattr__(self, "team_count", self.players // 2 if pairs else self.players)
         object.__setattr__(self, "tile_count", (self.set_max + 1) * (self.set_max + 2) // 2)
         _validate(self)
 
@@ -141,17 +141,17 @@ class Rules:
     def replace(self, **changes: Any) -> Rules:
         return replace(self, **changes)
 
-    # Seats, sides and teams ---------------------------------------------------------
+    # Seats and teams ---------------------------------------------------------------
 
-    def side_of(self, seat: int) -> int:
-        """R3: team k = seats {k, k + n/2}; in individual a seat is its own side."""
-        return seat % self.side_count
+    def team_of(self, seat: int) -> int:
+        """R3: team k = seats {k, k + n/2}; in individual a seat is its own team."""
+        return seat % self.team_count
 
     def partner_of(self, seat: int) -> int | None:
         return (seat + self.players // 2) % self.players if self.is_pairs else None
 
-    def seats_of(self, side: int) -> list[int]:
-        return [seat for seat in range(self.players) if self.side_of(seat) == side]
+    def seats_of(self, team: int) -> list[int]:
+        return [seat for seat in range(self.players) if self.team_of(seat) == team]
 
     @property
     def boneyard_size(self) -> int:

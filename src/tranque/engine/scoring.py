@@ -13,14 +13,14 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar, Final
 
+from tranque.engine.bitboard import DOMINO, RoundState
 from tranque.engine.rules import Rules, Scoring, TranqueCount, TranqueTie
-from tranque.engine.state import DOMINO, RoundState
 from tranque.engine.tiles import mask_pips
 
 PONCE_BLOCKER_POINTS = 2
 
-# Zeros for every side count, shared: most rounds credit no goals, passes or blocker.
-_ZEROS: Final = tuple((0,) * sides for sides in range(7))
+# Zeros for every team count, shared: most rounds credit no goals, passes or blocker.
+_ZEROS: Final = tuple((0,) * teams for teams in range(7))
 
 
 class RoundEnd(StrEnum):
@@ -30,21 +30,21 @@ class RoundEnd(StrEnum):
 
 @dataclass(frozen=True)
 class RoundResult:
-    """How a round ended and what it was worth. Sides are teams in pairs and seats in
-    individual (C5); every per-side tuple has an entry for each side, 0 where nothing."""
+    """How a round ended and what it was worth. A team is a pair of partners in pairs and one
+    seat in individual (C5); every per-team tuple has an entry for each team, 0 where nothing."""
 
     kind: RoundEnd
-    winner: int | None  # side; None exactly when `tie`
+    winner: int | None  # team; None exactly when `tie`
     winner_seat: int | None  # the player who went out, or who had the fewest pips
     closer: int  # seat that played the last tile or made the blocking play
-    points: tuple[int, ...]  # per side: what it adds to its game score (penalty: its penalty)
-    counts: tuple[int, ...]  # per side: pips left, partners summed
+    points: tuple[int, ...]  # per team: what it adds to its game score (penalty: its penalty)
+    counts: tuple[int, ...]  # per team: pips left, partners summed
     seat_counts: tuple[int, ...]  # per seat: pips left
     tie: bool
     capicua: bool
-    goals: tuple[int, ...]  # per side: futbol goals credited this round
-    pass_points: tuple[int, ...]  # per side: ponce palitos from passes
-    blocker_points: tuple[int, ...]  # per side: ponce, the tranque's 2 to the blocker's team
+    goals: tuple[int, ...]  # per team: futbol goals credited this round
+    pass_points: tuple[int, ...]  # per team: ponce palitos from passes
+    blocker_points: tuple[int, ...]  # per team: ponce, the tranque's 2 to the blocker's team
     passes_score: bool  # ponce: its pass points are part of the record even when 0
 
     def __reduce__(self) -> tuple[type[RoundResult], tuple[object, ...]]:
@@ -52,8 +52,8 @@ class RoundResult:
         return (RoundResult, tuple(getattr(self, item.name) for item in fields(self)))
 
     def to_json(self) -> dict[str, Any]:
-        """Per-side values keyed by side as a string: points and counts for every side, goals
-        and blocker points only where there are some, pass points for every side in ponce."""
+        """Per-team values keyed by team as a string: points and counts for every team, goals
+        and blocker points only where there are some, pass points for every team in ponce."""
         return {
             "kind": self.kind.value,
             "winner": self.winner,
@@ -71,7 +71,8 @@ class RoundResult:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> RoundResult:
-        sides = len(data["points"])
+        """The result `to_json` wrote: per-team values keyed by team, missing ones zero."""
+        teams = len(data["points"])
 
         def per(key: str, count: int) -> tuple[int, ...]:
             keyed: dict[str, int] = data[key]
@@ -82,14 +83,14 @@ class RoundResult:
             winner=data["winner"],
             winner_seat=data["winner_seat"],
             closer=data["closer"],
-            points=per("points", sides),
-            counts=per("counts", sides),
+            points=per("points", teams),
+            counts=per("counts", teams),
             seat_counts=per("seat_counts", len(data["seat_counts"])),
             tie=data["tie"],
             capicua=data["capicua"],
-            goals=per("goals", sides),
-            pass_points=per("pass_points", sides),
-            blocker_points=per("blocker_points", sides),
+            goals=per("goals", teams),
+            pass_points=per("pass_points", teams),
+            blocker_points=per("blocker_points", teams),
             passes_score=bool(data["pass_points"]),
         )
 
@@ -115,15 +116,15 @@ def _tranque_winner(rules: Rules, state: RoundState, seat_counts: list[int]) -> 
     """The winning seat of a tranque (R11, V2, V5, V6), or None on an unresolved tie."""
     n = rules.players
     if rules.tranque_count is TranqueCount.TEAM:
-        side_counts = [sum(seat_counts[s] for s in rules.seats_of(side)) for side in range(rules.side_count)]
-        lowest = min(side_counts)
-        contenders = {s for s in range(n) if side_counts[rules.side_of(s)] == lowest}
+        team_counts = [sum(seat_counts[s] for s in rules.seats_of(team)) for team in range(rules.team_count)]
+        lowest = min(team_counts)
+        contenders = {s for s in range(n) if team_counts[rules.team_of(s)] == lowest}
     else:
         lowest = min(seat_counts)
         contenders = {s for s in range(n) if seat_counts[s] == lowest}
-    sides = {rules.side_of(s) for s in contenders}
-    if len(sides) == 1 or rules.tranque_tie is TranqueTie.NEAREST_STARTER:
-        # One side holds every lowest count (partners tied: ponce's decided rule), or the
+    teams = {rules.team_of(s) for s in contenders}
+    if len(teams) == 1 or rules.tranque_tie is TranqueTie.NEAREST_STARTER:
+        # One team holds every lowest count (partners tied: ponce's decided rule), or the
         # tie goes to whoever is the starter or nearest after them (salon, maracucho).
         return nearest_starter(n, state.starter, contenders)
     return None
@@ -145,7 +146,7 @@ class Scorer:
     `scorer_of(rules)` returns the kind's shared instance."""
 
     kind: ClassVar[Scoring]
-    points_against: ClassVar[bool] = False  # penalty: what a side scores counts against it
+    points_against: ClassVar[bool] = False  # penalty: what a team scores counts against it
     passes_score: ClassVar[bool] = False  # ponce: passes earn palitos
     ends_at_once: ClassVar[bool] = False  # ponce: reaching the target ends the game at once
 
@@ -156,7 +157,7 @@ class Scorer:
     def round_points(
         self, rules: Rules, state: RoundState, seat_counts: list[int] | None = None
     ) -> RoundPoints:
-        """What each side adds to its game score and its goals for a round whose
+        """What each team adds to its game score and its goals for a round whose
         `state.outcome` is DOMINO or TRANQUE, and the winning seat (None on an unresolved tie)."""
         if seat_counts is None:
             seat_counts = [mask_pips(hand) for hand in state.hands]
@@ -171,24 +172,24 @@ class Scorer:
 
     def extras(self, rules: Rules, state: RoundState) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The part of a finished round's points earned by passes and by the blocking play,
-        per side (ponce; zeros elsewhere)."""
-        zeros = _ZEROS[rules.side_count]
+        per team (ponce; zeros elsewhere)."""
+        zeros = _ZEROS[rules.team_count]
         return zeros, zeros
 
     def credit(self, rules: Rules, scores: list[int], gains: Sequence[int]) -> list[int]:
         """Add to the game's `scores` (in place) what a round earns before it ends (only ponce's
         passes earn anything then); the game's winners if that ends the game, else []."""
-        for side, gain in enumerate(gains):
-            scores[side] += gain
+        for team, gain in enumerate(gains):
+            scores[team] += gain
         return []
 
     def settle(self, rules: Rules, scores: list[int], goals: list[int], result: RoundResult) -> list[int]:
         """Add a finished round's `result` to the game's totals (in place); the game's winners,
         [] while it goes on. R14: the target counts when a round ends."""
-        for side, points in enumerate(result.points):
-            scores[side] += points
-        for side, scored in enumerate(result.goals):
-            goals[side] += scored
+        for team, points in enumerate(result.points):
+            scores[team] += points
+        for team, scored in enumerate(result.goals):
+            goals[team] += scored
         return self.game_winners(rules, scores, goals)
 
     def reach_order(self, rules: Rules, state: RoundState) -> tuple[int, ...]:
@@ -210,8 +211,8 @@ class Scorer:
         totals = list(scores)
         goal_totals = [total + scored for total, scored in zip(goals, round_goals, strict=True)]
         for gains in self.stages(rules, points, order):
-            for side, gain in enumerate(gains):
-                totals[side] += gain
+            for team, gain in enumerate(gains):
+                totals[team] += gain
             if self.ends_at_once:
                 winners = self.game_winners(rules, totals, goal_totals)
                 if winners:
@@ -223,13 +224,13 @@ class Scorer:
         return (points,)
 
     def game_winners(self, rules: Rules, scores: Sequence[int], goals: Sequence[int]) -> list[int]:
-        """R14: of the sides whose total reaches the target, the highest (all of them if tied);
+        """R14: of the teams whose total reaches the target, the highest (all of them if tied);
         [] while nobody has reached it."""
-        reached = [side for side, total in enumerate(scores) if total >= rules.target]
+        reached = [team for team, total in enumerate(scores) if total >= rules.target]
         if not reached:
             return []
-        best = max(scores[side] for side in reached)
-        return [side for side in reached if scores[side] == best]
+        best = max(scores[team] for team in reached)
+        return [team for team in reached if scores[team] == best]
 
 
 class OthersScorer(Scorer):
@@ -241,13 +242,13 @@ class OthersScorer(Scorer):
     def _score(
         self, rules: Rules, state: RoundState, seat_counts: list[int], winner_seat: int | None, domino: bool
     ) -> RoundPoints:
-        points = [0] * rules.side_count
+        points = [0] * rules.team_count
         if winner_seat is not None:
-            side = rules.side_of(winner_seat)
-            points[side] = self._taken(rules, seat_counts, winner_seat)
+            team = rules.team_of(winner_seat)
+            points[team] = self._taken(rules, seat_counts, winner_seat)
             if domino and state.capicua and rules.capicua_bonus > 0:
-                points[side] += rules.capicua_bonus
-        return points, _ZEROS[rules.side_count], winner_seat
+                points[team] += rules.capicua_bonus
+        return points, _ZEROS[rules.team_count], winner_seat
 
     def _taken(self, rules: Rules, seat_counts: list[int], winner_seat: int) -> int:
         if rules.is_pairs:
@@ -261,8 +262,8 @@ class OpponentsOnlyScorer(OthersScorer):
     kind = Scoring.OPPONENTS_ONLY
 
     def _taken(self, rules: Rules, seat_counts: list[int], winner_seat: int) -> int:
-        team = rules.side_of(winner_seat)
-        return sum(count for seat, count in enumerate(seat_counts) if rules.side_of(seat) != team)
+        team = rules.team_of(winner_seat)
+        return sum(count for seat, count in enumerate(seat_counts) if rules.team_of(seat) != team)
 
 
 class PenaltyScorer(Scorer):
@@ -275,19 +276,19 @@ class PenaltyScorer(Scorer):
     def _score(
         self, rules: Rules, state: RoundState, seat_counts: list[int], winner_seat: int | None, domino: bool
     ) -> RoundPoints:
-        sides = rules.side_count
+        teams = rules.team_count
         if winner_seat is None:
-            points = seat_counts[:sides] if rules.tranque_tie is TranqueTie.DRAW else [0] * sides
+            points = seat_counts[:teams] if rules.tranque_tie is TranqueTie.DRAW else [0] * teams
         else:
-            points = [0 if seat == winner_seat else seat_counts[seat] for seat in range(sides)]
-        return points, _ZEROS[sides], winner_seat
+            points = [0 if seat == winner_seat else seat_counts[seat] for seat in range(teams)]
+        return points, _ZEROS[teams], winner_seat
 
     def game_winners(self, rules: Rules, scores: Sequence[int], goals: Sequence[int]) -> list[int]:
         """V8: the game ends when a total reaches the target; the lowest total wins, ties share."""
         if max(scores) < rules.target:
             return []
         lowest = min(scores)
-        return [side for side, total in enumerate(scores) if total == lowest]
+        return [team for team, total in enumerate(scores) if total == lowest]
 
 
 class FutbolScorer(Scorer):
@@ -311,8 +312,9 @@ class FutbolScorer(Scorer):
         return points, goals, winner_seat
 
     def game_winners(self, rules: Rules, scores: Sequence[int], goals: Sequence[int]) -> list[int]:
+        """Futbol: whoever reaches the goals to win, else R14 on the points."""
         if rules.goals_to_win is not None:
-            scorers = [side for side, scored in enumerate(goals) if scored >= rules.goals_to_win]
+            scorers = [team for team, scored in enumerate(goals) if scored >= rules.goals_to_win]
             if scorers:
                 return scorers
         return super().game_winners(rules, scores, goals)
@@ -334,20 +336,22 @@ class PonceScorer(Scorer):
         points = list(state.team_points)
         if winner_seat is not None:
             taken = sum(seat_counts) - (seat_counts[winner_seat] if domino else 0)
-            points[rules.side_of(winner_seat)] += palitos(taken)
+            points[rules.team_of(winner_seat)] += palitos(taken)
         if not domino:
-            points[rules.side_of(state.closer)] += PONCE_BLOCKER_POINTS
-        return points, _ZEROS[rules.side_count], winner_seat
+            points[rules.team_of(state.closer)] += PONCE_BLOCKER_POINTS
+        return points, _ZEROS[rules.team_count], winner_seat
 
     def extras(self, rules: Rules, state: RoundState) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        blocker = _ZEROS[rules.side_count]
+        """Ponce: the palitos from passes and the blocker's 2 after a tranque, per team."""
+        blocker = _ZEROS[rules.team_count]
         if state.outcome != DOMINO:
-            gained = [0] * rules.side_count
-            gained[rules.side_of(state.closer)] = PONCE_BLOCKER_POINTS
+            gained = [0] * rules.team_count
+            gained[rules.team_of(state.closer)] = PONCE_BLOCKER_POINTS
             blocker = tuple(gained)
         return tuple(state.team_points), blocker
 
     def credit(self, rules: Rules, scores: list[int], gains: Sequence[int]) -> list[int]:
+        """Ponce: credit the passes' palitos as they are earned; a team reaching the target wins."""
         super().credit(rules, scores, gains)
         return self.game_winners(rules, scores, ())
 
@@ -358,16 +362,16 @@ class PonceScorer(Scorer):
         return self._race(rules, scores, (result.blocker_points, pips))
 
     def reach_order(self, rules: Rules, state: RoundState) -> tuple[int, ...]:
-        """The round's pass points per side, then the blocker's side (-1 after a dominó)."""
-        blocker = -1 if state.outcome == DOMINO else rules.side_of(state.closer)
+        """The round's pass points per team, then the blocker's team (-1 after a dominó)."""
+        blocker = -1 if state.outcome == DOMINO else rules.team_of(state.closer)
         return (*state.team_points, blocker)
 
     def stages(self, rules: Rules, points: Sequence[int], order: tuple[int, ...]) -> Sequence[Sequence[int]]:
         """The passes (all at once here, not one by one), the blocker's 2, the pips."""
-        sides = rules.side_count
-        passes = order[:sides] or _ZEROS[sides]
-        blocker_side = order[sides] if order else -1
-        blocker = [PONCE_BLOCKER_POINTS if side == blocker_side else 0 for side in range(sides)]
+        teams = rules.team_count
+        passes = order[:teams] or _ZEROS[teams]
+        blocker_team = order[teams] if order else -1
+        blocker = [PONCE_BLOCKER_POINTS if team == blocker_team else 0 for team in range(teams)]
         return (passes, blocker, _pips_points(points, passes, blocker))
 
     def _race(self, rules: Rules, scores: list[int], stages: Sequence[Sequence[int]]) -> list[int]:
@@ -405,17 +409,17 @@ def score_round(rules: Rules, state: RoundState) -> RoundResult:
     seat_counts = [mask_pips(hand) for hand in state.hands]
     domino = state.outcome == DOMINO
     points, goals, winner_seat = scorer.round_points(rules, state, seat_counts)
-    side_counts = [0] * rules.side_count
+    team_counts = [0] * rules.team_count
     for seat, count in enumerate(seat_counts):
-        side_counts[rules.side_of(seat)] += count
+        team_counts[rules.team_of(seat)] += count
     pass_points, blocker_points = scorer.extras(rules, state)
     return RoundResult(
         kind=RoundEnd.DOMINO if domino else RoundEnd.TRANQUE,
-        winner=None if winner_seat is None else rules.side_of(winner_seat),
+        winner=None if winner_seat is None else rules.team_of(winner_seat),
         winner_seat=winner_seat,
         closer=state.closer,
         points=tuple(points),
-        counts=tuple(side_counts),
+        counts=tuple(team_counts),
         seat_counts=tuple(seat_counts),
         tie=winner_seat is None,
         capicua=domino and state.capicua and rules.capicua_bonus > 0,

@@ -77,6 +77,7 @@ def indices(mask: Mask) -> list[TileIndex]:
 
 
 def mask_pips(mask: Mask) -> int:
+    """The pips of every tile in `mask`, added up."""
     total = 0
     while mask:
         low_bit = mask & -mask
@@ -137,10 +138,6 @@ class Tile:
         return cls(int(match.group(1)), int(match.group(2)))
 
     @classmethod
-    def from_index(cls, index: TileIndex) -> Tile:
-        return TILES[index]
-
-    @classmethod
     def full_set(cls, set_max: int) -> list[Tile]:
         """The tiles of the double-`set_max` set in canonical order: 0-0, 1-0, 1-1, 2-0, …"""
         if set_max not in (6, 9):
@@ -149,10 +146,12 @@ class Tile:
 
     @property
     def pips(self) -> int:
+        """The tile's pips, both halves together: `Tile(6, 4).pips == 10`."""
         return self.high + self.low
 
     @property
     def is_double(self) -> bool:
+        """Whether both halves are the same number (6-6, 0-0)."""
         return self.high == self.low
 
     def __str__(self) -> str:

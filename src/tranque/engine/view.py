@@ -6,13 +6,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from tranque.engine.actions import Action, action_from_json
+from tranque.engine.board import Board
 from tranque.engine.events import Event, event_from_json
 from tranque.engine.rules import Rules
 from tranque.engine.scoring import RoundResult
 from tranque.engine.tiles import Tile
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PlayerView:
     """One seat's knowledge of a round. Every field is an immutable copy.
 
@@ -42,6 +43,42 @@ class PlayerView:
     is_over: bool
     result: RoundResult | None
     revealed_hands: tuple[tuple[Tile, ...], ...] | None
+
+    def __repr__(self) -> str:
+        who = "a spectator" if self.seat is None else f"seat {self.seat}"
+        state = "over" if self.is_over else f"turn {self.turn}"
+        return (
+            f"<PlayerView of {who}, {self.rules.preset_name}, {state}, "
+            f"{len(self.hand)} in hand, {len(self.line)} on the line>"
+        )
+
+    def __str__(self) -> str:
+        return self.board()
+
+    def board(self, lang: str = "es") -> str:
+        """What this seat knows as text (`str(view)` in Spanish): its own hand, how many tiles
+        the others hold (every hand once the round is over), the line and whose turn it is.
+        See `tranque.engine.board`."""
+        hands: list[tuple[Tile, ...] | None] = [None] * len(self.hand_counts)
+        if self.revealed_hands is not None:
+            hands = list(self.revealed_hands)
+        elif self.seat is not None:
+            hands[self.seat] = self.hand
+        return Board(
+            rules=self.rules,
+            layout=self.layout,
+            ends=self.ends,
+            hands=hands,
+            hand_counts=self.hand_counts,
+            boneyard_count=self.boneyard_count,
+            turn=None if self.is_over else self.turn,
+            legal_actions=self.legal_actions,
+            scores=self.scores,
+            goals=self.goals,
+            result=self.result,
+            seen_by=self.seat,
+            spectator=self.seat is None,
+        ).text(lang)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -145,7 +145,7 @@ def accuracy_table(report: GameAnalysis, lang: str) -> Table:
     for player in report.players:
         name = cap(player_name(player.seat, lang))
         if rules.is_pairs:
-            name += f" ({TEAM_LETTERS[rules.side_of(player.seat)]})"
+            name += f" ({TEAM_LETTERS[rules.team_of(player.seat)]})"
         table.add_row(
             name,
             "—" if player.accuracy is None else f"{player.accuracy:.0f} %",

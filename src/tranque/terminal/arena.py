@@ -1,8 +1,13 @@
-"""`tranque arena A B`: two bot levels on duplicate deals (the match is tranque.bots.arena)."""
+"""`tranque arena A B`: two bot levels on duplicate deals (the match is tranque.bots.arena).
+
+A or B may be your own bot class by import path, `mypkg.mybot:MyBot` (tranque.bots.imported):
+as with `python -m`, the current directory is searched first for its module."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Callable
 
 from rich.table import Table
@@ -10,6 +15,7 @@ from rich.table import Table
 from tranque.bots import bot_names
 from tranque.bots.arena import GameRecord, MatchSummary, games_needed, play_match, seatings, summarize
 from tranque.bots.expert import BUDGET_FIELDS, Budget, BudgetError
+from tranque.bots.imported import BotPathError, is_bot_path, make_imported_bot
 from tranque.engine import Rules
 from tranque.terminal.catalogue import plural, t
 from tranque.terminal.command import CliError, Command, Context, progress_bar
@@ -61,12 +67,25 @@ def expert_budget(lang: str) -> Callable[[str], Budget]:
 
 
 def chosen_bots(words: list[str], lang: str) -> tuple[str, str]:
+    """The two bots named, each a level or an import path (checked by making one now)."""
     for word in words:
-        if word not in bot_names():
+        if is_bot_path(word):
+            if "" not in sys.path and os.getcwd() not in sys.path:
+                sys.path.insert(0, os.getcwd())  # as `python -m`: your module, from where you are
+            try:
+                make_imported_bot(word)
+            except BotPathError as error:
+                raise CliError(t("bad_arena_bot_path", lang, reason=error.text(lang))) from None
+        elif word not in bot_names():
             raise CliError(t("bad_arena_bot", lang, bot=word, bots=", ".join(bot_names())))
     if len(words) != 2:
         raise CliError(t("arena_two_bots", lang, count=len(words), bots=", ".join(bot_names())))
     return words[0], words[1]
+
+
+def shown_name(bot: str) -> str:
+    """A level's name, or an imported bot's class name (`mypkg.mybot:MyBot` shows `MyBot`)."""
+    return bot.rpartition(":")[2] if is_bot_path(bot) else bot
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
@@ -83,6 +102,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             by_deal[number] = deal_records
             progress.advance(task, len(deal_records))
     deals = [by_deal[n] for n in sorted(by_deal)]
+    names = (shown_name(names[0]), shown_name(names[1]))
     if args.budget is not None and args.budget.changes():
         names = (f"{names[0]} ({args.budget.changes()})", names[1])
     summary = summarize(names, [record for deal in deals for record in deal])

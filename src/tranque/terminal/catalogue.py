@@ -169,8 +169,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "opt_games": {"es": "cuántas partidas simular", "en": "how many games to simulate"},
     "opt_arena_bots": {
-        "es": "dos niveles de bot: {bots} (por defecto: {default})",
-        "en": "two bot levels: {bots} (default: {default})",
+        "es": "dos niveles de bot: {bots}, o tu propia clase por su ruta, módulo:Clase "
+        "(por defecto: {default})",
+        "en": "two bot levels: {bots}, or your own class by its import path, module:Class "
+        "(default: {default})",
     },
     "opt_arena_games": {
         "es": "repartos; cada uno se juega una vez en cada asiento",
@@ -219,6 +221,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "TRANQUE_LANG: «{value}» no es un idioma; hay: {langs}",
         "en": "TRANQUE_LANG: '{value}' is not a language; there are: {langs}",
     },
+    "bad_arena_bot_path": {"es": "bot no válido: {reason}", "en": "invalid bot: {reason}"},
     "bad_arena_bot": {
         "es": "no hay un bot «{bot}»; hay: {bots}",
         "en": "there is no bot '{bot}'; there are: {bots}",
@@ -398,8 +401,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Type a single option number, not '{text}'.",
     },
     "not_understood": {
-        "es": "No entiendo «{text}»: escribe el número de una opción, una ficha como 6-4, o q para salir.",
-        "en": "I don't understand '{text}': type an option's number, a tile like 6-4, or q to quit.",
+        "es": "No entiendo «{text}»: escribe el número de una opción, una ficha como 6-4 o 6-4i, "
+        "o q para salir.",
+        "en": "I don't understand '{text}': type an option's number, a tile like 6-4 or 6-4l, or q to quit.",
+    },
+    "action_not_offered": {
+        "es": "Ahora no puedes {action}: elige una de las opciones.",
+        "en": "You can't {action} now: pick one of the options.",
     },
     "not_your_tile": {"es": "No tienes la ficha {tile}.", "en": "You don't have the {tile}."},
     "tile_does_not_fit": {
@@ -643,11 +651,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "are not judged.",
     },
     "analysis_worth": {
-        "es": "Valor: lo que se espera que valga la jugada al final de la mano para el lado de quien "
+        "es": "Valor: lo que se espera que valga la jugada al final de la mano para el equipo de quien "
         "juega: sus puntos menos los de los demás, {bonus} más por ganar la mano (menos por perderla) "
         "y {target} más si gana la partida (menos si la pierde).",
         "en": "Worth: what the move is expected to be worth at the end of the round to the mover's "
-        "side: its points less the others', {bonus} more for winning the round (less for losing it) "
+        "team: its points less the others', {bonus} more for winning the round (less for losing it) "
         "and {target} more if it wins the game (less if it loses it).",
     },
     "analysis_classes": {

@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.text import Text
 
 from tranque.bots import Bot, bot_names, make_bot
-from tranque.engine import Action, Game, PassEvent, Play, PlayerView, Side, Tile
+from tranque.engine import Action, Game, IllegalAction, PassEvent, Play, PlayerView, Side, Tile
 from tranque.engine.events import public
 from tranque.terminal.catalogue import t
 from tranque.terminal.command import CliError, Command, Context
@@ -89,6 +89,14 @@ def parse_side(text: str) -> Side | None:
     return None
 
 
+def notation_of(word: str) -> Action | None:
+    """The action `word` writes in the library's notation, or None if it is not that."""
+    try:
+        return Action.parse(word)
+    except IllegalAction:
+        return None
+
+
 class Match:
     """One game between the human at seat `you` and the bots in every other seat."""
 
@@ -133,9 +141,9 @@ class Match:
         event = public(game.round.full_events[-1], self.you)
         out.print(describe_event(event, self.lang, self.you, ends))
         if isinstance(event, PassEvent):
-            for side, (before, after) in enumerate(zip(scores, game.scores, strict=True)):
+            for team, (before, after) in enumerate(zip(scores, game.scores, strict=True)):
                 if after > before:
-                    out.print(pass_points_text(side, after - before, self.lang))
+                    out.print(pass_points_text(team, after - before, self.lang))
 
     def read(self, prompt: str) -> str:
         self.ctx.out.print(prompt, end="")
@@ -179,7 +187,8 @@ class Match:
                 self.complain(str(problem))
 
     def interpret(self, text: str, options: list[Action], view: PlayerView) -> Action:
-        """The option `text` names: its number, or a tile with an optional end."""
+        """The option `text` names: its number, a tile with an optional end ("6-4", "6-4 d"),
+        or the library's notation (`Action.parse`: "6-4d", "6-4r", "robar", "pass")."""
         lang, words = self.lang, text.split()
         if not words:
             raise BadInput(t("input_help", lang))
@@ -190,8 +199,13 @@ class Match:
             if not 1 <= number <= len(options):
                 raise BadInput(t("no_such_option", lang, text=text.strip(), count=len(options)))
             return options[number - 1]
+        notation = notation_of(words[0]) if len(words) == 1 else None
+        if notation is not None and not isinstance(notation, Play):
+            if notation not in options:
+                raise BadInput(t("action_not_offered", lang, action=notation.describe(lang)))
+            return notation
         try:
-            tile = Tile.parse(words[0])
+            tile = notation.tile if isinstance(notation, Play) else Tile.parse(words[0])
         except ValueError:
             raise BadInput(t("not_understood", lang, text=text.strip())) from None
         if len(words) > 2:
@@ -200,8 +214,13 @@ class Match:
         if not plays:
             key = "tile_does_not_fit" if tile in view.hand else "not_your_tile"
             raise BadInput(t(key, lang, tile=tile))
+        if isinstance(notation, Play) and notation.side is not None:
+            return self.placed(tile, plays, notation.side, view)
         if len(words) > 1:
-            return self.placed(tile, plays, words[1], view)
+            side = parse_side(words[1])
+            if side is None:
+                raise BadInput(t("bad_end", lang))
+            return self.placed(tile, plays, side, view)
         if len(plays) == 1:
             return plays[0]
         assert view.ends is not None
@@ -214,11 +233,8 @@ class Match:
                 return Play(tile, side)
             self.complain(t("bad_end", lang))
 
-    def placed(self, tile: Tile, plays: list[Play], word: str, view: PlayerView) -> Play:
-        """The play of `tile` at the end named by `word` ("i"/"d")."""
-        side = parse_side(word)
-        if side is None:
-            raise BadInput(t("bad_end", self.lang))
+    def placed(self, tile: Tile, plays: list[Play], side: Side, view: PlayerView) -> Play:
+        """The play of `tile` at the end `side`."""
         for play in plays:
             # A lead has no end, and with equal ends the engine lists only the left play.
             if play.side in (side, None) or (len(plays) == 1 and view.ends and view.ends[0] == view.ends[1]):

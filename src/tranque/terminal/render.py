@@ -50,35 +50,35 @@ def player_name(seat: int, lang: str, you: int | None = None) -> str:
     return t("you", lang) if seat == you else t("player", lang, seat=seat)
 
 
-def side_name(rules: Rules, side: int, lang: str, you: int | None = None) -> str:
+def team_name(rules: Rules, team: int, lang: str, you: int | None = None) -> str:
     """A team ("pareja A") in pairs, a player in individual."""
     if rules.is_pairs:
-        return t("team", lang, letter=TEAM_LETTERS[side])
-    return player_name(side, lang, you)
+        return t("team", lang, letter=TEAM_LETTERS[team])
+    return player_name(team, lang, you)
 
 
-def side_members(rules: Rules, side: int, lang: str, you: int | None = None) -> str:
+def team_members(rules: Rules, team: int, lang: str, you: int | None = None) -> str:
     """A team's players: "tú y jugador 2", or "jugadores 1 y 3"."""
-    seats = rules.seats_of(side)
+    seats = rules.seats_of(team)
     if you in seats:
         return join_names([player_name(seat, lang, you) for seat in seats], lang)
     return t("players", lang, seats=join_names([str(seat) for seat in seats], lang))
 
 
-def side_label(rules: Rules, side: int, lang: str, you: int | None = None) -> str:
-    """Like `side_name`, with the team's members: "pareja A (tú y jugador 2)"."""
-    name = side_name(rules, side, lang, you)
+def team_label(rules: Rules, team: int, lang: str, you: int | None = None) -> str:
+    """Like `team_name`, with the team's members: "pareja A (tú y jugador 2)"."""
+    name = team_name(rules, team, lang, you)
     if not rules.is_pairs:
         return name
-    return f"{name} ({side_members(rules, side, lang, you)})"
+    return f"{name} ({team_members(rules, team, lang, you)})"
 
 
-def side_subject(rules: Rules, side: int, lang: str, you: int | None = None) -> str:
-    """A side as the subject of a sentence: "la pareja A (tú y jugador 2)", "jugador 3"."""
+def team_subject(rules: Rules, team: int, lang: str, you: int | None = None) -> str:
+    """A team as the subject of a sentence: "la pareja A (tú y jugador 2)", "jugador 3"."""
     if not rules.is_pairs:
-        return player_name(side, lang, you)
-    team = t("team_subject", lang, letter=TEAM_LETTERS[side])
-    return f"{team} ({side_members(rules, side, lang, you)})"
+        return player_name(team, lang, you)
+    subject = t("team_subject", lang, letter=TEAM_LETTERS[team])
+    return f"{subject} ({team_members(rules, team, lang, you)})"
 
 
 def describe_rules(rules: Rules, lang: str) -> str:
@@ -167,10 +167,10 @@ def scores_text(
     rules: Rules, scores: Sequence[int], goals: Sequence[int], lang: str, you: int | None = None
 ) -> str:
     parts = []
-    for side, score in enumerate(scores):
-        part = f"{cap(side_name(rules, side, lang, you))} {score}/{rules.target}"
+    for team, score in enumerate(scores):
+        part = f"{cap(team_name(rules, team, lang, you))} {score}/{rules.target}"
         if rules.goals_to_win is not None:
-            part += t("goals_suffix", lang, goals=goals[side], target=rules.goals_to_win)
+            part += t("goals_suffix", lang, goals=goals[team], target=rules.goals_to_win)
         parts.append(part)
     key = "scoreboard_penalty" if rules.scoring is Scoring.PENALTY else "scoreboard"
     return t(key, lang, scores=" · ".join(parts))
@@ -192,7 +192,7 @@ def players_table(view: PlayerView, lang: str, you: int | None) -> Table:
         marker = "▶" if seat == view.turn and not view.is_over else ""
         row = [marker, name]
         if rules.is_pairs:
-            row.append(TEAM_LETTERS[rules.side_of(seat)])
+            row.append(TEAM_LETTERS[rules.team_of(seat)])
         row.append(str(count))
         table.add_row(*row)
     return table

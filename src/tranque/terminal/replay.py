@@ -41,8 +41,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     game = load_game(args.file, lang)
     rules = game.rules
     out.print(Text(t("replay_title", lang, rules=describe_rules(rules, lang)), style="bold"))
-    scores = [0] * rules.side_count
-    goals = [0] * rules.side_count
+    scores = [0] * rules.team_count
+    goals = [0] * rules.team_count
     for number, round_ in enumerate(game.rounds):
         out.rule(t("round_start", lang, number=number + 1, seat=round_.starter))
         for seat, hand in enumerate(round_.dealt_hands):
@@ -57,9 +57,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         if result is None:
             out.print(t("round_unfinished", lang))
             continue
-        for side in range(rules.side_count):
-            scores[side] += result.points[side]
-            goals[side] += result.goals[side]
+        for team in range(rules.team_count):
+            scores[team] += result.points[team]
+            goals[team] += result.goals[team]
         out.print(round_end(rules, number, result, round_.hands, lang))
         out.print(scores_text(rules, scores, goals, lang))
     if not game.round.is_over:  # an abandoned game, or ponce reaching 20 mid-round

@@ -16,8 +16,8 @@ from tranque.terminal.render import (
     hand_text,
     join_names,
     player_name,
-    side_name,
-    side_subject,
+    team_name,
+    team_subject,
 )
 
 
@@ -34,21 +34,21 @@ def headline(rules: Rules, result: RoundResult, lang: str, you: int | None) -> s
         if result.winner_seat == you:
             return t("domino_you", lang)
         return t("domino", lang, who=cap(player_name(result.winner_seat, lang, you)))
-    team_count = rules.is_pairs and rules.tranque_count is TranqueCount.TEAM
-    if team_count:
-        who, count = side_subject(rules, result.winner, lang, you), result.counts[result.winner]
-        tied = any(c == count for side, c in enumerate(result.counts) if side != result.winner)
+    counted_by_team = rules.is_pairs and rules.tranque_count is TranqueCount.TEAM
+    if counted_by_team:
+        who, count = team_subject(rules, result.winner, lang, you), result.counts[result.winner]
+        tied = any(c == count for team, c in enumerate(result.counts) if team != result.winner)
     else:
         who, count = player_name(result.winner_seat, lang, you), result.seat_counts[result.winner_seat]
         tied = any(
-            c == count and rules.side_of(seat) != result.winner for seat, c in enumerate(result.seat_counts)
+            c == count and rules.team_of(seat) != result.winner for seat, c in enumerate(result.seat_counts)
         )
         if rules.is_pairs:
-            who += f" ({side_name(rules, result.winner, lang, you)})"
+            who += f" ({team_name(rules, result.winner, lang, you)})"
     pips = plural("pips", count, lang)
     if tied:  # salon, maracucho: the tie goes to the starter or the nearest after them
         return t("tranque_tie_broken", lang, who=who, pips=pips)
-    if result.winner_seat == you and not team_count:
+    if result.winner_seat == you and not counted_by_team:
         return t("tranque_won_you", lang, pips=pips)
     return t("tranque_won", lang, who=who, pips=pips)
 
@@ -62,7 +62,7 @@ def reason(rules: Rules, result: RoundResult, lang: str, you: int | None) -> str
     if rules.scoring is Scoring.PENALTY:
         why = t("why_penalty", lang)
     elif rules.scoring is Scoring.FUTBOL:
-        scorers = [side for side, goals in enumerate(result.goals) if goals]
+        scorers = [team for team, goals in enumerate(result.goals) if goals]
         if scorers and scorers[0] == you:
             why = t("why_futbol_goal_you", lang)
         elif scorers:
@@ -86,37 +86,37 @@ def ponce_breakdown(rules: Rules, result: RoundResult, lang: str, you: int | Non
     """Each team's palitos as passes + the blocker's 2 + the pips rounded to tens (V6)."""
     domino = result.kind is RoundEnd.DOMINO
     parts = []
-    for side in range(rules.side_count):
-        passes, blocker = result.pass_points[side], result.blocker_points[side]
-        rounded = result.points[side] - passes - blocker
+    for team in range(rules.team_count):
+        passes, blocker = result.pass_points[team], result.blocker_points[team]
+        rounded = result.points[team] - passes - blocker
         terms = []
         if passes:
             terms.append(t("ponce_passes", lang, palitos=plural("palitos", passes, lang)))
         if blocker:
             terms.append(t("ponce_blocker", lang, palitos=plural("palitos", blocker, lang)))
-        if side == result.winner and result.winner_seat is not None:
+        if team == result.winner and result.winner_seat is not None:
             taken = sum(result.seat_counts) - (result.seat_counts[result.winner_seat] if domino else 0)
             key = "ponce_pips_domino" if domino else "ponce_pips_tranque"
             terms.append(
                 t(key, lang, palitos=plural("palitos", rounded, lang), pips=plural("pips", taken, lang))
             )
         if terms:
-            parts.append(f"{cap(side_name(rules, side, lang, you))}: {' + '.join(terms)}")
+            parts.append(f"{cap(team_name(rules, team, lang, you))}: {' + '.join(terms)}")
     return " · ".join(parts) if parts else t("ponce_nothing", lang)
 
 
 def points_text(rules: Rules, result: RoundResult, lang: str, you: int | None) -> str:
     parts = [
-        f"{cap(side_name(rules, side, lang, you))} +{result.points[side]}" for side in range(rules.side_count)
+        f"{cap(team_name(rules, team, lang, you))} +{result.points[team]}" for team in range(rules.team_count)
     ]
     return t("points_line", lang, points=" · ".join(parts))
 
 
-def pass_points_text(side: int, gained: int, lang: str) -> str:
+def pass_points_text(team: int, gained: int, lang: str) -> str:
     """A ponce pass that scores, told when it happens: "+1 palito para la pareja B"."""
     key = "pass_points_first" if gained > 1 else "pass_points"
-    team = t("team_subject", lang, letter=TEAM_LETTERS[side])
-    return t(key, lang, palitos=plural("palitos", gained, lang), who=team)
+    who = t("team_subject", lang, letter=TEAM_LETTERS[team])
+    return t(key, lang, palitos=plural("palitos", gained, lang), who=who)
 
 
 def hands_table(rules: Rules, hands: Sequence[Sequence[Tile]], lang: str, you: int | None) -> Table:
@@ -129,7 +129,7 @@ def hands_table(rules: Rules, hands: Sequence[Sequence[Tile]], lang: str, you: i
     for seat, hand in enumerate(hands):
         row = [cap(player_name(seat, lang, you))]
         if rules.is_pairs:
-            row.append(TEAM_LETTERS[rules.side_of(seat)])
+            row.append(TEAM_LETTERS[rules.team_of(seat)])
         row += [hand_text(hand), str(sum(tile.pips for tile in hand))]
         table.add_row(*row)
     return table
@@ -156,17 +156,17 @@ def round_end(
 
 def ended_mid_round(game: Game, lang: str, you: int | None = None) -> str:
     """Ponce (C6): a pass took a team to the target, which ends the game there and then."""
-    (side,) = game.winners
-    return t("game_over_mid_round", lang, who=cap(side_subject(game.rules, side, lang, you)))
+    (team,) = game.winners
+    return t("game_over_mid_round", lang, who=cap(team_subject(game.rules, team, lang, you)))
 
 
 def game_end(game: Game, lang: str, you: int | None = None) -> Text:
     """The winner (or winners, on an en-contra tie) of a finished game."""
     rules = game.rules
-    if you is not None and rules.side_of(you) in game.winners and len(game.winners) == 1:
+    if you is not None and rules.team_of(you) in game.winners and len(game.winners) == 1:
         message = t("you_won_team" if rules.is_pairs else "you_won", lang)
     else:
-        names = [side_subject(rules, side, lang, you) for side in game.winners]
+        names = [team_subject(rules, team, lang, you) for team in game.winners]
         key = "game_won" if len(names) == 1 else "game_shared"
         message = t(key, lang, who=join_names(names, lang))
     text = Text(message)

@@ -25,7 +25,7 @@ from tranque.terminal.catalogue import t
 from tranque.terminal.command import Command, Context, progress_bar
 from tranque.terminal.options import add_table_options, positive_int, rules_from_args, whole_number
 from tranque.terminal.record_file import check_writable, write_record
-from tranque.terminal.render import cap, describe_rules, side_label
+from tranque.terminal.render import cap, describe_rules, team_label
 
 KINDS = ("random", "greedy", "mixed")
 
@@ -52,7 +52,7 @@ def seat_bots(kind: str, players: int) -> list[str]:
 class Tally:
     """What the games added up to so far."""
 
-    sides: int
+    teams: int
     games: int = 0
     rounds: int = 0
     tranques: int = 0
@@ -61,7 +61,7 @@ class Tally:
     wins: list[int] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.wins = [0] * self.sides
+        self.wins = [0] * self.teams
 
     def add(self, game: Game) -> None:
         self.games += 1
@@ -70,8 +70,8 @@ class Tally:
             self.tranques += result.kind is RoundEnd.TRANQUE
             self.ties += result.tie
             self.points += sum(result.points)
-        for side in game.winners:
-            self.wins[side] += 1
+        for team in game.winners:
+            self.wins[team] += 1
 
 
 def simulate(
@@ -83,7 +83,7 @@ def simulate(
 ) -> tuple[Tally, Game]:
     """Play `games` games; returns the tally and the last game."""
     seeds = random.Random(seed)
-    tally = Tally(rules.side_count)
+    tally = Tally(rules.team_count)
     game: Game | None = None
     for _ in range(games):
         game = Game(rules, seed=seeds.getrandbits(64))
@@ -166,9 +166,9 @@ def sides_table(rules: Rules, data: dict[str, Any], lang: str) -> Table:
     table.add_column(t("col_side", lang))
     table.add_column(t("col_bots", lang))
     table.add_column(t("col_win_pct", lang), justify="right")
-    for side, pct in enumerate(data["win_pct_by_side"]):
-        bots = ", ".join(data["bots"][seat] for seat in rules.seats_of(side))
-        table.add_row(cap(side_label(rules, side, lang)), bots, f"{pct:.1f} %")
+    for team, pct in enumerate(data["win_pct_by_side"]):
+        bots = ", ".join(data["bots"][seat] for seat in rules.seats_of(team))
+        table.add_row(cap(team_label(rules, team, lang)), bots, f"{pct:.1f} %")
     if sum(data["win_pct_by_side"]) > 100.005:  # en-contra: a tie shares the win
         table.caption = t("shared_wins_note", lang)
     return table

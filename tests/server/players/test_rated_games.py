@@ -122,14 +122,14 @@ def addresses(count: int) -> list[str | None]:
 
 
 def expected(rules: Rules, ranks: list[int]) -> list[tuple[float, float]]:
-    """Each seat's (μ, σ) after newcomers finish a game in `ranks` (by side), by the library
+    """Each seat's (μ, σ) after newcomers finish a game in `ranks` (by team), by the library
     (compare with `approx` of `flat`)."""
-    teams = [[LIBRARY.rating() for _ in rules.seats_of(side)] for side in range(rules.side_count)]
+    teams = [[LIBRARY.rating() for _ in rules.seats_of(team)] for team in range(rules.team_count)]
     after = LIBRARY.rate(teams, ranks=[float(rank) for rank in ranks])
     by_seat = {}
-    for side in range(rules.side_count):
-        for place, seat in enumerate(rules.seats_of(side)):
-            by_seat[seat] = (after[side][place].mu, after[side][place].sigma)
+    for team in range(rules.team_count):
+        for place, seat in enumerate(rules.seats_of(team)):
+            by_seat[seat] = (after[team][place].mu, after[team][place].sigma)
     return [by_seat[seat] for seat in range(rules.players)]
 
 
@@ -149,7 +149,7 @@ async def kept(rig: TableRig) -> GameRow:
 
 def winner_seats(rig: TableRig) -> list[int]:
     winners = rig.table.game.winners
-    return [seat for seat in range(rig.rules.players) if rig.rules.side_of(seat) in winners]
+    return [seat for seat in range(rig.rules.players) if rig.rules.team_of(seat) in winners]
 
 
 # Rated -------------------------------------------------------------------------------------
@@ -325,8 +325,8 @@ async def test_in_pairs_the_abandoner_is_rated_as_last_and_everybody_else_as_it_
         await Game(rig, {0, 1, 3}).play_to_the_end()
         assert rig.table.state.seats[2].played_by_bot
         (won,) = rig.table.game.winners
-        as_ended = expected(PAIRS, [0 if side == won else 1 for side in range(2)])
-        as_last = expected(PAIRS, [1, 0])  # seat 2's side (0) last
+        as_ended = expected(PAIRS, [0 if team == won else 1 for team in range(2)])
+        as_last = expected(PAIRS, [1, 0])  # seat 2's team (0) last
         found = await store.ratings_of(users, "pairs")
         got = held(found, users)
         stayed = (0, 1, 3)

@@ -102,15 +102,15 @@ def test_a_competitive_duel_played_to_the_end_changes_ratings_and_xp_in_the_stor
 
         ended = asyncio.run(scenario())
         assert ended[0] == ended[1]
-        (side,) = ended[0]["winners"]
-        ranks = [0.0 if seat == side else 1.0 for seat in range(2)]
+        (team,) = ended[0]["winners"]
+        ranks = [0.0 if seat == team else 1.0 for seat in range(2)]
         after = LIBRARY.rate([[LIBRARY.rating()], [LIBRARY.rating()]], ranks=ranks)
         found = ratings_of(server, [ana, beto], "duel")
         for seat, user in enumerate((ana, beto)):
             assert (found[user].mu, found[user].sigma) == (after[seat][0].mu, after[seat][0].sigma)
-            assert xp_of(server, user)["all"] == (20 if seat == side else 5)
+            assert xp_of(server, user)["all"] == (20 if seat == team else 5)
         assert ended[0]["rating_changes"] == [
-            {"seat": seat, "before": 450, "after": round(found[user].shown), "xp": 20 if seat == side else 5}
+            {"seat": seat, "before": 450, "after": round(found[user].shown), "xp": 20 if seat == team else 5}
             for seat, user in enumerate((ana, beto))
         ]
         game = game_of(server, table)

@@ -1,5 +1,5 @@
 """Ratings (server/players/ratings.py, game_rating.py): every update is the OpenSkill library's own
-`rate` for the game's sides and ranks, the shown rating its scaled ordinal."""
+`rate` for the game's teams and ranks, the shown rating its scaled ordinal."""
 
 from __future__ import annotations
 
@@ -39,9 +39,9 @@ def library_teams(rules: Rules, rows: dict[int, RatingRow]) -> list[list[ratings
     return [
         [
             LIBRARY.rating(mu=rows[100 + seat].mu, sigma=rows[100 + seat].sigma)
-            for seat in rules.seats_of(side)
+            for seat in rules.seats_of(team)
         ]
-        for side in range(rules.side_count)
+        for team in range(rules.team_count)
     ]
 
 
@@ -151,8 +151,8 @@ class TestAbandoning:
         rated = {p.seat: p for p in rate_game(rules, seats, [0], [104, 80], rows)}
         as_ended = LIBRARY.rate(library_teams(rules, rows), ranks=[0, 1])
         as_last = LIBRARY.rate(library_teams(rules, rows), ranks=[2, 1])
-        for seat, (side, place) in {0: (0, 0), 1: (1, 0), 3: (1, 1)}.items():
-            assert (rated[seat].after.mu, rated[seat].after.sigma) == pairs_of(as_ended)[side][place]
+        for seat, (team, place) in {0: (0, 0), 1: (1, 0), 3: (1, 1)}.items():
+            assert (rated[seat].after.mu, rated[seat].after.sigma) == pairs_of(as_ended)[team][place]
         assert (rated[2].after.mu, rated[2].after.sigma) == pairs_of(as_last)[0][1]
         assert rated[2].after.mu < rated[2].before.mu  # a loss, though the pair won
         assert [(rated[s].won, rated[s].abandoned, rated[s].xp) for s in range(4)] == [

@@ -45,7 +45,7 @@ def save_game(
     rated: bool = False,
     record: dict[str, object] | None = None,
 ) -> None:
-    """Keep a finished individual game of these seats (side = seat), with its XP and ratings."""
+    """Keep a finished individual game of these seats (team = seat), with its XP and ratings."""
     at = server.settings.clock.now() if finished_at is None else finished_at
     fmt = "duel" if len(seats) == 2 else "individual"
     winners = [index for index, seat in enumerate(seats) if seat.won]

@@ -53,7 +53,7 @@ test("the flagged moves are the imprecisiones and errors, each at the frame befo
   assert.equal(framePercent(1, 6), 20);
 });
 
-test("the chart: a line per side through its moves, zero in the middle, a mark per flagged move", () => {
+test("the chart: a line per team through its moves, zero in the middle, a mark per flagged move", () => {
   const { lines, zeroY, marks } = analysisChart(RESULT, { width: 320, height: 160, pad: 16 });
   assert.equal(zeroY, 80);
   assert.equal(lines.length, 2);

@@ -17,12 +17,12 @@ const I18N = readFileSync(new URL("../../../src/tranque/web/js/i18n.js", import.
 
 function ctx(rules, seat = 0) {
   const nameOf = (s) => (s === seat ? "Tú" : `Bot ${s}`);
-  const sideName = (side) => {
-    if (rules.mode !== "pairs") return nameOf(side);
+  const teamName = (team) => {
+    if (rules.mode !== "pairs") return nameOf(team);
     const half = rules.players / 2;
-    return `Pareja ${"ABC"[side]} (${nameOf(side)} + ${nameOf(side + half)})`;
+    return `Pareja ${"ABC"[team]} (${nameOf(team)} + ${nameOf(team + half)})`;
   };
-  return { rules, seat, nameOf, sideName };
+  return { rules, seat, nameOf, teamName };
 }
 
 const of = (preset) => VECTORS.filter((v) => v.preset === preset);
@@ -49,14 +49,14 @@ test("nobody is said to score nothing next to a score, in any preset, seat or sp
   }
 });
 
-test("every side's points are named with that side and their number from the result", () => {
+test("every team's points are named with that team and their number from the result", () => {
   setLang("es");
   for (const vector of VECTORS.filter((v) => v.result && v.preset !== "en-contra")) {
     const c = ctx(vector.rules, 1);
     const { lines } = roundSummary(vector, c);
-    for (const [side, n] of positive(vector.result.points)) {
-      const mine = vector.rules.mode !== "pairs" && side === c.seat;
-      const named = (line) => (mine ? line.startsWith(`Anotas ${n} `) : line.includes(c.sideName(side)) && line.includes(` ${n} `));
+    for (const [team, n] of positive(vector.result.points)) {
+      const mine = vector.rules.mode !== "pairs" && team === c.seat;
+      const named = (line) => (mine ? line.startsWith(`Anotas ${n} `) : line.includes(c.teamName(team)) && line.includes(` ${n} `));
       assert.ok(lines.some(named), `${vector.preset}: ${lines}`);
     }
   }
@@ -66,7 +66,7 @@ test("the score line is the server's scores", () => {
   setLang("es");
   for (const vector of VECTORS) {
     const { total } = roundSummary(vector, ctx(vector.rules, 0));
-    vector.scores.forEach((n, side) => assert.ok(total.includes(`${ctx(vector.rules, 0).sideName(side).replace(/^Tú$/, "Tú")} ${n}`), total));
+    vector.scores.forEach((n, team) => assert.ok(total.includes(`${ctx(vector.rules, 0).teamName(team).replace(/^Tú$/, "Tú")} ${n}`), total));
   }
 });
 
@@ -104,9 +104,9 @@ test("en contra says the points count against you and the lowest total wins", ()
   for (const vector of of("en-contra").filter((v) => v.result)) {
     const { lines, total } = roundSummary(vector, ctx(vector.rules, 0));
     assert.match(lines[0], /en contra de quien los tiene; al final gana quien tenga menos/);
-    for (const [side, n] of Object.entries(vector.result.points)) {
-      const who = Number(side) === 0 ? (n > 0 ? `Sumas ${n} en contra.` : "No sumas nada en contra.")
-        : (n > 0 ? `Bot ${side} suma ${n} en contra.` : `Bot ${side} no suma nada en contra.`);
+    for (const [team, n] of Object.entries(vector.result.points)) {
+      const who = Number(team) === 0 ? (n > 0 ? `Sumas ${n} en contra.` : "No sumas nada en contra.")
+        : (n > 0 ? `Bot ${team} suma ${n} en contra.` : `Bot ${team} no suma nada en contra.`);
       assert.ok(lines.includes(who), `${who} in ${lines}`);
     }
     assert.ok(!lines.some((line) => /anota/.test(line)), lines.join("\n"));
@@ -126,11 +126,11 @@ test("ponce counts palitos and says where they came from", () => {
       assert.match(headline, /sin terminar: los palitos de los pases/);
       continue;
     }
-    for (const [side, n] of positive(vector.result.points)) {
-      const line = lines.find((l) => l.startsWith(`Pareja ${"AB"[side]}`));
+    for (const [team, n] of positive(vector.result.points)) {
+      const line = lines.find((l) => l.startsWith(`Pareja ${"AB"[team]}`));
       assert.ok(line.includes(n === 1 ? "1 palito" : `${n} palitos`), line);
-      const passes = vector.result.pass_points[String(side)] || 0;
-      const blocked = (vector.result.blocker_points || {})[String(side)] || 0;
+      const passes = vector.result.pass_points[String(team)] || 0;
+      const blocked = (vector.result.blocker_points || {})[String(team)] || 0;
       if (passes) assert.ok(line.includes(`${passes} por pases`), line);
       if (blocked) assert.ok(line.includes(`${blocked} por trancar`), line);
       if (n - passes - blocked) assert.ok(line.includes(`${n - passes - blocked} por los puntos`), line);

@@ -12,7 +12,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import {
-  initialState, reduceEvent, reduceOptions, reduceSync, canDo, isMyTurn, playsOf, tileKey, sideCount,
+  initialState, reduceEvent, reduceOptions, reduceSync, canDo, isMyTurn, playsOf, tileKey, teamCount,
 } from "../../../src/tranque/web/js/table_state.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -133,7 +133,7 @@ for (const stream of streams) {
 
   test(`${stream.name}: the hand, options and scores a viewer is shown`, () => {
     for (const { frame, state } of fold(stream)) {
-      assert.equal(state.scores.length, sideCount(state.rules), `scores at seq ${state.seq}: ${state.scores}`);
+      assert.equal(state.scores.length, teamCount(state.rules), `scores at seq ${state.seq}: ${state.scores}`);
       if (stream.viewer === "spectator") {
         assert.deepEqual(state.hand, []);
         assert.equal(state.options, null);

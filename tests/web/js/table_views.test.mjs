@@ -12,7 +12,7 @@ const rules = { players: 4, mode: "pairs", preset_name: "ponce", pass_points: tr
 const view = {
   state: { you: 0, rules },
   nameOf: (seat) => (seat === 0 ? "Tú" : `Bot ${seat}`),
-  sideName: (side) => `Pareja ${"AB"[side]}`,
+  teamName: (team) => `Pareja ${"AB"[team]}`,
 };
 
 test("a tile is named in Spanish words, half by half", () => {

@@ -6,7 +6,7 @@ have to work out: each decision's `step` (the replay frame that shows the positi
 the move: a round's deal is a frame, then one per action), the expected worth of the move
 played and of the best one, and for a flagged move whose best was a play, `ghost`: the box
 the best tile would have taken on the line (line_layout.py, as the table lays it); and a
-`chart` of each side's expected result at each of its decisions. Nothing here judges a
+`chart` of each team's expected result at each of its decisions. Nothing here judges a
 move: the worths, the best and the classes are the analysis's.
 """
 
@@ -47,7 +47,7 @@ def shaped(result: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
         frame += len(round_data["actions"]) + 2  # its deal, its actions, its end
     before = _lines_before(rounds, {(d["round"], d["move"]) for d in result["decisions"] if _flagged(d)})
     decisions = []
-    chart: list[list[dict[str, Any]]] = [[] for _ in range(rules.side_count)]
+    chart: list[list[dict[str, Any]]] = [[] for _ in range(rules.team_count)]
     for decision in result["decisions"]:
         step = starts[decision["round"] - 1] + decision["move"]
         alternatives = decision["alternatives"]
@@ -60,12 +60,12 @@ def shaped(result: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
             ghost = snake.copy().place(best["tile"], best["side"]).to_json()
         decisions.append({**decision, "step": step, "worth": worth, "best_worth": best_worth, "ghost": ghost})
         if worth is not None:
-            chart[rules.side_of(decision["seat"])].append({"step": step, "worth": worth})
+            chart[rules.team_of(decision["seat"])].append({"step": step, "worth": worth})
     return {
         **result,
         "decisions": decisions,
         "sides": [
-            [s for s in range(rules.players) if rules.side_of(s) == side] for side in range(rules.side_count)
+            [s for s in range(rules.players) if rules.team_of(s) == team] for team in range(rules.team_count)
         ],
         "steps": frame,
         "chart": chart,

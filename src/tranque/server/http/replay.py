@@ -33,14 +33,14 @@ async def game_replay(game_id: str, request: Request) -> JSONResponse:
 def replay_body(game: GameRow, players: list[GamePlayerRow]) -> dict[str, Any]:
     frames, rounds = replay_frames(game.record)
     rules = Rules.from_json(game.record["rules"])
-    sides = [
-        [seat for seat in range(rules.players) if rules.side_of(seat) == side]
-        for side in range(rules.side_count)
+    teams = [
+        [seat for seat in range(rules.players) if rules.team_of(seat) == team]
+        for team in range(rules.team_count)
     ]
     return {
         "game": game_page(game, players),
         "rules": game.record["rules"],
-        "sides": sides,
+        "sides": teams,
         "frames": frames,
         "rounds": rounds,
     }

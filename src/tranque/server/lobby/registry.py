@@ -321,5 +321,5 @@ def lobby_entry(table: Table) -> dict[str, Any]:
         "competitive": table.options.competitive,
         "bots": table.options.bots,  # bot accounts may sit (docs/bots.md)
         "names": names,
-        "scores": list(game.scores) if game is not None else [0] * rules.side_count,
+        "scores": list(game.scores) if game is not None else [0] * rules.team_count,
     }

@@ -1,7 +1,7 @@
 """What a finished game says of each player: who won, who abandoned, and, for a rated game,
 each player's new rating and XP (the model is `ratings`, the XP rule `xp`).
 
-The sides finish in this order: the winners first (tied when several, R14), then the others
+The teams finish in this order: the winners first (tied when several, R14), then the others
 by score, equal scores tied. A person whose seat is still covered by a bot when the game ends
 (R16) abandoned it and loses it: they never win, and get no XP. Someone back before the end is
 not an abandoner.
@@ -11,7 +11,7 @@ player who stayed, and the game is rated once in that order, for everybody.
 
 In pairs an abandoner's partner played on, and what they did counts as it was: the game is
 rated as it ended for everybody who stayed (`rate` once), and the abandoner is rated as if
-their side had finished last (`rate` again, with that order, taking only the abandoner's new
+their team had finished last (`rate` again, with that order, taking only the abandoner's new
 rating from it). So a pair that won without one of its players gives the partner the win and
 the abandoner a loss.
 """
@@ -52,16 +52,16 @@ class RatedPlayer:
 
 
 def finish_ranks(rules: Rules, winners: Sequence[int], scores: Sequence[int]) -> list[int]:
-    """Each side's place as the game ended (0 first, equal places tied): the winners, then
+    """Each team's place as the game ended (0 first, equal places tied): the winners, then
     the others by score.
 
     >>> finish_ranks(Rules.preset("clasico", players=4, mode="individual"), [2], [40, 75, 101, 40])
     [2, 1, 0, 2]
     """
-    losers = [side for side in range(rules.side_count) if side not in winners]
+    losers = [team for team in range(rules.team_count) if team not in winners]
     return [
-        0 if side in winners else 1 + sum(1 for other in losers if scores[other] > scores[side])
-        for side in range(rules.side_count)
+        0 if team in winners else 1 + sum(1 for other in losers if scores[other] > scores[team])
+        for team in range(rules.team_count)
     ]
 
 
@@ -71,7 +71,7 @@ def abandoned(seat: Seat) -> bool:
 
 def _alone_ranks(rules: Rules, seats: Sequence[Seat], ranks: Sequence[int]) -> list[int]:
     """The places when each plays alone: abandoners below everybody who stayed."""
-    keys = [(abandoned(seats[side]), ranks[side]) for side in range(rules.side_count)]
+    keys = [(abandoned(seats[team]), ranks[team]) for team in range(rules.team_count)]
     return [sum(1 for other in keys if other < key) for key in keys]
 
 
@@ -83,7 +83,7 @@ def standings(
     if not rules.is_pairs:
         ranks = _alone_ranks(rules, seats, ranks)
     return [
-        Standing(seat.index, ranks[rules.side_of(seat.index)] == 0 and not abandoned(seat), abandoned(seat))
+        Standing(seat.index, ranks[rules.team_of(seat.index)] == 0 and not abandoned(seat), abandoned(seat))
         for seat in seats
     ]
 
@@ -98,23 +98,23 @@ def rate_game(
     """Every player's new rating and XP after a rated game (every seat an account's);
     `known`: their current ratings in the game's pool, by user id (none yet: a newcomer's)."""
     ranks = finish_ranks(rules, winners, scores)
-    sides = [rules.seats_of(side) for side in range(rules.side_count)]
-    before = [[ratings.of_row(known.get(_user(seats[index]))) for index in side] for side in sides]
+    teams = [rules.seats_of(team) for team in range(rules.team_count)]
+    before = [[ratings.of_row(known.get(_user(seats[index]))) for index in team] for team in teams]
     if rules.is_pairs:
         after = ratings.rate(before, ranks)
-        for side, members in enumerate(sides):
+        for team, members in enumerate(teams):
             if any(abandoned(seats[index]) for index in members):
                 last = [*ranks]
-                last[side] = 1 + max(rank for other, rank in enumerate(ranks) if other != side)
+                last[team] = 1 + max(rank for other, rank in enumerate(ranks) if other != team)
                 as_last = ratings.rate(before, last)
                 for place, index in enumerate(members):
                     if abandoned(seats[index]):
-                        after[side][place] = as_last[side][place]
+                        after[team][place] = as_last[team][place]
     else:
         after = ratings.rate(before, _alone_ranks(rules, seats, ranks))
     finish = {standing.seat: standing for standing in standings(rules, seats, winners, scores)}
     players = []
-    for side, members in enumerate(sides):
+    for team, members in enumerate(teams):
         for place, index in enumerate(members):
             user_id, standing = _user(seats[index]), finish[index]
             row = known.get(user_id)
@@ -125,8 +125,8 @@ def rate_game(
                     won=standing.won,
                     abandoned=standing.abandoned,
                     xp=xp.game_xp(rules.players, len(members), standing.won, standing.abandoned),
-                    before=before[side][place],
-                    after=after[side][place],
+                    before=before[team][place],
+                    after=after[team][place],
                     games=1 + (0 if row is None else row.games),
                 )
             )

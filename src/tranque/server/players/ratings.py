@@ -2,7 +2,7 @@
 per account and pool (`duel`, `individual`, `pairs`: `game_archive.game_format`). Bot accounts
 are rated in pools of their own, at tables that accept bots: `bots_pool` (``bots:duel``, …).
 
-The maths is the library's: `rate` for a finished game's sides and ranks (a pair's skill is
+The maths is the library's: `rate` for a finished game's teams and ranks (a pair's skill is
 its two players'), `predict_win` for the chances shown before a game, and `ordinal` for the
 rating people see, scaled so that a player whose σ has come down to 2.5 at μ0 shows 1500:
 
@@ -59,12 +59,12 @@ def shown(skill: Rating) -> float:
     return rating_scale.shown(skill.mu, skill.sigma)
 
 
-def rate(sides: Sequence[Sequence[Rating]], ranks: Sequence[int]) -> list[list[Rating]]:
-    """The sides' new ratings after a game they finished in `ranks` (0 first; equal ranks
-    tie), each side a list of its players' ratings; the ratings given are left as they were."""
-    return MODEL.rate([list(side) for side in sides], ranks=[float(rank) for rank in ranks])
+def rate(teams: Sequence[Sequence[Rating]], ranks: Sequence[int]) -> list[list[Rating]]:
+    """The teams' new ratings after a game they finished in `ranks` (0 first; equal ranks
+    tie), each team a list of its players' ratings; the ratings given are left as they were."""
+    return MODEL.rate([list(team) for team in teams], ranks=[float(rank) for rank in ranks])
 
 
-def win_chances(sides: Sequence[Sequence[Rating]]) -> list[float]:
-    """Each side's probability of winning, by the model (they add up to 1)."""
-    return MODEL.predict_win([list(side) for side in sides])
+def win_chances(teams: Sequence[Sequence[Rating]]) -> list[float]:
+    """Each team's probability of winning, by the model (they add up to 1)."""
+    return MODEL.predict_win([list(team) for team in teams])

@@ -76,7 +76,7 @@ def rating_json(
 ) -> dict[str, Any]:
     """The `rating` of a table: whether its game is (or would be, as seated now) rated and why
     not, each account's rating in the table's pool (`known`: by user id, None for an account
-    with none yet; only at a competitive table), and each side's chances once every seat is
+    with none yet; only at a competitive table), and each team's chances once every seat is
     taken for a rated game."""
     reason = unrated_reason(competitive, seats, bot_accounts)
     shown: list[dict[str, Any] | None] = []
@@ -88,11 +88,11 @@ def rating_json(
         shown.append({"seat": seat.index, "rating": entry["rating"], "provisional": entry["provisional"]})
     chances = None
     if reason is None and all(seat.is_human for seat in seats):
-        sides = [
-            [_skill(seats[index], known) for index in rules.seats_of(side)]
-            for side in range(rules.side_count)
+        teams = [
+            [_skill(seats[index], known) for index in rules.seats_of(team)]
+            for team in range(rules.team_count)
         ]
-        chances = [round(chance, 4) for chance in ratings.win_chances(sides)]
+        chances = [round(chance, 4) for chance in ratings.win_chances(teams)]
     return {
         "competitive": competitive,
         "rated": reason is None,

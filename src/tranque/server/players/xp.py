@@ -21,7 +21,7 @@ LOSER_XP = 5
 
 
 def winner_xp(players: int, partners: int) -> int:
-    """Each winner's XP: 10 per player at the table, split between the side's `partners`."""
+    """Each winner's XP: 10 per player at the table, split between the team's `partners`."""
     return XP_PER_PLAYER * players // partners
 
 

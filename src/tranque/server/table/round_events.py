@@ -51,7 +51,7 @@ class RoundStarted(TableEvent):
     hand_counts: tuple[int, ...]
     boneyard_count: int
     secret: DealSecret
-    # The game's scores and goals by side as the round starts (zeros in the first), so a
+    # The game's scores and goals by team as the round starts (zeros in the first), so a
     # score bar is full from the first hand; None in logs from before they were stored.
     scores: tuple[int, ...] | None = None
     goals: tuple[int, ...] | None = None
@@ -162,7 +162,7 @@ class TurnStarted(FieldsEvent):
 
 @dataclass(frozen=True)
 class ActionTaken(TableEvent):
-    """A seat's move. `scores` is the game's score by side after a move that changed it
+    """A seat's move. `scores` is the game's score by team after a move that changed it
     before its round ended (ponce's passes score at once, C6), else None.
 
     A play also carries where it lies on the table (`line_layout`): `place`, its box, and

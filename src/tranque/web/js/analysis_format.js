@@ -51,7 +51,7 @@ export function framePercent(index, frames) {
   return frames > 1 ? Math.round((10000 * index) / (frames - 1)) / 100 : 0;
 }
 
-/** The chart of the expected result: per side, its polyline ("x,y …") through its moves'
+/** The chart of the expected result: per team, its polyline ("x,y …") through its moves'
  * worths by frame; the zero line's height; and a mark per flagged move. The scale is
  * symmetric around zero and reaches the largest worth. */
 export function analysisChart(result, { width = 320, height = 160, pad = 16 } = {}) {

@@ -1,11 +1,11 @@
 // The post-game analysis in the replay viewer (replay.js): «Analizar la partida» asks the
 // server for it (POST /api/games/{id}/analysis), a progress bar follows it while it is
-// queued and running, then the page shows the chart of each side's expected result over the
+// queued and running, then the page shows the chart of each team's expected result over the
 // game, each player's accuracy, the flagged moves (imprecisión, error) listed and marked on
 // the replay's timeline and, at a flagged move, the better tile drawn pale on the board.
 // Every figure is the server's (docs/protocol.md «Post-game analysis»).
 //
-//   const panel = new AnalysisPanel(data, { gameId, nameOf, sideName, go, redraw });
+//   const panel = new AnalysisPanel(data, { gameId, nameOf, teamName, go, redraw });
 //   panel.root, panel.timeline   (elements to place), panel.ghostAt(index) → a box or null
 
 import { t, serverMessage } from "./i18n.js";
@@ -17,11 +17,11 @@ import { accuracyText, actionWords, analysisChart, decisionFrame, flaggedAt, fla
 const POLL_MS = 1000;
 
 export class AnalysisPanel {
-  constructor(data, { gameId, nameOf, sideName, go, redraw }) {
+  constructor(data, { gameId, nameOf, teamName, go, redraw }) {
     this.data = data;
     this.gameId = gameId;
     this.nameOf = nameOf;
-    this.sideName = sideName;
+    this.teamName = teamName;
     this.go = go; // show a replay frame
     this.redraw = redraw; // show the current frame again (its ghost tile came or went)
     this.result = null;
@@ -103,9 +103,9 @@ export class AnalysisPanel {
     const { lines, zeroY, marks } = analysisChart(result, { width, height });
     const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart an-chart", role: "img", "aria-label": t("an_chart") });
     chart.append(svg("line", { x1: 16, y1: zeroY, x2: width - 16, y2: zeroY, class: "zero" }));
-    lines.forEach((points, side) => chart.append(svg("polyline", { points, class: `series side-${side}`, "data-side": side })));
+    lines.forEach((points, team) => chart.append(svg("polyline", { points, class: `series side-${team}`, "data-side": team })));
     for (const mark of marks) chart.append(svg("circle", { cx: mark.x, cy: mark.y, r: 4, class: `mark ${mark.verdict}` }));
-    const legend = el("p", { class: "an-legend" }, ...result.sides.map((_, side) => el("span", { class: `key side-${side}`, text: this.sideName(side) })));
+    const legend = el("p", { class: "an-legend" }, ...result.sides.map((_, team) => el("span", { class: `key side-${team}`, text: this.teamName(team) })));
     return el("div", { class: "an-chart-box" }, el("h3", { text: t("an_chart") }), chart, legend, el("p", { class: "note", text: t("an_chart_hint") }));
   }
 

@@ -117,7 +117,7 @@ export const MESSAGES = {
   res_total: { es: "Marcador: {list}", en: "Score: {list}" },
   res_total_penalty: { es: "En contra: {list} (gana quien tenga menos)", en: "Against: {list} (the lowest wins)" },
   res_total_palitos: { es: "Palitos: {list}", en: "Palitos: {list}" },
-  res_futbol_side: { es: "{name} {n} puntos y {goals}", en: "{name} {n} points and {goals}" },
+  res_futbol_team: { es: "{name} {n} puntos y {goals}", en: "{name} {n} points and {goals}" },
   res_goal_one: { es: "1 gol", en: "1 goal" },
   res_goals: { es: "{n} goles", en: "{n} goals" },
   res_annulled: { es: "Partida anulada", en: "Game annulled" },

@@ -72,7 +72,7 @@ export function signed(change) {
 }
 
 // Chances of winning as whole percentages that add up to 100 (largest remainders), in the
-// sides' order; [] without chances.
+// teams' order; [] without chances.
 export function percentages(chances) {
   if (!Array.isArray(chances) || !chances.length) return [];
   const total = chances.reduce((sum, p) => sum + p, 0) || 1;

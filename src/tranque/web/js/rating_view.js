@@ -1,5 +1,5 @@
 // The table's line about the ranking (sync `rating`, docs/protocol.md): whether this game
-// counts, each side's chance of winning when it does, or why it does not; and, on the
+// counts, each team's chance of winning when it does, or why it does not; and, on the
 // game-end card, each rated seat's change of rating and the XP it earned (`rating_changes`).
 //
 // What these need of the table view (`view`): `state.rules` and `nameOf(seat)`.
@@ -13,15 +13,15 @@ export function ratingLineText(view, rating) {
   if (!line) return "";
   const text = t(line.key);
   if (!line.chances.length) return text;
-  const list = line.chances.map((n, side) => t("pl_chance", { name: shortSideName(view, side), n })).join(", ");
+  const list = line.chances.map((n, team) => t("pl_chance", { name: shortTeamName(view, team), n })).join(", ");
   return `${text} · ${t("pl_chances", { list })}`;
 }
 
-// A side as the header marks it: the pair's letter in pairs (the header lists its members),
+// A team as the header marks it: the pair's letter in pairs (the header lists its members),
 // the player's name alone.
-function shortSideName(view, side) {
+function shortTeamName(view, team) {
   const rules = view.state && view.state.rules;
-  return rules && rules.mode === "pairs" ? `${t("team")} ${"ABC"[side]}` : view.nameOf(side);
+  return rules && rules.mode === "pairs" ? `${t("team")} ${"ABC"[team]}` : view.nameOf(team);
 }
 
 // The rated game's changes, one line a seat; null when the game was not rated.

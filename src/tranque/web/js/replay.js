@@ -61,14 +61,14 @@ class ReplayView {
     return (info && localName(info)) || t("seat_n", { n: seat + 1 });
   }
 
-  sideName(side) {
-    if (this.data.rules.mode !== "pairs") return this.nameOf(side);
-    const members = this.data.sides[side].map((seat) => this.nameOf(seat)).join(" + ");
-    return `${t("team")} ${"ABC"[side]} (${members})`;
+  teamName(team) {
+    if (this.data.rules.mode !== "pairs") return this.nameOf(team);
+    const members = this.data.sides[team].map((seat) => this.nameOf(seat)).join(" + ");
+    return `${t("team")} ${"ABC"[team]} (${members})`;
   }
 
   context() {
-    return { rules: this.data.rules, seat: null, nameOf: (s) => this.nameOf(s), sideName: (s) => this.sideName(s) };
+    return { rules: this.data.rules, seat: null, nameOf: (s) => this.nameOf(s), teamName: (s) => this.teamName(s) };
   }
 
   // Building the page once ------------------------------------------------------------------
@@ -115,9 +115,9 @@ class ReplayView {
     const controls = el("div", { class: "rp-controls" }, this.buttons.first, this.buttons.back, this.slider, this.buttons.forward, this.buttons.last);
 
     this.scores = el("div", { class: "rp-scores", "aria-label": t("rp_scores") });
-    this.scoreCells = this.data.sides.map((_, side) => {
+    this.scoreCells = this.data.sides.map((_, team) => {
       const value = el("b");
-      const cell = el("span", { class: `rp-score side-${side}`, "data-side": side }, el("span", { class: "rp-side", text: this.sideName(side) }), " ", value);
+      const cell = el("span", { class: `rp-score side-${team}`, "data-side": team }, el("span", { class: "rp-side", text: this.teamName(team) }), " ", value);
       this.scores.append(cell);
       return value;
     });
@@ -127,7 +127,7 @@ class ReplayView {
     this.analysis = new AnalysisPanel(this.data, {
       gameId: game.game_id,
       nameOf: (seat) => this.nameOf(seat),
-      sideName: (side) => this.sideName(side),
+      teamName: (team) => this.teamName(team),
       go: (index) => this.show(index),
       redraw: () => this.show(this.index),
     });
@@ -179,14 +179,14 @@ class ReplayView {
   }
 
   roundsSection() {
-    const { rounds, rules, sides } = this.data;
+    const { rounds, rules, sides: teams } = this.data;
     const section = el("section", { class: "rp-rounds" }, el("h2", { text: t("rp_rounds") }));
-    const series = scoreSeries(rounds, sides.length);
+    const series = scoreSeries(rounds, teams.length);
     const width = 300, height = 150;
     const { lines, targetY } = chartGeometry(series, rules.target, { width, height });
     const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart rp-chart", role: "img", "aria-label": t("rp_chart") });
     chart.append(svg("line", { x1: 20, y1: targetY, x2: width - 20, y2: targetY, class: "target" }));
-    lines.forEach((points, side) => chart.append(svg("polyline", { points, class: `series side-${side}` })));
+    lines.forEach((points, team) => chart.append(svg("polyline", { points, class: `series side-${team}` })));
     section.append(el("h3", { text: t("rp_chart") }), chart);
     const list = el("ol", { class: "rp-round-list" });
     const ctx = this.context();
@@ -255,7 +255,7 @@ class ReplayView {
     this.analysis.timeline.querySelectorAll(".an-mark").forEach((mark) => mark.classList.toggle("current", Number(mark.dataset.frame) === this.index));
     setText(this.pozo, t("rp_pozo", { n: frame.pozo }));
     this.pozo.hidden = this.data.rules.drawing !== "until-playable";
-    frame.scores.forEach((score, side) => setText(this.scoreCells[side], score));
+    frame.scores.forEach((score, team) => setText(this.scoreCells[team], score));
     this.page.querySelectorAll(".rp-round").forEach((item) => item.classList.toggle("current", Number(item.dataset.round) === frame.round));
   }
 

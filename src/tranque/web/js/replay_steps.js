@@ -44,12 +44,12 @@ export function frameText(frame, nameOf) {
   return { key: end === "left" ? "rp_play_left" : "rp_play_right", params: { name, tile } };
 }
 
-/** Each side's score from the start and after every round: `[[0, s1, s2, …], …]`. */
-export function scoreSeries(rounds, sides) {
-  return Array.from({ length: sides }, (_, side) => [0, ...rounds.map((round) => round.scores[side])]);
+/** Each team's score from the start and after every round: `[[0, s1, s2, …], …]`. */
+export function scoreSeries(rounds, teams) {
+  return Array.from({ length: teams }, (_, team) => [0, ...rounds.map((round) => round.scores[team])]);
 }
 
-/** The chart's polylines ("x,y x,y …" per side) and the target's height, in a box of
+/** The chart's polylines ("x,y x,y …" per team) and the target's height, in a box of
  * `width` × `height` with `pad` around; the scale reaches the target or the top score. */
 export function chartGeometry(series, target, { width = 300, height = 150, pad = 20 } = {}) {
   const steps = Math.max(1, ...series.map((values) => values.length - 1));

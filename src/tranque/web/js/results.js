@@ -3,7 +3,7 @@
 // the rematch.
 //
 // What these cards need of the table view (`view`): `seat` (null for a spectator), `state`
-// (`rules`, `phase`, `scores`, `results`), `nameOf(seat)`, `sideName(side)`, `send(message)`
+// (`rules`, `phase`, `scores`, `results`), `nameOf(seat)`, `teamName(team)`, `send(message)`
 // (a request through the socket), `onLeave()`, `tableId`, and `deals`: the
 // view's `DealBook` (fairness.js), fed every `sync` and `event`. `rematchVote` (the last
 // `rematch_vote` data) is read if present.
@@ -57,7 +57,7 @@ function context(view) {
     rules: view.state.rules,
     seat: view.seat,
     nameOf: (seat) => view.nameOf(seat),
-    sideName: (side) => view.sideName(side),
+    teamName: (team) => view.teamName(team),
   };
 }
 
@@ -145,12 +145,12 @@ export function showGameEnd(view, data) {
 }
 
 function chart(view, results) {
-  const sides = view.state.scores.length;
-  const totals = Array.from({ length: sides }, () => [0]);
+  const teams = view.state.scores.length;
+  const totals = Array.from({ length: teams }, () => [0]);
   for (const result of results) {
-    for (let side = 0; side < sides; side++) {
-      const previous = totals[side][totals[side].length - 1];
-      totals[side].push(previous + ((result && result.points[String(side)]) || 0));
+    for (let team = 0; team < teams; team++) {
+      const previous = totals[team][totals[team].length - 1];
+      totals[team].push(previous + ((result && result.points[String(team)]) || 0));
     }
   }
   const width = 300, height = 150, pad = 20;
@@ -159,8 +159,8 @@ function chart(view, results) {
   const x = (i) => pad + (i * (width - 2 * pad)) / Math.max(1, results.length);
   const y = (v) => height - pad - (v * (height - 2 * pad)) / top;
   root.append(svg("line", { x1: pad, y1: y(view.state.rules.target), x2: width - pad, y2: y(view.state.rules.target), class: "target" }));
-  totals.forEach((values, side) => {
-    root.append(svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: `series side-${side}` }));
+  totals.forEach((values, team) => {
+    root.append(svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: `series side-${team}` }));
   });
   return root;
 }

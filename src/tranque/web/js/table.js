@@ -300,15 +300,15 @@ export class TableView {
     return (info && info.name) || t("seat_n", { n: seat + 1 });
   }
 
-  membersOf(side) {
+  membersOf(team) {
     const half = this.state.rules.players / 2;
-    return [side, side + half].map((s) => this.nameOf(s)).join(" + ");
+    return [team, team + half].map((s) => this.nameOf(s)).join(" + ");
   }
 
-  sideName(side) {
+  teamName(team) {
     const rules = this.state.rules;
-    if (rules.mode !== "pairs") return this.nameOf(side);
-    return `${t("team")} ${"ABC"[side]} (${this.membersOf(side)})`;
+    if (rules.mode !== "pairs") return this.nameOf(team);
+    return `${t("team")} ${"ABC"[team]} (${this.membersOf(team)})`;
   }
 
   humanCount() {

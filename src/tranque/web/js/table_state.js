@@ -17,21 +17,21 @@ export function parseTile(text) {
 }
 
 // How many scores a table keeps: one per pair in pairs, one per seat alone.
-export function sideCount(rules) {
+export function teamCount(rules) {
   if (!rules || !rules.players) return 0;
   return rules.mode === "pairs" ? rules.players / 2 : rules.players;
 }
 
-// The side a seat plays for (its pair in pairs, itself alone).
-export function sideOf(rules, seat) {
+// The team a seat plays for (its pair in pairs, itself alone).
+export function teamOf(rules, seat) {
   return rules && rules.mode === "pairs" ? seat % (rules.players / 2) : seat;
 }
 
 function zeros(rules) {
-  return Array.from({ length: sideCount(rules) }, () => 0);
+  return Array.from({ length: teamCount(rules) }, () => 0);
 }
 
-// Scores are lists by side; before the first hand ends a server may send none (or an
+// Scores are lists by team; before the first hand ends a server may send none (or an
 // empty list): that is zero for everybody, not "no score bar".
 function scoresOr(list, rules) {
   return Array.isArray(list) && list.length ? [...list] : zeros(rules);

@@ -6,13 +6,13 @@
 import { t, phrase, tileLabel, PHRASES } from "./i18n.js";
 import { tileSvg } from "./tiles.js";
 import { el, button, setText, setAttr, place, arrange, escapeHtml } from "./dom.js";
-import { parseTile, playsOf, canDo, isMyTurn, humanCount, partnerOf, sideOf } from "./table_state.js";
+import { parseTile, playsOf, canDo, isMyTurn, humanCount, partnerOf, teamOf } from "./table_state.js";
 import { CLOCK_RADIUS } from "./clock.js";
 import { canAskHint, currentHint, hintTarget, hintText } from "./hint.js";
 
 export const HAND_UNIT = 30; // a hand tile's half: the board never draws its tiles larger
 const BACKS_SHOWN = 12;
-const SIDE_LETTERS = "ABC";
+const TEAM_LETTERS = "ABC";
 
 // "seis-cuatro": a tile in words, as a screen reader should say it.
 export function tileWords(a, b) {
@@ -31,24 +31,24 @@ export function pointsText(rules, n) {
 }
 
 // ---------------------------------------------------------------------------------------
-// The score bar: one entry per side, its team letter written out (not colour alone).
+// The score bar: one entry per team, its team letter written out (not colour alone).
 
 export function headerHtml(view, state) {
   const rules = state.rules;
   const pairs = rules.mode === "pairs";
-  const sides = state.scores.map((score, side) => {
-    const goals = rules.goals_to_win ? ` · ⚽ ${state.goals[side] || 0}` : "";
-    const mark = pairs ? `<span class="team-mark team-${side}" aria-hidden="true">${SIDE_LETTERS[side]}</span>` : "";
+  const teams = state.scores.map((score, team) => {
+    const goals = rules.goals_to_win ? ` · ⚽ ${state.goals[team] || 0}` : "";
+    const mark = pairs ? `<span class="team-mark team-${team}" aria-hidden="true">${TEAM_LETTERS[team]}</span>` : "";
     const name = pairs
-      ? `<span class="side-name">${escapeHtml(`${t("team")} ${SIDE_LETTERS[side]}`)}</span><span class="side-members"> (${escapeHtml(view.membersOf(side))})</span>`
-      : `<span class="side-name">${escapeHtml(view.nameOf(side))}</span>`;
+      ? `<span class="side-name">${escapeHtml(`${t("team")} ${TEAM_LETTERS[team]}`)}</span><span class="side-members"> (${escapeHtml(view.membersOf(team))})</span>`
+      : `<span class="side-name">${escapeHtml(view.nameOf(team))}</span>`;
     const points = countsPalitos(rules) ? `<b>${score}</b> ${score === 1 ? t("table_palito_word_one") : t("table_palito_word")}` : `<b>${score}</b>`;
-    const mine = !pairs && side === state.you ? " mine" : "";
-    return `<span class="score side-${side}${mine}">${mark}${name}: ${points}${goals}</span>`;
+    const mine = !pairs && team === state.you ? " mine" : "";
+    return `<span class="score side-${team}${mine}">${mark}${name}: ${points}${goals}</span>`;
   });
   const round = state.round !== null && state.round !== undefined ? t("round", { n: state.round + 1 }) : "";
   const info = [round, t("to_target", { n: pointsText(rules, rules.target) })].filter(Boolean).join(" · ");
-  return `<div class="round-info">${escapeHtml(info)}</div><div class="scores ${pairs ? "pairs" : "individual"}" role="group" aria-label="${escapeHtml(t("table_scores"))}">${sides.join("")}</div>`;
+  return `<div class="round-info">${escapeHtml(info)}</div><div class="scores ${pairs ? "pairs" : "individual"}" role="group" aria-label="${escapeHtml(t("table_scores"))}">${teams.join("")}</div>`;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -80,16 +80,16 @@ export class Badge {
     const rules = state.rules;
     const info = state.seats[seat] || {};
     const pairs = rules.mode === "pairs";
-    const side = sideOf(rules, seat);
-    this.root.className = `badge team-${pairs ? side : "solo"}${state.turn && state.turn.seat === seat ? " active" : ""}`;
+    const team = teamOf(rules, seat);
+    this.root.className = `badge team-${pairs ? team : "solo"}${state.turn && state.turn.seat === seat ? " active" : ""}`;
     setText(this.who, view.nameOf(seat));
     setAttr(this.who, "title", view.nameOf(seat));
     const isPartner = partnerOf(state, state.you) === seat;
     let status = "";
     if (info.kind === "bot" || info.state === "covered") status = t("bot");
     else if (info.kind === "human" && info.state === "away") status = t("away");
-    setText(this.team, pairs ? SIDE_LETTERS[side] : "");
-    setAttr(this.team, "aria-label", pairs ? `${t("team")} ${SIDE_LETTERS[side]}` : null);
+    setText(this.team, pairs ? TEAM_LETTERS[team] : "");
+    setAttr(this.team, "aria-label", pairs ? `${t("team")} ${TEAM_LETTERS[team]}` : null);
     setText(this.partner, isPartner ? `(${t("partner")})` : "");
     setText(this.state, status);
     const marker = state.markers[seat];
@@ -278,9 +278,9 @@ export function describeAction(view, said, previousScores) {
   let text = t(you ? "table_you_passed" : "table_passed", { name });
   if (said.scores) {
     const gains = said.scores
-      .map((score, side) => [side, score - ((previousScores && previousScores[side]) || 0)])
+      .map((score, team) => [team, score - ((previousScores && previousScores[team]) || 0)])
       .filter(([, gained]) => gained > 0)
-      .map(([side, gained]) => t("table_gain_for", { points: pointsText(view.state.rules, gained), name: view.sideName(side) }));
+      .map(([team, gained]) => t("table_gain_for", { points: pointsText(view.state.rules, gained), name: view.teamName(team) }));
     if (gains.length) text += `: ${gains.join(", ")}`;
   }
   return text;

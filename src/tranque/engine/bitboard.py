@@ -23,7 +23,6 @@ from tranque.engine.tiles import (
     MAX_NUMBER,
     PIPS,
     TILE_COUNT,
-    WITH_NUMBER,
     WITH_NUMBER_IN_SET,
     Mask,
     TileIndex,
@@ -191,11 +190,8 @@ class RoundState:
 
     @property
     def boneyard_count(self) -> int:
+        """How many tiles are still to be drawn."""
         return len(self.boneyard) - self.drawn
-
-    def open_ends_mask(self) -> Mask:
-        """Every tile that fits an open end."""
-        return WITH_NUMBER[self.left] | WITH_NUMBER[self.right]
 
     def legal_moves(self) -> tuple[Move, ...]:
         """R8/R9: forced play; draw only with nothing playable; pass only with nothing else."""
