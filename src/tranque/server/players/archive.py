@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tranque.engine import Rules
+from tranque.engine.record import to_record
 from tranque.server.analysis.hints import with_hints
 from tranque.server.players import ratings, xp
 from tranque.server.players.game_rating import RatedPlayer, rate_game, standings
@@ -31,6 +32,22 @@ def game_format(rules: Rules) -> str:
     if rules.is_pairs:
         return "pairs"
     return "duel" if rules.players == 2 else "individual"
+
+
+def game_record(table_id: str, state: TableState) -> dict[str, Any]:
+    """The game's record with each finished round's revealed seed, salt and commitment."""
+    game = state.playing_game()
+    record = to_record(game)
+    finished = game.round_number if game.round.is_over or game.is_over else game.round_number - 1
+    for number, round_data in enumerate(record["rounds"]):
+        secret = state.secrets.get(number)
+        if secret is not None and number <= finished:
+            revealed = {"seed": secret.seed.hex(), "salt": secret.salt.hex()}
+            round_data.update(revealed, commitment=secret.commitment)
+        else:
+            round_data["seed"] = None
+    record["table"] = table_id
+    return with_hints(record, state)
 
 
 @dataclass(frozen=True)

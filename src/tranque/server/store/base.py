@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from tranque.server.store.outbox import GameEnds
+
 
 class DuplicateEvent(Exception):
     """An event with this (table_id, seq) is already stored: two owners for one table."""
@@ -278,7 +280,7 @@ class AnalysisRow:
     heartbeat_at: float | None = None  # when that worker last said it was still at it
 
 
-class Store(Protocol):
+class Store(GameEnds, Protocol):
     async def start(self) -> None:
         """Connect, and create or migrate the schema."""
         ...

@@ -38,6 +38,7 @@ from tranque.server.store.base import (
     UserRow,
 )
 from tranque.server.store.friendship import friendship
+from tranque.server.store.outbox import GameEnd, Keep, MemoryGameEnds
 
 
 class MemoryStore:
@@ -56,6 +57,7 @@ class MemoryStore:
         self._friends: dict[tuple[int, int], tuple[str, float]] = {}  # (user, friend) → status, at
         self._blocks: dict[tuple[int, int], float] = {}  # (user, blocked) → at
         self._analyses: dict[str, AnalysisRow] = {}  # by game id
+        self._game_ends = MemoryGameEnds()
 
     async def start(self) -> None:
         return None
@@ -208,6 +210,25 @@ class MemoryStore:
             self._ratings[rating.user_id, rating.pool] = rating
         for period, user_id, gained in xp:
             self._xp[period, user_id] = self._xp.get((period, user_id), 0) + gained
+
+    # Game ends to record (outbox.py) ------------------------------------------------------
+
+    async def game_ends(self, limit: int) -> list[GameEnd]:
+        return self._game_ends.pending(self._events, limit)
+
+    async def record_game_end(self, end: GameEnd, pool: str, accounts: Sequence[int], keep: Keep) -> bool:
+        # Nothing is awaited from the mark to the last write: the recording is atomic.
+        if not self._game_ends.claim(end):
+            return False
+        found = (self._ratings.get((user_id, pool)) for user_id in accounts)
+        try:
+            kept = keep({rating.user_id: rating for rating in found if rating is not None})
+        except BaseException:
+            self._game_ends.release(end)
+            raise
+        if kept is not None:
+            await self.save_game(kept.game, kept.players, kept.ratings, kept.xp)
+        return True
 
     async def load_game(self, game_id: str) -> GameRow | None:
         game = self._games.get(game_id)

@@ -62,6 +62,7 @@ from tranque.server.store.base import (
     stale_epoch,
 )
 from tranque.server.store.friendship import friendship
+from tranque.server.store.outbox import GAME_ENDED, GameEnd, Keep
 from tranque.server.store.postgres_appends import PostgresAppends, asyncpg_dsn
 from tranque.server.store.schema import (
     analyses,
@@ -71,6 +72,7 @@ from tranque.server.store.schema import (
     game_players,
     games,
     ratings,
+    recorded_game_ends,
     records,
     sessions,
     table_events,
@@ -328,6 +330,7 @@ def _stats_query(user_id: int) -> sa.Select[Any]:
 
 # A `RatingRow`'s columns (the row's copy of its player's name key is the leaderboard's).
 RATING_COLUMNS = tuple(column for column in ratings.c if column.name != "name_key")
+RECORDING_LOCK = 0x7472616E  # the advisory lock one recording of a game end holds (PostgreSQL)
 
 
 def _ratings_query(user_id: int) -> sa.Select[Any]:
@@ -817,19 +820,30 @@ class SqlStore:
         xp_gained: list[tuple[str, int, int]],
     ) -> None:
         async with self.engine.begin() as connection:
-            known = await connection.scalar(sa.select(games.c.game_id).where(games.c.game_id == game.game_id))
-            if known is not None:
-                return
-            await connection.execute(games.insert().values(_row_values(game)))
-            if players:
-                await connection.execute(game_players.insert(), [_row_values(player) for player in players])
-            # In one order (ratings, then XP by period): a new row's trigger locks its board's
-            # size, and games saved at once must lock those rows in the same order.
-            for rating in sorted(ratings_now, key=lambda rating: (rating.pool, rating.user_id)):
-                values = {**_row_values(rating), "name_key": _name_key_of(rating.user_id)}
-                await connection.execute(self._upsert(ratings, values))
-            for period, user_id, gained in sorted(xp_gained):
-                await connection.execute(self._add_xp(period, user_id, gained))
+            await self._keep_game(connection, game, players, ratings_now, xp_gained)
+
+    async def _keep_game(
+        self,
+        connection: AsyncConnection,
+        game: GameRow,
+        players: list[GamePlayerRow],
+        ratings_now: list[RatingRow],
+        xp_gained: list[tuple[str, int, int]],
+    ) -> None:
+        """`save_game`'s writes, in the caller's transaction."""
+        known = await connection.scalar(sa.select(games.c.game_id).where(games.c.game_id == game.game_id))
+        if known is not None:
+            return
+        await connection.execute(games.insert().values(_row_values(game)))
+        if players:
+            await connection.execute(game_players.insert(), [_row_values(player) for player in players])
+        # In one order (ratings, then XP by period): a new row's trigger locks its board's
+        # size, and games saved at once must lock those rows in the same order.
+        for rating in sorted(ratings_now, key=lambda rating: (rating.pool, rating.user_id)):
+            values = {**_row_values(rating), "name_key": _name_key_of(rating.user_id)}
+            await connection.execute(self._upsert(ratings, values))
+        for period, user_id, gained in sorted(xp_gained):
+            await connection.execute(self._add_xp(period, user_id, gained))
 
     def _add_xp(self, period: str, user_id: int, gained: int) -> sa.Executable:
         insert = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
@@ -839,6 +853,46 @@ class SqlStore:
         return statement.on_conflict_do_update(
             index_elements=["period", "user_id"], set_={"xp": xp.c.xp + gained}
         )
+
+    # Game ends to record (outbox.py) ------------------------------------------------------
+
+    async def game_ends(self, limit: int) -> list[GameEnd]:
+        recorded = sa.select(recorded_game_ends.c.seq).where(
+            recorded_game_ends.c.table_id == table_events.c.table_id,
+            recorded_game_ends.c.seq == table_events.c.seq,
+        )
+        query = (
+            sa.select(table_events.c.table_id, table_events.c.seq, table_events.c.at)
+            .where(table_events.c.kind == GAME_ENDED, ~recorded.exists())
+            .order_by(table_events.c.at, table_events.c.table_id, table_events.c.seq)
+            .limit(limit)
+        )
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [GameEnd(row.table_id, row.seq, row.at) for row in rows]
+
+    async def record_game_end(self, end: GameEnd, pool: str, accounts: Sequence[int], keep: Keep) -> bool:
+        insert = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
+        mark = (
+            insert(recorded_game_ends)
+            .values(table_id=end.table_id, seq=end.seq, recorded_at=end.at)
+            .on_conflict_do_nothing()
+        )
+        async with self.engine.begin() as connection:
+            if self.engine.dialect.name == "postgresql":
+                # One recording at a time, across processes: each reads the ratings the one
+                # before it wrote (SQLite's writes are one at a time already, from the mark on).
+                await connection.execute(sa.select(sa.func.pg_advisory_xact_lock(RECORDING_LOCK)))
+            if (await connection.execute(mark)).rowcount != 1:
+                return False
+            query = sa.select(*RATING_COLUMNS).where(ratings.c.pool == pool, ratings.c.user_id.in_(accounts))
+            found = {
+                row.user_id: RatingRow(**row._mapping) for row in (await connection.execute(query)).all()
+            }
+            kept = keep(found)
+            if kept is not None:
+                await self._keep_game(connection, kept.game, kept.players, kept.ratings, kept.xp)
+        return True
 
     async def load_game(self, game_id: str) -> GameRow | None:
         async with self.engine.connect() as connection:

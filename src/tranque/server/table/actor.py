@@ -19,10 +19,8 @@ from typing import Any, Protocol
 from urllib.parse import quote
 
 from tranque.engine import Game, PlayerView, Rules
-from tranque.engine.record import to_record
 from tranque.server.addresses import seat_address_key
-from tranque.server.analysis.hints import with_hints
-from tranque.server.players.archive import finished_game, game_format
+from tranque.server.players.archive import finished_game, game_format, game_record
 from tranque.server.players.ratings import bots_pool
 from tranque.server.players.table_rating import rating_json
 from tranque.server.stopping import stop_tasks
@@ -301,14 +299,9 @@ class Table:
             seq, at, status = self.seq + 1, self.clock.now(), self.state.phase.status
             ended = isinstance(event, GameEnded) and self.state.game is not None
             record = self.game_record() if ended else {}
-            kept = None
             if isinstance(event, GameEnded) and ended and event.reason is EndReason.TARGET:
-                # An annulled game counts for nothing; a game won is kept with what it changed.
-                known = await self._current_ratings()
-                kept = finished_game(
-                    self.table_id, self.state, self.options, record, at, known, self.bot_accounts
-                )
-                event = replace(event, rating_changes=tuple(kept.rating_changes))
+                # An annulled game counts for nothing; a game won shows what it changes.
+                event = replace(event, rating_changes=await self._rating_changes(record, at))
             self.state.apply(event, seq)
             self._unstored.append(Broadcast(seq, at, event))
             if self.state.phase.status is not status or ended:  # the log first, then what it says
@@ -317,13 +310,12 @@ class Table:
                 await self.store.set_table_status(self.table_id, self.state.phase.status, epoch=self.epoch)
             if ended:
                 await self.store.save_record(self.table_id, record)
-            if kept is not None:
-                await self.store.save_game(kept.game, kept.players, kept.ratings, kept.xp)
-                self.known_ratings.update({row.user_id: row for row in kept.ratings})
         finally:
             self._recording = False
         if isinstance(event, SeatChanged | GameStarted | GameEnded):
             self._rating_stale = True
+        if isinstance(event, GameEnded):
+            self.known_ratings.clear()  # the recorder changes them (players/recorder.py)
         if isinstance(event, SeatChanged) and event.seat.kind is SeatKind.EMPTY:
             self.account_tokens.pop(event.seat.index, None)
 
@@ -426,6 +418,31 @@ class Table:
         found = await self.store.ratings_of(accounts, self.pool)
         self.known_ratings.update({user_id: found.get(user_id) for user_id in accounts})
         return found
+
+    async def _rating_changes(self, record: dict[str, Any], at: float) -> tuple[dict[str, int], ...]:
+        """What the `game_ended` of a game won shows of the ratings it changes: worked out as
+        the recorder will (players/recorder.py), from the players' ratings stored now (another
+        table may have changed them since they sat down). The table keeps none of it: the
+        recorder does, after the game's end is stored. If working it out fails, the game
+        still ends, showing no changes."""
+        try:
+            known = await self._current_ratings()
+            shown = finished_game(
+                self.table_id, self.state, self.options, record, at, known, self.bot_accounts
+            )
+        except Exception:
+            log.exception(
+                "table %s: the rating changes of its game's end cannot be worked out", self.table_id
+            )
+            return ()
+        return tuple(shown.rating_changes)
+
+    async def ratings_recorded(self) -> None:
+        """The recorder has recorded a game of this table: the ratings it shows are read again
+        (shown before the next game starts, never after `game_ended`)."""
+        self.known_ratings.clear()
+        self._rating_stale = True
+        await self.record()
 
     def rating_json(self) -> dict[str, Any]:
         """The table's `rating` as last shown (a competitive table), or as it is (any other)."""
@@ -610,18 +627,7 @@ class Table:
 
     def game_record(self) -> dict[str, Any]:
         """The game's record with each finished round's revealed seed, salt and commitment."""
-        game = self.game
-        record = to_record(game)
-        finished = game.round_number if game.round.is_over or game.is_over else game.round_number - 1
-        for number, round_data in enumerate(record["rounds"]):
-            secret = self.state.secrets.get(number)
-            if secret is not None and number <= finished:
-                revealed = {"seed": secret.seed.hex(), "salt": secret.salt.hex()}
-                round_data.update(revealed, commitment=secret.commitment)
-            else:
-                round_data["seed"] = None
-        record["table"] = self.table_id
-        return with_hints(record, self.state)
+        return game_record(self.table_id, self.state)
 
     # Clocks and bots, re-armed from the state after every command ----------------------------
 
