@@ -1,18 +1,23 @@
 """The store's game ends to record (store/outbox.py), on every backend: which are listed, that
 one is recorded once with what its `keep` decides, that a failing `keep` changes nothing, and
-that two stores on one database (two processes) record each game end once, one at a time."""
+that two stores on one database (two processes) record each game end once, one at a time;
+and that a database from before the recorder (revision 0008) has its game ends recorded."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+from alembic import command
 
+from tests.server.support.migration_helpers import execute, own_database_url
 from tranque.server.store import GamePlayerRow, GameRow, MemoryStore, RatingRow, Store, StoredEvent
 from tranque.server.store.outbox import GameEnd, Keep, KeptGame
-from tranque.server.store.sql import SqlStore
+from tranque.server.store.sql import SqlStore, alembic_config
 
 pytestmark = pytest.mark.anyio
 
@@ -145,3 +150,39 @@ async def test_two_processes_record_each_game_end_once_one_at_a_time(store: Stor
     assert (rating.mu, rating.games) == (25.0 + len(ends), len(ends))
     assert (await store.xp_of(user))["all"] == 20 * len(ends)
     assert await store.game_ends(10) == []
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_database_at_0008_upgrades_with_its_game_ends_recorded_and_new_ones_listed(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    url = own_database_url(backend, request, tmp_path)
+    command.upgrade(alembic_config(url), "0008")
+    # A game end as a server at revision 0008 stored it: the table kept what it changed itself.
+    asyncio.run(
+        execute(
+            url,
+            sa.text(
+                "INSERT INTO tables (table_id, config, status, created_at) "
+                "VALUES ('mesa1', '{}', 'finished', 1.0)"
+            ),
+            sa.text(
+                "INSERT INTO table_events (table_id, seq, kind, data, at) VALUES "
+                "('mesa1', 1, 'game_started', '{}', 2.0), ('mesa1', 2, 'game_ended', '{}', 3.0)"
+            ),
+        )
+    )
+    command.upgrade(alembic_config(url), "head")
+
+    async def read_back() -> None:
+        store = SqlStore(url)
+        await store.start()
+        try:
+            assert await store.game_ends(10) == []
+            assert not await store.record_game_end(GameEnd("mesa1", 2, 3.0), "duel", [], lambda known: None)
+            await store.append_events("mesa1", [StoredEvent(3, "game_ended", {}, 4.0)])
+            assert await store.game_ends(10) == [GameEnd("mesa1", 3, 4.0)]
+        finally:
+            await store.close()
+
+    asyncio.run(read_back())
