@@ -36,6 +36,7 @@ from tranque.server.http.errors import table_error
 from tranque.server.http.security_headers import SecurityHeaders
 from tranque.server.lobby.quickmatch import QuickMatch
 from tranque.server.lobby.registry import Registry
+from tranque.server.players.recorder import Recorder
 from tranque.server.settings import Settings
 from tranque.server.store import Store
 from tranque.server.store.factory import make_store
@@ -146,6 +147,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await cluster.start(registry)
         await state.start_shared()  # presence and quick match, on the cluster's bus and leases
         await registry.recover()
+        recorder = Recorder(
+            store,
+            retry_seconds=settings.recorder_retry_seconds,
+            recorded=lambda end: registry.ratings_recorded(end.table_id),
+        )
+        if settings.recorder:  # at once: game ends stored before a crash are recorded now
+            registry.game_over = recorder.wake
+            recorder.start()
         await analyses.start()  # its workers claim jobs from the store (a restart's stale ones too)
         if collector is not None:
             collector.start()
@@ -158,6 +167,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             state.presence.close()
             if cluster is not None:
                 await cluster.close()
+            await recorder.close()
             await registry.close()
             bots.close()
             await verifier.close()

@@ -46,6 +46,9 @@ class Settings:
     analysis_in_processes: bool = True  # False: evaluated in threads of this process (tests)
     analysis_poll_seconds: float = 2.0  # an idle worker looks for other processes' jobs this often
     analysis_stale_seconds: float = 60.0  # a running job not heard of for this long is taken over
+    # The recorder (players/recorder.py): game ends into history, ratings and XP, after the table.
+    recorder: bool = True  # False: this process records none (tests: a crash before the recording)
+    recorder_retry_seconds: float = 5.0  # it looks for game ends (a failed one, another process's) this often
     # Several processes (cluster.py): Redis for the tables' ownership and fan-out. None: one process.
     redis_url: str | None = None
     cluster: ClusterSettings = field(default_factory=ClusterSettings)

@@ -287,6 +287,7 @@ def test_two_bots_are_matched_play_a_game_rated_among_bots_and_see_no_hidden_til
                 return clients, ends[0]
 
         clients, ended = asyncio.run(play())
+        running.recorded()  # ratings are kept after the game's end
         table = clients[0].table
         events = stored_events(running, table)
         assert [e.kind for e in events].count("game_ended") == 1

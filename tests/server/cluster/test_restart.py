@@ -41,10 +41,11 @@ class ServerProcess(Loopback):
         self.log = log
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> None:
+    def start(self, *options: str) -> None:
+        """Start it; `options`: serve_subprocess.py's (`--no-recorder`)."""
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, str(RUNNER), self.database_url, str(self.port)],
+                [sys.executable, str(RUNNER), self.database_url, str(self.port), *options],
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )

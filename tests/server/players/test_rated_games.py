@@ -75,6 +75,7 @@ class Game:
         for _ in range(20_000):
             state = rig.table.state
             if state.phase.is_over:
+                await rig.record_games()  # as the app's recorder does once a game has ended
                 return
             for seat in list(self.back_when_covered):
                 if state.seats[seat].played_by_bot:

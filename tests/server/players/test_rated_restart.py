@@ -1,11 +1,14 @@
 """A rated game across a SIGKILL (tests/server/cluster/test_restart.py's server process): two accounts
 play a competitive duel, the server is killed between rounds and started again, the game
 goes on to its end, and the store holds exactly one game's ratings and XP, also after another
-restart once it is over."""
+restart once it is over. And a SIGKILL between a game's end and its recording (the first
+process runs no recorder, players/recorder.py): the restarted server records it, once."""
 
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -17,6 +20,7 @@ from tests.server.conftest import empty_database_url
 from tests.server.support.harness import Message, Player, free_port
 from tests.server.support.scenario_helpers import Client
 from tranque.server.accounts.sessions import SESSION_COOKIE
+from tranque.server.players.rating_scale import shown
 from tranque.server.store.schema import games
 from tranque.server.store.sql import SqlStore
 
@@ -80,12 +84,24 @@ async def counted(url: str) -> tuple[list[tuple[float, float, int]], list[dict[s
     return [(found[u].mu, found[u].sigma, found[u].games) for u in users if u in found], xp, kept
 
 
-async def scenario(server: ServerProcess) -> None:
+RECORDED_WITHIN = 60.0  # seconds the running server may take to record a game end
+
+
+async def recorded(url: str) -> tuple[list[tuple[float, float, int]], list[dict[str, int]], int]:
+    """`counted` once the running server's recorder has kept a game (within a deadline)."""
+    deadline = time.monotonic() + RECORDED_WITHIN
+    while (await counted(url))[2] == 0:
+        assert time.monotonic() < deadline, "the game end was not recorded"
+        await asyncio.sleep(0.05)
+    return await counted(url)  # read again: the first reads may have run before its commit
+
+
+async def scenario(server: ServerProcess, play: Callable[..., Awaitable[None]] | None = None) -> None:
     server.start()
     people = [account(server, "ana", "192.0.2.1"), account(server, "beto", "192.0.2.2")]
     players: list[Account] = []
     try:
-        await rated_game(server, people, players)
+        await (play or rated_game)(server, people, players)
     finally:  # a failed assertion leaves no socket open for a later test's garbage collection
         for player in players:
             await player.close()
@@ -126,9 +142,10 @@ async def rated_game(server: ServerProcess, people: list[httpx.Client], players:
     changes = ended[0]["data"]["rating_changes"]
     for player in players:
         await player.client.close()
+    ratings, xp, kept = await recorded(server.database_url)
     server.stop()
 
-    ratings, xp, kept = await counted(server.database_url)
+    assert await counted(server.database_url) == (ratings, xp, kept)
     assert kept == 1
     assert [played for _, _, played in ratings] == [1, 1]
     assert sorted(totals["all"] for totals in xp) == [5, 20]
@@ -147,5 +164,55 @@ def test_a_rated_game_across_a_sigkill_is_counted_once(
     server = ServerProcess(url, free_port(), tmp_path / "server.log")
     try:
         asyncio.run(scenario(server))
+    finally:
+        server.stop()
+
+
+async def killed_before_its_recording(
+    server: ServerProcess, people: list[httpx.Client], players: list[Account]
+) -> None:
+    server.stop()
+    server.start("--no-recorder")  # the game's end is stored and sent, and never recorded here
+    body = {"preset": "clasico", "players": 2, "target": 100, "turn_seconds": 20, "competitive": True}
+    table = people[0].post("/api/tables", json=body).json()["table"]
+    seats = [await sit(server, http, f"192.0.2.{n + 1}", table) for n, http in enumerate(people)]
+    players.extend(Account(server, table, token, seat) for seat, token in seats)
+    for player in players:
+        await player.connect()
+
+    def game_ended(frame: Message) -> bool:
+        return frame.get("kind") == "game_ended"
+
+    ended = await asyncio.gather(*(player.play(game_ended) for player in players))
+    assert ended[0]["data"] == ended[1]["data"] and ended[0]["data"]["reason"] == "target"
+    changes = ended[0]["data"]["rating_changes"]
+    assert await counted(server.database_url) == ([], [{}, {}], 0)  # the end only, nothing recorded
+    server.kill()
+    for player in players:
+        await player.client.close()
+
+    server.start()  # its recorder catches up at once
+    ratings, xp, kept = await recorded(server.database_url)
+    assert kept == 1
+    assert [played for _, _, played in ratings] == [1, 1]
+    assert sorted(totals["all"] for totals in xp) == [5, 20]
+    assert [change["xp"] for change in changes] == [totals["all"] for totals in xp]
+    rating_after = [round(shown(mu, sigma)) for mu, sigma, _ in ratings]
+    assert [change["after"] for change in changes] == rating_after  # as the game's end showed them
+
+    server.stop()
+    server.start()  # once more: nothing is recorded again
+    server.stop()
+    assert await counted(server.database_url) == (ratings, xp, kept)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_sigkill_between_a_games_end_and_its_recording_loses_nothing(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    url = empty_database_url(backend, request, tmp_path)
+    server = ServerProcess(url, free_port(), tmp_path / "server.log")
+    try:
+        asyncio.run(scenario(server, killed_before_its_recording))
     finally:
         server.stop()

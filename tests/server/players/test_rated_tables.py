@@ -101,6 +101,7 @@ def test_a_competitive_duel_played_to_the_end_changes_ratings_and_xp_in_the_stor
             return await play_all(server, table, [seat_ana[1], seat_beto[1]])
 
         ended = asyncio.run(scenario())
+        server.recorded()  # ratings and XP are kept after the game's end
         assert ended[0] == ended[1]
         (team,) = ended[0]["winners"]
         ranks = [0.0 if seat == team else 1.0 for seat in range(2)]
@@ -133,6 +134,7 @@ def test_two_players_from_one_address_are_told_before_the_game_and_change_nothin
             return await play_all(server, table, [first[1], second[1], third[1]])
 
         ended = asyncio.run(scenario())
+        server.recorded()  # ratings and XP are kept after the game's end
         assert "rating_changes" not in ended[0]
         game = game_of(server, table)
         assert (game.competitive, game.rated, game.unrated_reason) == (True, False, "same_address")
@@ -174,6 +176,7 @@ def test_a_casual_table_is_not_rated() -> None:
             return await play_all(server, table, [first[1], second[1]])
 
         ended = asyncio.run(scenario())
+        server.recorded()  # ratings and XP are kept after the game's end
         assert "rating_changes" not in ended[0]
         assert (game_of(server, table).rated, game_of(server, table).unrated_reason) == (False, "casual")
         assert ratings_of(server, [ana, beto], "duel") == {}

@@ -136,6 +136,19 @@ class LiveServer(Loopback):
         """Run a coroutine on the server's loop (its tables are not thread-safe) and wait."""
         return asyncio.run_coroutine_threadsafe(make(), self.loop).result(timeout=30)
 
+    def recorded(self) -> None:
+        """Wait until the server's recorder has recorded every game that ended: their history,
+        ratings and XP, which it keeps after the game's end (players/recorder.py)."""
+
+        async def pending() -> bool:
+            return bool(await self.state.store.game_ends(1))
+
+        deadline = time.monotonic() + 20
+        while self.on_server(pending):
+            if time.monotonic() > deadline:
+                raise AssertionError("the server did not record the games that ended")
+            time.sleep(0.02)
+
     def advance(self, seconds: float) -> None:
         """Move the server's FakeClock forward, firing its timers on the server's loop."""
         clock = self.settings.clock

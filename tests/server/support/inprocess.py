@@ -17,11 +17,12 @@ from typing import Any
 
 from tranque.engine import Rules
 from tranque.server.lobby.restore import replay_log, resume
+from tranque.server.players.recorder import Recorder
 from tranque.server.store import MemoryStore, Store, StoredEvent
 from tranque.server.table.actor import Command, Table
 from tranque.server.table.bots import InlineBots
 from tranque.server.table.clock import FakeClock
-from tranque.server.table.commands import Act, Subscribe, Unsubscribe
+from tranque.server.table.commands import Act, RatingsRecorded, Subscribe, Unsubscribe
 from tranque.server.table.fairness import DealSecret
 from tranque.server.table.seats import SeatState
 from tranque.server.table.state import Phase, TableKind, TableOptions, TableState, Viewer
@@ -98,7 +99,8 @@ class TableRig:
         """A new table with every seat empty, as `Registry.create` makes one (on `store`, or a
         fresh `MemoryStore`)."""
         rig = cls(rules, kind, store, **options)
-        await rig.store.create_table(rig.table_id, {"options": rig.options.to_json()}, rig.clock.now())
+        config = {"rules": rules.to_json(), "options": rig.options.to_json()}
+        await rig.store.create_table(rig.table_id, config, rig.clock.now())
         rig.table.start()
         await rig.table.record_creation()
         try:
@@ -155,6 +157,14 @@ class TableRig:
         self.table.start()
         await resume(self.table)
         await self.table.until_idle()
+
+    async def record_games(self) -> int:
+        """What the app's recorder does after a game's end (players/recorder.py): record every
+        game end stored and not recorded yet, telling the table; how many it recorded."""
+        recorder = Recorder(self.store, recorded=lambda end: self.table.post(RatingsRecorded()))
+        recorded = await recorder.catch_up()
+        await self.table.until_idle()
+        return recorded
 
     # Checking --------------------------------------------------------------------------
 

@@ -1,9 +1,10 @@
 """Run the server in a process of its own, for tests that kill it (tests/server/cluster/test_restart.py).
 
-    python tests/server/support/serve_subprocess.py DATABASE_URL PORT
+    python tests/server/support/serve_subprocess.py DATABASE_URL PORT [--no-recorder]
 
 Real clock; bots answer at once (in threads); forced moves and the pause between rounds are
-long, so the scripted client is always the one that acts.
+long, so the scripted client is always the one that acts. `--no-recorder`: the process records
+no game end (players/recorder.py), so a kill lands between a game's end and its recording.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ def main() -> None:
         between_rounds_seconds=60,
         auto_move_seconds=60,
         socket_limits=SocketLimits(burst=10**9, bot_burst=10**9),  # clients play as fast as the bots
+        recorder="--no-recorder" not in sys.argv[3:],
     )
     app = create_app(settings)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")

@@ -291,6 +291,7 @@ async def test_a_kept_game_says_how_many_hints_each_seat_used_and_its_record_sti
             used += 1
             await rig.call(Act(0, answer["action"], answer["turn_id"]))
         assert rig.table.state.phase is Phase.FINISHED
+        await rig.record_games()
         kept = await rig.store.load_game(f"{rig.table_id}.1")
         assert kept is not None
         assert kept.summary["hints"] == [used, 0]
@@ -319,6 +320,7 @@ async def test_a_game_without_hints_keeps_its_record_as_it_was() -> None:
     async with TableRig.practice(SHORT) as rig:
         await rig.hello(0)
         await play_until(rig, lambda s: s.phase.is_over)
+        await rig.record_games()
         kept = await rig.store.load_game(f"{rig.table_id}.1")
         assert kept is not None
         assert kept.summary["hints"] == [0, 0]
@@ -482,6 +484,7 @@ def test_over_http_the_kept_game_says_hints_were_used_and_its_record_verifies(se
             return guest
 
     guest = asyncio.run(play())
+    server.recorded()  # the game's history is kept after its end
     assert len(guest.hints_given) == 2  # every turn asked; the game's two, then refusals
     game_id = f"{seated['table']}.1"
     page = http(server, "GET", f"/api/games/{game_id}").json()

@@ -148,7 +148,9 @@ def play_out(server: LiveServer, table: str, token: str) -> dict[str, Any]:
         async with ScriptedClient(server, table, token, rng=random.Random(3)) as client:
             return await client.play()
 
-    return asyncio.run(play())
+    ended = asyncio.run(play())
+    server.recorded()  # the game's history is kept after its end
+    return ended
 
 
 def private_game(server: LiveServer, user_id: int) -> tuple[str, str]:

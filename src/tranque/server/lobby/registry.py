@@ -16,6 +16,7 @@ from tranque.server.store import Store, StoredEvent, TableRow
 from tranque.server.table.actor import Phase, Table, TableError, TableOptions
 from tranque.server.table.bots import Bots
 from tranque.server.table.clock import Clock, Timer
+from tranque.server.table.commands import RatingsRecorded
 from tranque.server.table.log import replay
 from tranque.server.table.seats import SeatKind
 
@@ -55,6 +56,8 @@ class Registry:
         self.claims: dict[str, frozenset[str]] = {}
         self._retiring: dict[str, int] = {}  # table id → the number of the game that ended
         self._stopping: set[asyncio.Task[None]] = set()
+        # Told whenever a table's game is over (the app wakes the recorder: players/recorder.py).
+        self.game_over: Callable[[], None] | None = None
 
     def options(self, **changes: Any) -> TableOptions:
         return TableOptions(**{**self.defaults, **changes})
@@ -248,9 +251,18 @@ class Registry:
         if table.options.kind == "public":
             self._lobby_changed()
         if table.state.phase.is_over:
+            if self.game_over is not None:
+                self.game_over()
             # Players may still read the result, ask for a rematch, resume and download the
             # record for a while.
             self._retire_at(table, self.clock.now() + RETIRE_AFTER_SECONDS)
+
+    def ratings_recorded(self, table_id: str) -> None:
+        """The recorder has recorded a game of `table_id`: if this process owns the table, it
+        shows the new ratings before its next game."""
+        table = self.tables.get(table_id)
+        if table is not None and table.owned:
+            table.post(RatingsRecorded())
 
     def _retire_at(self, table: Table, when: float) -> None:
         """Retire `table` at `when` unless its game is already to be retired (or a rematch

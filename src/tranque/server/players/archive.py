@@ -3,10 +3,9 @@ a `game_players` row per account at the table and, for a rated game (table_ratin
 players' new ratings and the XP they gained (game_rating.py).
 
 `finished_game` reads the table as the game ends (its state, options, the game's record and
-its players' ratings, which the table reads from the store just before) and says what to
-keep; it reads nothing else. The table saves it with `Store.save_game` in the same step that
-stores the game's end, so a restart that replays the log finds it kept (saving it again
-changes nothing: ratings and XP are never counted twice). A game in which a seat asked for
+its players' ratings) and says what to keep; it reads nothing else. The table shows its
+`rating_changes` in `game_ended`; the recorder (recorder.py) keeps it, after the game's end is
+stored, once (ratings and XP are never counted twice). A game in which a seat asked for
 hints («Pista», hints.py) says how many each seat used, in its summary and its record.
 """
 

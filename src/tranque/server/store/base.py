@@ -1,9 +1,9 @@
 """The `Store`: every area of the store behind one object, and the part a table needs.
 
 Each area has its protocol, rows and refusals in a module of its own (`tables`, `accounts`,
-`players`, `social`, `analyses`), implemented in memory (`store.memory`) and on SQLAlchemy
-(`store.sql`). A backend composes its areas over one database: what the server holds is a
-`Store`; a part of the server that needs one area is typed with that area's protocol.
+`players`, `social`, `analyses`, and `outbox`: the game ends still to record), implemented in
+memory (`store.memory`) and on SQLAlchemy (`store.sql`). A backend composes its areas over one
+database: what the server holds is a `Store`; a part of the server that needs one area is typed with that area's protocol.
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ from typing import Protocol
 
 from tranque.server.store.accounts import AccountStore, UserRow
 from tranque.server.store.analyses import AnalysisStore
-from tranque.server.store.players import GamePlayerRow, GameRow, PlayerStore, RatingRow
+from tranque.server.store.outbox import GameEnds
+from tranque.server.store.players import PlayerStore, RatingRow
 from tranque.server.store.social import SocialStore
 from tranque.server.store.tables import TableLog
 
 
-class Store(TableLog, AccountStore, PlayerStore, SocialStore, AnalysisStore, Protocol):
+class Store(TableLog, AccountStore, PlayerStore, SocialStore, AnalysisStore, GameEnds, Protocol):
     """Every area, over one database."""
 
     async def start(self) -> None:
@@ -29,20 +30,11 @@ class Store(TableLog, AccountStore, PlayerStore, SocialStore, AnalysisStore, Pro
 
 class TableStore(TableLog, Protocol):
     """What a table's actor needs: its log, and the reads it makes of its players' accounts
-    (which are bots') and ratings (the ones it shows), and the finished games it keeps."""
+    (which are bots') and ratings (the ones it shows); its finished games are kept by the
+    recorder (players/recorder.py), not by the table."""
 
     async def user_by_id(self, user_id: int) -> UserRow | None: ...
 
     async def ratings_of(self, user_ids: list[int], pool: str) -> dict[int, RatingRow]:
         """The current ratings in `pool` of those of `user_ids` who have one (by user id)."""
-        ...
-
-    async def save_game(
-        self,
-        game: GameRow,
-        players: list[GamePlayerRow],
-        ratings: list[RatingRow],
-        xp: list[tuple[str, int, int]],
-    ) -> None:
-        """`PlayerStore.save_game`."""
         ...

@@ -229,3 +229,22 @@ analyses = sa.Table(
     # The claim: the oldest pending or running rows (and the site's count of them).
     sa.Index("ix_analyses_status_created_at", "status", "created_at"),
 )
+
+# The game ends recorded (revision 0009, players/recorder.py): one row per `game_ended` event
+# turned into history, ratings and XP, written in the same transaction as what it kept, so a
+# game end is recorded once whatever process and however many times it is tried. The partial
+# index on table_events lists the game ends, by time, without reading the other events.
+recorded_game_ends = sa.Table(
+    "recorded_game_ends",
+    metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("recorded_at", sa.Double, nullable=False),
+)
+
+sa.Index(
+    "ix_table_events_game_ends",
+    table_events.c.at,
+    sqlite_where=table_events.c.kind == "game_ended",
+    postgresql_where=table_events.c.kind == "game_ended",
+)

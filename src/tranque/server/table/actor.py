@@ -287,14 +287,9 @@ class Table:
             seq, at, status = self.seq + 1, self.clock.now(), self.state.phase.status
             ended = isinstance(event, GameEnded) and self.state.game is not None
             record = views.game_record(self) if ended else {}
-            kept = None
             if isinstance(event, GameEnded) and ended and event.reason is EndReason.TARGET:
-                # An annulled game counts for nothing; a game won is kept with what it changed.
-                known = await self._current_ratings()
-                kept = finished_game(
-                    self.table_id, self.state, self.options, record, at, known, self.bot_accounts
-                )
-                event = replace(event, rating_changes=tuple(kept.rating_changes))
+                # An annulled game counts for nothing; a game won shows what it changes.
+                event = replace(event, rating_changes=await self._rating_changes(record, at))
             self.state.apply(event, seq)
             self._unstored.append(Broadcast(seq, at, event))
             if self.state.phase.status is not status or ended:  # the log first, then what it says
@@ -303,13 +298,12 @@ class Table:
                 await self.store.set_table_status(self.table_id, self.state.phase.status, epoch=self.epoch)
             if ended:
                 await self.store.save_record(self.table_id, record)
-            if kept is not None:
-                await self.store.save_game(kept.game, kept.players, kept.ratings, kept.xp)
-                self.known_ratings.update({row.user_id: row for row in kept.ratings})
         finally:
             self._recording = False
         if isinstance(event, SeatChanged | GameStarted | GameEnded):
             self._rating_stale = True
+        if isinstance(event, GameEnded):
+            self.known_ratings.clear()  # the recorder changes them (players/recorder.py)
         if isinstance(event, SeatChanged) and event.seat.kind is SeatKind.EMPTY:
             self.account_tokens.pop(event.seat.index, None)
 
@@ -412,6 +406,31 @@ class Table:
         found = await self.store.ratings_of(accounts, self.pool)
         self.known_ratings.update({user_id: found.get(user_id) for user_id in accounts})
         return found
+
+    async def _rating_changes(self, record: dict[str, Any], at: float) -> tuple[dict[str, int], ...]:
+        """What the `game_ended` of a game won shows of the ratings it changes: worked out as
+        the recorder will (players/recorder.py), from the players' ratings stored now (another
+        table may have changed them since they sat down). The table keeps none of it: the
+        recorder does, after the game's end is stored. If working it out fails, the game
+        still ends, showing no changes."""
+        try:
+            known = await self._current_ratings()
+            shown = finished_game(
+                self.table_id, self.state, self.options, record, at, known, self.bot_accounts
+            )
+        except Exception:
+            log.exception(
+                "table %s: the rating changes of its game's end cannot be worked out", self.table_id
+            )
+            return ()
+        return tuple(shown.rating_changes)
+
+    async def ratings_recorded(self) -> None:
+        """The recorder has recorded a game of this table: the ratings it shows are read again
+        (shown before the next game starts, never after `game_ended`)."""
+        self.known_ratings.clear()
+        self._rating_stale = True
+        await self.record()
 
     def rating_json(self) -> dict[str, Any]:
         """The table's `rating` as last shown (a competitive table), or as it is (any other)."""

@@ -563,6 +563,15 @@ class FillWithBots:
 
 
 @dataclass
+class RatingsRecorded:
+    """The recorder has recorded one of the table's games (players/recorder.py): what the
+    table shows of its ratings is read again."""
+
+    async def run(self, table: TableContext) -> None:
+        await table.ratings_recorded()
+
+
+@dataclass
 class Deserted:
     """Nobody came back in time: a practice or quick-match game every human left, or a table
     waiting for players that nobody follows, is annulled (its bots and clocks stop)."""

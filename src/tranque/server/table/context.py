@@ -82,6 +82,10 @@ class TableContext(Protocol):
         """Fold `events` in with what they make happen by themselves, store and send them."""
         ...
 
+    async def ratings_recorded(self) -> None:
+        """The recorder has kept one of the table's games: read the ratings it shows again."""
+        ...
+
     def may_speak(self, seat: int, interval: float) -> bool:
         """At most one phrase every `interval` seconds per seat."""
         ...

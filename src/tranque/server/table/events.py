@@ -181,7 +181,8 @@ class ReadyGiven(FieldsEvent):
 class GameEnded(TableEvent):
     """The game is over. `rating_changes` are what a rated game changed, one per seat
     (`{"seat", "before", "after", "xp"}`, shown ratings; the table fills them in as it
-    stores the event, `game_archive.FinishedGame.rating_changes`); any other game's data has
+    decides the event, `archive.FinishedGame.rating_changes`, and the recorder keeps them
+    afterwards, players/recorder.py); any other game's data has
     none (nor have logs from before ratings)."""
 
     kind: ClassVar[str] = "game_ended"

@@ -111,7 +111,12 @@ def view_json(state: TableState, viewer: Viewer) -> dict[str, Any] | None:
 
 def game_record(table: TableContext) -> dict[str, Any]:
     """The game's record with each finished round's revealed seed, salt and commitment."""
-    state = table.state
+    return record_of(table.table_id, table.state)
+
+
+def record_of(table_id: str, state: TableState) -> dict[str, Any]:
+    """`game_record` of the table `table_id` whose log folds into `state` (the recorder's,
+    players/recorder.py, which rebuilds a finished game's state from its log)."""
     game = state.playing_game()
     record = to_record(game)
     finished = game.round_number if game.round.is_over or game.is_over else game.round_number - 1
@@ -122,5 +127,5 @@ def game_record(table: TableContext) -> dict[str, Any]:
             round_data.update(revealed, commitment=secret.commitment)
         else:
             round_data["seed"] = None
-    record["table"] = table.table_id
+    record["table"] = table_id
     return with_hints(record, state)

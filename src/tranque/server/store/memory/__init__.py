@@ -5,12 +5,12 @@ Its areas share one `MemoryData`, as the SQL store's share one database.
 
 from tranque.server.store.memory.accounts import MemoryAccounts
 from tranque.server.store.memory.analyses import MemoryAnalyses
-from tranque.server.store.memory.players import MemoryPlayers
+from tranque.server.store.memory.outbox import MemoryOutbox
 from tranque.server.store.memory.social import MemorySocial
 from tranque.server.store.memory.tables import MemoryTableLog
 
 
-class MemoryStore(MemoryTableLog, MemoryAccounts, MemoryPlayers, MemorySocial, MemoryAnalyses):
+class MemoryStore(MemoryTableLog, MemoryAccounts, MemoryOutbox, MemorySocial, MemoryAnalyses):
     """Every area of the `Store`, over one `MemoryData`."""
 
 

@@ -16,12 +16,12 @@ from tranque.server.store.sql.engine import (
     upgrade_connection,
     upgrade_to_head,
 )
-from tranque.server.store.sql.players import SqlPlayers
+from tranque.server.store.sql.outbox import SqlOutbox
 from tranque.server.store.sql.social import SqlSocial
 from tranque.server.store.sql.tables import SqlTableLog
 
 
-class SqlStore(SqlTableLog, SqlAccounts, SqlPlayers, SqlSocial, SqlAnalyses):
+class SqlStore(SqlTableLog, SqlAccounts, SqlOutbox, SqlSocial, SqlAnalyses):
     """The persistent `Store`. `SqlStore("sqlite+aiosqlite:///./tranque.db")`, or a PostgreSQL URL."""
 
 

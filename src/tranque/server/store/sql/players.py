@@ -166,19 +166,30 @@ class SqlPlayers(SqlDatabase):
         xp_gained: list[tuple[str, int, int]],
     ) -> None:
         async with self.engine.begin() as connection:
-            known = await connection.scalar(sa.select(games.c.game_id).where(games.c.game_id == game.game_id))
-            if known is not None:
-                return
-            await connection.execute(games.insert().values(_row_values(game)))
-            if players:
-                await connection.execute(game_players.insert(), [_row_values(player) for player in players])
-            # In one order (ratings, then XP by period): a new row's trigger locks its board's
-            # size, and games saved at once must lock those rows in the same order.
-            for rating in sorted(ratings_now, key=lambda rating: (rating.pool, rating.user_id)):
-                values = {**_row_values(rating), "name_key": _name_key_of(rating.user_id)}
-                await connection.execute(self._upsert(ratings, values))
-            for period, user_id, gained in sorted(xp_gained):
-                await connection.execute(self._add_xp(period, user_id, gained))
+            await self._keep_game(connection, game, players, ratings_now, xp_gained)
+
+    async def _keep_game(
+        self,
+        connection: AsyncConnection,
+        game: GameRow,
+        players: list[GamePlayerRow],
+        ratings_now: list[RatingRow],
+        xp_gained: list[tuple[str, int, int]],
+    ) -> None:
+        """`save_game`'s writes, in the caller's transaction."""
+        known = await connection.scalar(sa.select(games.c.game_id).where(games.c.game_id == game.game_id))
+        if known is not None:
+            return
+        await connection.execute(games.insert().values(_row_values(game)))
+        if players:
+            await connection.execute(game_players.insert(), [_row_values(player) for player in players])
+        # In one order (ratings, then XP by period): a new row's trigger locks its board's
+        # size, and games saved at once must lock those rows in the same order.
+        for rating in sorted(ratings_now, key=lambda rating: (rating.pool, rating.user_id)):
+            values = {**_row_values(rating), "name_key": _name_key_of(rating.user_id)}
+            await connection.execute(self._upsert(ratings, values))
+        for period, user_id, gained in sorted(xp_gained):
+            await connection.execute(self._add_xp(period, user_id, gained))
 
     def _add_xp(self, period: str, user_id: int, gained: int) -> sa.Executable:
         statement = self._insert(xp).values(
