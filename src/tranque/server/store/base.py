@@ -3,7 +3,8 @@
 Each area has its protocol, rows and refusals in a module of its own (`tables`, `accounts`,
 `players`, `social`, `analyses`, and `outbox`: the game ends still to record), implemented in
 memory (`store.memory`) and on SQLAlchemy (`store.sql`). A backend composes its areas over one
-database: what the server holds is a `Store`; a part of the server that needs one area is typed with that area's protocol.
+database: what the server holds is a `Store`; a part of the server that needs one area is
+typed with that area's protocol.
 """
 
 from __future__ import annotations
