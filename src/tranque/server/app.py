@@ -1,7 +1,7 @@
 """The ASGI app: `create_app(settings)` wires the store, the tables, the HTTP API and /ws.
 
 The configuration is settings.py's, the running server's state state.py's, and the HTTP
-refusals http_errors.py's; this module only builds the app: its lifespan, middleware, routes.
+refusals http/errors.py's; this module only builds the app: its lifespan, middleware, routes.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 request or a socket finds it.
 
 With several processes (`shared`), who is online, the quick match and the limiters span
-them all: presence.py and quickmatch.py over the cluster's bus and leases, throttle.py's
+them all: lobby/presence.py and lobby/quickmatch.py over the cluster's bus and leases, accounts/throttle.py's
 windows in Redis. `start_shared` and `close_shared` start and stop them; `node_gone` is
 what the cluster calls when another process's lease lapsed.
 """
@@ -46,7 +46,7 @@ REDIS_TIMEOUT = 1.0  # seconds: an unreachable Redis makes the limiters count al
 
 @dataclass
 class Shared:
-    """What the processes of a cluster share (cluster.py), for the state that spans them."""
+    """What the processes of a cluster share (cluster/node.py), for the state that spans them."""
 
     bus: Bus
     leases: Leases
@@ -67,12 +67,13 @@ class ServerState:
     collector: Collector | None = None  # when `tranque serve` collects garbage on the clock
     shared: Shared | None = None  # one of several processes: what they share
     session_sockets: SessionSockets = field(default_factory=SessionSockets)
-    bot_sockets: BotSockets = field(default_factory=BotSockets)  # bot accounts' sockets (bot_tokens.py)
+    # Bot accounts' sockets (accounts/bot_tokens.py).
+    bot_sockets: BotSockets = field(default_factory=BotSockets)
     bot_quick: QuickMatch = field(init=False)  # the bot accounts' own quick match
     login_limiter: LoginLimit = field(init=False)
     registrations: EventLimit = field(init=False)
     once: Once = field(init=False)  # double clicks on «Empezar» and «Crear mesa» (once.py)
-    presence: Presence = field(init=False)  # each account's open sockets (presence.py)
+    presence: Presence = field(init=False)  # each account's open sockets (lobby/presence.py)
     friends: Friends = field(init=False)
     limiter_redis: redis.asyncio.Redis | None = field(init=False, default=None)  # if `shared`
 

@@ -19,7 +19,7 @@ from typing import Any, Final
 from tranque.engine.messages import LANGUAGES, localize
 
 REFUSALS: Final[dict[str, dict[str, str]]] = {
-    # A socket's message, at the door (protocol.py, ws.py) ----------------------------------
+    # A socket's message, at the door (ws/messages.py, ws/endpoint.py) --------------------------
     "rate_limited": {
         "es": "Estás enviando mensajes demasiado rápido; espera un momento.",
         "en": "You are sending messages too fast; wait a moment.",
@@ -70,7 +70,7 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "en": "Unknown message type: «{type}».",
     },
     "unknown_type.unnamed": {"es": "Tipo de mensaje desconocido.", "en": "Unknown message type."},
-    # A socket's command (ws.py, commands.py, the table) ------------------------------------
+    # A socket's command (ws/endpoint.py, commands.py, the table) -------------------------------
     "no_table": {
         "es": "Primero entra a una mesa (mensaje «hello»).",
         "en": "Join a table first (a «hello» message).",
@@ -198,7 +198,7 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "Algo falló en la mesa; inténtalo de nuevo.",
         "en": "Something went wrong at the table; try again.",
     },
-    # HTTP requests (http_errors.py, accounts.py, http_api.py, http_tables.py, ...) --------
+    # HTTP requests (http/errors.py, accounts.py, http/api.py, http/tables.py, ...) --------
     "bad_json.body": {
         "es": "El cuerpo de la petición no es JSON válido.",
         "en": "The request body is not valid JSON.",
@@ -356,7 +356,7 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "Las cabeceras de la petición tardaron más de {seconds} s en llegar; vuelve a enviarla.",
         "en": "The request's headers took over {seconds} s to arrive; send it again.",
     },
-    # Friends and blocks (friends.py, http_friends.py) ------------------------------------
+    # Friends and blocks (players/friends.py, http/friends.py) ------------------------------------
     "friend_self": {
         "es": "No puedes agregarte a ti mismo como amigo.",
         "en": "You cannot add yourself as a friend.",
@@ -392,7 +392,7 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "Solo puedes invitar a una mesa en la que estás sentado y que no ha terminado.",
         "en": "You can only invite to a table you sit at that is not over.",
     },
-    # Bot accounts (bot_accounts.py, ws.py) --------------------------------------------------
+    # Bot accounts (http/bot_accounts.py, ws/endpoint.py) ---------------------------------------
     "bots_not_accepted": {
         "es": "Esta mesa es para personas: un bot solo se sienta en mesas que aceptan bots "
         "o en la partida rápida de bots.",

@@ -37,7 +37,7 @@ class Settings:
     limits: Limits = field(default_factory=Limits)  # what one client may send and create
     socket_limits: SocketLimits = field(default_factory=SocketLimits)  # heartbeats, message rate
     verify_in_processes: bool = True  # records are checked in worker processes; False: in threads
-    # Post-game analyses asked for on the site (analysis_queue.py, http_analysis.py).
+    # Post-game analyses asked for on the site (analysis/queue.py, http/analysis.py).
     analysis_workers: int = 1  # worker processes (and jobs at a time); 0: keep requests pending
     analysis_queue_size: int = 20  # jobs not over yet on the whole site; more: `analysis_busy`
     analysis_deals: int = 2000  # deals per decision (`tranque analyze --budget`)
@@ -49,7 +49,7 @@ class Settings:
     # The recorder (players/recorder.py): game ends into history, ratings and XP, after the table.
     recorder: bool = True  # False: this process records none (tests: a crash before the recording)
     recorder_retry_seconds: float = 5.0  # it looks for game ends (a failed one, another process's) this often
-    # Several processes (cluster.py): Redis for the tables' ownership and fan-out. None: one process.
+    # Several processes (cluster/node.py): Redis for the tables' ownership and fan-out. None: one process.
     redis_url: str | None = None
     cluster: ClusterSettings = field(default_factory=ClusterSettings)
     # Tests: the bus and leases of a cluster of processes simulated in one (instead of Redis).

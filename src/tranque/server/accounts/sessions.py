@@ -1,6 +1,6 @@
 """Who is logged in: the session cookie names a session row (only its hash is stored).
 
-A socket reads the session once, when it opens (ws.py), and acts for that account from then
+A socket reads the session once, when it opens (ws/endpoint.py), and acts for that account from then
 on; so that logging out also ends what the session opened, `SessionSockets` keeps each open
 socket under its session, and `close_all` closes them (code `LOGGED_OUT_CLOSE`) when the
 session ends. The registry is per process, like the sockets it holds.

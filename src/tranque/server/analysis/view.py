@@ -5,7 +5,7 @@ The stored result is `GameAnalysis.to_json()` (tranque.bots.analysis), as `tranq
 have to work out: each decision's `step` (the replay frame that shows the position after
 the move: a round's deal is a frame, then one per action), the expected worth of the move
 played and of the best one, and for a flagged move whose best was a play, `ghost`: the box
-the best tile would have taken on the line (line_layout.py, as the table lays it); and a
+the best tile would have taken on the line (table/line_layout.py, as the table lays it); and a
 `chart` of each team's expected result at each of its decisions. Nothing here judges a
 move: the worths, the best and the classes are the analysis's.
 """

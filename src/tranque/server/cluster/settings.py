@@ -1,4 +1,4 @@
-"""How a cluster's processes renew, read and wait (cluster.py); part of `Settings`."""
+"""How a cluster's processes renew, read and wait (cluster/node.py); part of `Settings`."""
 
 from __future__ import annotations
 

@@ -5,10 +5,10 @@ refused), passwords as passwords.py says (argon2id; common ones and the name are
 login creates a session: a random token in the `tranque_session` cookie, of which the
 database keeps only the SHA-256; logging out ends it and closes the sockets opened with it
 (sessions.py). Failed logins and registrations are limited per client address
-(throttle.py, addresses.py).
+(accounts/throttle.py, addresses.py).
 
 Every refusal is a JSON body {"code", "message", "message_en"}, the message in Spanish and in
-English; a bad field also names it (`parameter`): http_errors.py.
+English; a bad field also names it (`parameter`): http/errors.py.
 
 CSRF: the session cookie is SameSite=Lax, so browsers leave it off cross-site POSTs. Two more
 locks cover what Lax does not (a sibling subdomain is "same-site"; old browsers ignore
@@ -152,7 +152,7 @@ async def register(body: Credentials, request: Request, response: Response) -> M
     if similar is not None:
         raise ApiError(409, "name_confusable", parameter="name", similar=similar.name)
     address = client_address(request)
-    if not await state.registrations.take(address):  # checked and counted at once (throttle.py)
+    if not await state.registrations.take(address):  # checked and counted at once (accounts/throttle.py)
         raise ApiError(429, "too_many_registrations")
     hashed = await hash_password(body.password)
     try:

@@ -2,15 +2,15 @@
 
 - `POST /api/games/{id}/analysis` asks for it (an account; a game the person may see, as
   its replay, `http_players.visible_game`): the analysis already done, or the one pending,
-  is answered as it is (200, 202); otherwise a new one is queued (202, analysis_queue.py)
+  is answered as it is (200, 202); otherwise a new one is queued (202, analysis/queue.py)
   within the account's limits: `analysis_pending` (429) while one of its own is not over,
   `analysis_limit` (429) past `analysis_requests_per_day` in the last 24 hours,
   `analysis_busy` (503, `Retry-After`) when the site's queue (its unfinished rows in the
   store, of every process) is full. A failed one may be asked for again.
 - `GET /api/games/{id}/analysis`: its status, progress and, once done, the result
-  (analysis_view.py); `status` "none" when nobody asked for it yet.
+  (analysis/view.py); `status` "none" when nobody asked for it yet.
 
-Refusals are flat bodies in Spanish and English (http_errors.py), and change nothing.
+Refusals are flat bodies in Spanish and English (http/errors.py), and change nothing.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The HTTP API (OpenAPI at /docs): practice tables, the lobby, records and deal checks.
 
 Every refusal is a flat JSON body {"code", "message", "message_en"[, "parameter"]}, in
-Spanish and in English (http_errors.py).
+Spanish and in English (http/errors.py).
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ async def verify(
     lang: Annotated[Literal["es", "en"], Query(description="The language of the problems.")] = "es",
 ) -> Any:
     state = server_state(request)
-    # The body is read already (body_limit.py) and parsed by the worker, not here.
+    # The body is read already (http/body_limit.py) and parsed by the worker, not here.
     text = await request.body()
     try:
         return await state.verifier.check(text, client_address(request), lang)

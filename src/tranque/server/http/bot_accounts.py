@@ -3,9 +3,9 @@ the bots' ranking (OpenAPI at /docs; docs/bots.md).
 
 A bot account is an account like any other (its name is checked as names.py says, look-alikes
 included) owned by the person who made it, with no password: it cannot log in, and plays only
-over the WebSocket with its token (bot_tokens.py). A person may own `Limits.bots_per_owner`.
+over the WebSocket with its token (accounts/bot_tokens.py). A person may own `Limits.bots_per_owner`.
 A token is shown once, when made; making a new one revokes the old. Bots are rated in pools
-of their own, ``bots:duel``, ``bots:individual`` and ``bots:pairs`` (table.py).
+of their own, ``bots:duel``, ``bots:individual`` and ``bots:pairs`` (table/actor.py).
 """
 
 from __future__ import annotations

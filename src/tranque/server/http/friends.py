@@ -1,7 +1,7 @@
 """Friends and blocks over HTTP (an account required): the lists, requests, blocks, invites.
 
 Every change answers the account's lists as `GET /api/friends` gives them, so a page shows
-what the server now holds; the rules are friends.py's.
+what the server now holds; the rules are players/friends.py's.
 """
 
 from __future__ import annotations

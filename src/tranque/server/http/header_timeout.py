@@ -8,7 +8,7 @@ connection that sends nothing, or drips a header line every few seconds, is kept
 ever (slowloris). Here every request's request line and headers must arrive in full within
 `header_seconds` of the connection opening, or of the previous answer on a kept-alive one;
 otherwise the connection is closed (with `408 headers_timeout` when part of a request had
-arrived). Bodies have their own limits (`body_limit.py`); a WebSocket, once upgraded, is the
+arrived). Bodies have their own limits (`http/body_limit.py`); a WebSocket, once upgraded, is the
 WebSocket protocol's.
 
 Headers over the size limit are answered `431 headers_too_big` (uvicorn's own answer is a

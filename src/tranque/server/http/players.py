@@ -1,9 +1,9 @@
 """Reading players back: rankings, profiles, a player's games, a finished game and its
 record, and avatars (OpenAPI at /docs).
 
-A private game is only its players' (game_access.py): it is left out of everybody else's
+A private game is only its players' (players/access.py): it is left out of everybody else's
 lists, and asking for it answers exactly as for a game that does not exist. Bodies are built
-by player_views.py; refusals are flat JSON bodies in Spanish and English (http_errors.py).
+by players/views.py; refusals are flat JSON bodies in Spanish and English (http/errors.py).
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """What one client may send and create over HTTP (docs/protocol.md, «HTTP limits»).
 
 At the edge, before any endpoint runs: the size of a request's headers and how long they may
-take to arrive (`http_protocol.py`), the size of its body and how long that may take
-(`body_limit.py`). Then what a request may ask the server to compute: a record to check has
+take to arrive (`http/header_timeout.py`), the size of its body and how long that may take
+(`http/body_limit.py`). Then what a request may ask the server to compute: a record to check has
 at most `record_rounds` rounds, and only `checks_at_once` checks run at a time
-(`verifier.py`). And what a client may create: live games against the machine or from the
+(`analysis/verify_pool.py`). And what a client may create: live games against the machine or from the
 quick match per address and per account, and tables waiting for players per account.
 
 A game counts as live from the moment it is being created until it ends or is retired: a
@@ -12,7 +12,7 @@ game its players left keeps counting while its bots play it, until the registry 
 Counting is by claims: each table carries the quota keys it counts against (`address_key`,
 `account_key`, `host_key`), kept in its stored config so that a restart counts it again.
 
-The limits of an open socket are `socket_limits.py`'s.
+The limits of an open socket are `ws/limits.py`'s.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class Limits:
     live_games_per_address: int = 10  # many people may share one address (a school, a carrier)
     live_games_per_account: int = 3
     waiting_tables_per_account: int = 3
-    bots_per_owner: int = 5  # bot accounts one person may own (bot_accounts.py)
+    bots_per_owner: int = 5  # bot accounts one person may own (http/bot_accounts.py)
 
 
 def address_key(address: str) -> str:

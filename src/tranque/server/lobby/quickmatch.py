@@ -18,7 +18,7 @@ every process. When the matchmaker changes (it stopped, died, or lost Redis, and
 lapsed), every process sends its waiting players to the new one, each with the time it began
 to wait, so nobody waits forever nor starts waiting again.
 
-Bot accounts (bot_accounts.py) have a quick match of their own, a second `QuickMatch` made
+Bot accounts (http/bot_accounts.py) have a quick match of their own, a second `QuickMatch` made
 with `bots=True`: its tables accept bots (rated in the bots' pools), nobody is given a
 built-in bot there, and with several processes it has its own channel and lease.
 """

@@ -146,7 +146,7 @@ class Registry:
         return table
 
     async def open_replica(self, row: TableRow) -> Table | None:
-        """A table of the store that another process owns (cluster.py): its state as its log
+        """A table of the store that another process owns (cluster/node.py): its state as its log
         has it, kept up to date by its owner's events. One whose game is over only until it
         would have been retired (None after that)."""
         assert self.cluster is not None

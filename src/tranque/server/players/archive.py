@@ -1,6 +1,6 @@
 """Keeping a finished game: the `games` row its players' history, profiles and replays read,
-a `game_players` row per account at the table and, for a rated game (table_rating.py), the
-players' new ratings and the XP they gained (game_rating.py).
+a `game_players` row per account at the table and, for a rated game (players/table_rating.py), the
+players' new ratings and the XP they gained (players/game_rating.py).
 
 `finished_game` reads the table as the game ends (its state, options, the game's record and
 its players' ratings) and says what to keep; it reads nothing else. The table shows its

@@ -3,8 +3,8 @@ notices each account's sockets receive (docs/protocol.md, «Friends and blocks»
 
 A request goes to another account that neither blocks nor is blocked by the asker, once; a
 request to someone who already asked you is an acceptance. Blocking ends any friendship or
-request, hides the blocked player's phrases from the blocker (muting.py) and keeps the two
-apart in quick match (quickmatch.py). A friend's table is shown only when it is a public or
+request, hides the blocked player's phrases from the blocker (table/muting.py) and keeps the two
+apart in quick match (lobby/quickmatch.py). A friend's table is shown only when it is a public or
 quick-match table, or one the asker sits at too.
 """
 
@@ -190,7 +190,7 @@ class Friends:
                 return
             kind = "friend_online" if online else "friend_offline"
             for link in await self.store.friend_links(user_id):
-                if link.status == "friends":  # every process tells its own sockets (presence.py)
+                if link.status == "friends":  # every process tells its own sockets (lobby/presence.py)
                     self.presence.send_local(link.user.user_id, notice(kind, user))
         except Exception:  # a store gone at shutdown: nobody is left to tell
             log.exception("could not tell the friends of %s", user_id)

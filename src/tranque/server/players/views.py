@@ -1,4 +1,4 @@
-"""What the players' pages show, as the JSON bodies of http_players.py: leaderboard rows,
+"""What the players' pages show, as the JSON bodies of http/players.py: leaderboard rows,
 a player's games, a game's page.
 
 Ratings are shown as `rating_scale` says (rounded to a whole number); a game's rating change

@@ -208,7 +208,7 @@ blocks = sa.Table(
 )
 
 # Post-game analyses (revision 0008): one per finished game, asked for on the site and
-# computed by the analysis queue (analysis_queue.py). `user_id` is the account that asked.
+# computed by the analysis queue (analysis/queue.py). `user_id` is the account that asked.
 analyses = sa.Table(
     "analyses",
     metadata,

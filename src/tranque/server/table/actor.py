@@ -55,7 +55,7 @@ __all__ = ["Command", "Peers", "Phase", "RemoteSocket", "Subscriber", "Table", "
 class RemoteSocket:
     """A socket of another process following a table this process owns: counted among the
     table's followers (who is here, which seat it may act for) and sent nothing, since its
-    own process sends it the table's events from its replica (cluster.py)."""
+    own process sends it the table's events from its replica (cluster/node.py)."""
 
     muted: frozenset[int] = frozenset()
 
@@ -77,7 +77,7 @@ class Command(Protocol):
 
 
 class Peers(Protocol):
-    """The other processes of a cluster (cluster.py), as a table sees them: an owner fans its
+    """The other processes of a cluster (cluster/node.py), as a table sees them: an owner fans its
     events out to them, a replica forwards its commands to the owner, and an owner whose
     write the store refused (another process has taken the table over) tells them."""
 
@@ -114,7 +114,7 @@ class Table:
         self.deal_secret: Callable[[int], DealSecret] = _fresh_secret  # tests fix the deals here
         self.subscribers: dict[Subscriber, Viewer] = {}
         self.retired = False
-        # With several processes (cluster.py) only one owns a table: it decides, stores and
+        # With several processes (cluster/node.py) only one owns a table: it decides, stores and
         # fans out; the others keep a replica fed by its events, whose commands go to it.
         self.owned = True
         self.epoch: int | None = None  # the owner's epoch its writes carry (None: not fenced)
@@ -136,7 +136,7 @@ class Table:
         # the account is given a new one (commands.AccountSeat).
         self.account_tokens: dict[int, str] = {}
         # user id → the account's rating in this table's pool as last read from the store
-        # (None: it has none yet), for what a competitive table shows (table_rating.py).
+        # (None: it has none yet), for what a competitive table shows (players/table_rating.py).
         self.pool = bots_pool(game_format(rules)) if options.bots else game_format(rules)
         # At a table that accepts bots: its bot accounts, each with its owner's account, as
         # read from the store (an account never changes kind or owner); None at a table for people.
@@ -342,7 +342,7 @@ class Table:
             log.exception("table %s: its log cannot be read back; it is retired", self.table_id)
             self.retired = True
 
-    # Ownership, with several processes (cluster.py) -------------------------------------
+    # Ownership, with several processes (cluster/node.py) -------------------------------------
 
     def follow_owner(self, stored: list[StoredEvent]) -> None:
         """A replica's step: fold in the owner's events that come next (older ones were

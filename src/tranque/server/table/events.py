@@ -232,7 +232,7 @@ class GameEnded(TableEvent):
 @dataclass(frozen=True)
 class RatingShown(FieldsEvent):
     """What the players see of a competitive table's ratings changed (a seat taken or left,
-    a rated game's new ratings before a rematch): the `rating` of `sync` (table_rating.py)."""
+    a rated game's new ratings before a rematch): the `rating` of `sync` (players/table_rating.py)."""
 
     kind: ClassVar[str] = "rating"
     visible_keys: ClassVar[tuple[str, ...]] = ("competitive", "rated", "reason", "chances", "seats")

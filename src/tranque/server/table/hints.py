@@ -2,7 +2,7 @@
 
 A hint is computed from the seat's own `PlayerView` and nothing else, exactly as a bot
 decides (R17: the other hands and the pozo stay hidden), by the `expert` level through the
-server's `Bots` (bot_runner.py), so the search runs in a worker, never on the event loop.
+server's `Bots` (table/bots.py), so the search runs in a worker, never on the event loop.
 The table's actor decides it (`commands.Hint`) and stores the fact as a `hint` event
 (`events.HintGiven`); a game in which hints were used says so in its record and its
 summary (`with_hints`, `players.archive.finished_game`).

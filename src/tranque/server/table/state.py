@@ -1,7 +1,7 @@
 """A table's state: what its event log folds into, and the checked lifecycle of its phase.
 
 `TableState` is changed only by `TableState.apply(event, seq)` (each event's own `apply`,
-in `events.py` and `round_events.py`), live and on restore alike. Its phase moves only through
+in `events.py` and `table/round_events.py`), live and on restore alike. Its phase moves only through
 `enter`:
 
     WAITING ──→ PLAYING ⇄ BETWEEN_ROUNDS ──→ FINISHED

@@ -53,7 +53,7 @@ class Connection:
         self.closed = False
         self.table_id: str | None = None
         self.seat: int | None = None
-        self.muted: frozenset[int] = frozenset()  # accounts whose phrases it hides (muting.py)
+        self.muted: frozenset[int] = frozenset()  # accounts whose phrases it hides (table/muting.py)
 
     def start(self, heartbeat_seconds: float | None = None) -> None:
         loop = asyncio.get_running_loop()

@@ -74,7 +74,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     await websocket.accept()
     now = state.settings.clock.now()
     token = bearer_token(websocket.headers)
-    if token is not None:  # a bot account's program (bot_tokens.py)
+    if token is not None:  # a bot account's program (accounts/bot_tokens.py)
         user = await bot_of_token(state.store, token, now)
         if user is None:
             await websocket.close(code=BAD_TOKEN_CLOSE, reason="bad_token")
@@ -87,7 +87,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     client = Client(websocket, user, limits.bucket(user is not None and user.is_bot, now))
     client.connection.start(limits.heartbeat_seconds)
     try:
-        if user is not None:  # online for its friends, and deaf to whom it blocks (presence.py)
+        if user is not None:  # online for its friends, and deaf to whom it blocks (lobby/presence.py)
             client.connection.muted = await state.friends.muted(user.user_id)
             state.presence.add(user.user_id, client.connection)
         while True:
@@ -239,7 +239,7 @@ async def _as_seat(client: Client, command: SeatCommand) -> Answer | None:
 
 
 def _follow_lobby(registry: Registry, client: Client) -> None:
-    """The whole list now (again, if asked again), then `lobby_update` diffs (registry.py)."""
+    """The whole list now (again, if asked again), then `lobby_update` diffs (lobby/registry.py)."""
     client.follows_lobby = True
     registry.follow_lobby(client, client.connection.send_text)
 

@@ -11,7 +11,7 @@ The rate limit (docs/protocol.md, Limits and slow clients) is a token bucket per
 most (a move per turn, a phrase, a vote), and a program playing a seat is held to the turns
 anyway, so 20 at once and 5 a second never touch honest play; a flood of votes or `hello`s
 (each of them an event stored and sent to everybody at the table) is cut to that. A bot
-account's socket (bot_tokens.py) may send more, 60 at once and then 10 a second: a program
+account's socket (accounts/bot_tokens.py) may send more, 60 at once and then 10 a second: a program
 plays game after game, each start a few messages in a row.
 """
 
@@ -33,7 +33,7 @@ class SocketLimits:
     burst: int = 20  # messages a socket may send at once
     per_second: float = 5.0  # ...and then steadily
     flood_refusals: int = 100  # refused in a row: the socket is closed (FLOOD_CLOSE)
-    bot_burst: int = 60  # a bot account's socket (bot_tokens.py): messages at once...
+    bot_burst: int = 60  # a bot account's socket (accounts/bot_tokens.py): messages at once...
     bot_per_second: float = 10.0  # ...and then steadily
 
     def bucket(self, is_bot: bool, now: float) -> TokenBucket:

@@ -1,5 +1,5 @@
 """Post-game analyses: the `analyses` table, one row per finished game whose analysis was
-asked for on the site (analysis_queue.py): who asked, its status (pending, running, done,
+asked for on the site (analysis/queue.py): who asked, its status (pending, running, done,
 failed), its progress (decisions done of total), the result as JSON and its times, and
 the queue worker that claimed it with its last heartbeat (the store is the queue of every
 process of the site: a running row whose heartbeat is stale is claimed again).

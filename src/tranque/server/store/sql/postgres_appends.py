@@ -36,7 +36,7 @@ APPLICATION_NAME = "tranque-appends"  # the connection's name in pg_stat_activit
 # A batch's transaction is a few milliseconds. One idle this long is a process stopped in the
 # middle of it (SIGSTOP, a pause, a partition) with its tables' rows locked: the database ends
 # its session, so another process's claim of those tables does not wait for it. Shorter than
-# the lease (cluster_settings.py), after which another process may claim them.
+# the lease (cluster/settings.py), after which another process may claim them.
 IDLE_IN_TRANSACTION_MS = 2_000
 SETTINGS = {
     "application_name": APPLICATION_NAME,
