@@ -5,6 +5,9 @@ and in English.
 text for a key falls back to Spanish. `plural` counts a noun ("1 ficha", "3 fichas") and
 `number_word` spells a small count ("cinco").
 
+The module is long because it is data: one entry per message in two languages, kept
+together so that a translator reads and checks them in one place.
+
 >>> t("event_pass", "es", who="Jugador 3")
 'Jugador 3 pasa'
 >>> t("event_pass", "en", who="Player 3")

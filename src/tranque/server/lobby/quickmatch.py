@@ -21,6 +21,9 @@ to wait, so nobody waits forever nor starts waiting again.
 Bot accounts (http/bot_accounts.py) have a quick match of their own, a second `QuickMatch` made
 with `bots=True`: its tables accept bots (rated in the bots' pools), nobody is given a
 built-in bot there, and with several processes it has its own channel and lease.
+
+A little over 500 lines on purpose: the matching and its sharing across processes are one
+state machine over one queue, and splitting them would put each half's invariants in the other.
 """
 
 from __future__ import annotations

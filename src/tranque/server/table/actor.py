@@ -10,6 +10,11 @@ re-arms its clocks and bots from the state.
 
 The commands and what a viewer is shown on joining (`views`) see the table only as a
 `TableContext` (context.py), which `Table` implements: they never import this module.
+
+Why some 650 lines: it is the one place a table's state changes, and its sections (the
+queue, recording, ownership with several processes, the ratings it shows, seats and
+connections, clocks and bots) share the actor's private state; what could leave without
+that state has left (commands, views, context, the recorder of finished games).
 """
 
 from __future__ import annotations
