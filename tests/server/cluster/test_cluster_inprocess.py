@@ -111,6 +111,22 @@ async def until(condition: Callable[[], bool], what: str, turns: int = 20_000) -
     raise AssertionError(f"never: {what}")
 
 
+def reads_of(leases: Leases, name: str) -> Callable[[], int]:
+    """Count from now on the reads of `leases` that asked for `name` and were answered (a
+    scan reads each process lease it depends on once); returns the count so far."""
+    answered = 0
+    read = leases.read
+
+    async def counted(names: list[str]) -> list[str | None]:
+        nonlocal answered
+        values = await read(names)
+        answered += name in names
+        return values
+
+    leases.read = counted  # type: ignore[method-assign]
+    return lambda: answered
+
+
 async def new_table(owner: Node, humans: list[int], players: int = 4) -> tuple[Table, dict[int, str]]:
     rules = Rules.preset("clasico", players=players, mode="pairs" if players == 4 else "individual")
     table = await owner.registry.create(
@@ -304,8 +320,9 @@ async def test_an_owner_that_missed_its_lease_cannot_write_and_gives_the_table_u
         # A keeps a replica for its socket, which now follows B.
         await until(lambda: table.seq == taken.seq, "A's replica catches up")
         await until(lambda: taken.seats[0].state.value == "present", "A's socket counted by B")
-        await asyncio.sleep(0.1)  # twenty of B's scans: A's socket stays counted
-        assert taken.seats[0].state.value == "present"
+        checks = reads_of(b.cluster.leases, node_lease)
+        await until(lambda: checks() > 20, "twenty of B's scans read A's lease")
+        assert taken.seats[0].state.value == "present"  # A's socket stays counted
 
 
 async def followed_from(a: Node, b: Node) -> tuple[Table, Callable[[], bool]]:
