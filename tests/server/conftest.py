@@ -12,7 +12,7 @@ import asyncio
 import functools
 import os
 from collections import defaultdict
-from collections.abc import AsyncIterator, Generator, Iterator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -110,18 +110,22 @@ marked: list[pytest.Item] = []
 ran: set[str] = set()
 
 
-def _noting(test_database: Any) -> Any:
+Where = Callable[[str | None], tuple[str | None, Path | None]]
+
+
+def _noting(test_database: Where) -> Where:
+    """`harness.test_database`, noting in `LEDGER` each server that asks for the memory store."""
+
     @functools.wraps(test_database)
     def noted(url: str | None) -> tuple[str | None, Path | None]:
         if url == "memory://":
             LEDGER.note()
-        found: tuple[str | None, Path | None] = test_database(url)
-        return found
+        return test_database(url)
 
     return noted
 
 
-harness.test_database = _noting(harness.test_database)
+harness.test_database = _noting(harness.test_database)  # type: ignore[assignment]
 
 
 def fixture_functions(item: pytest.Function) -> list[object]:
