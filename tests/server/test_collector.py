@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -33,6 +33,14 @@ def tracked(thing: object) -> bool:
     return any(item is thing for item in gc.get_objects())
 
 
+async def until(condition: Callable[[], bool], what: str, seconds: float = 10) -> None:
+    """Let the loop run (the collector's timers fire) until `condition()` holds."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, f"never: {what}"
+        await asyncio.sleep(0.005)
+
+
 @pytest.fixture
 def gc_restored() -> Iterator[None]:
     thresholds, enabled = gc.get_threshold(), gc.isenabled()
@@ -50,8 +58,7 @@ async def test_a_running_collector_freezes_what_lives_so_no_collection_walks_it(
     try:
         survivor = [object()]
         assert tracked(survivor)
-        await asyncio.sleep(0.05)
-        assert not tracked(survivor)
+        await until(lambda: not tracked(survivor), "the collector freezes what lives")
         assert survivor[0] is not None  # frozen, not gone
     finally:
         running.close()
@@ -83,7 +90,7 @@ def test_the_full_collection_comes_due_on_the_clock(gc_restored: None) -> None:
     async def run() -> Collector:
         due = Collector(freeze_seconds=0.01, full_seconds=0.03)
         due.start()
-        await asyncio.sleep(0.1)
+        await until(lambda: due.full_collections >= 1, "a full collection on the clock")
         due.close()
         return due
 
@@ -101,6 +108,5 @@ async def test_the_app_runs_a_collector_only_when_serve_manages_collection(gc_re
         running = app.state.tranque.collector
         assert isinstance(running, Collector)
         survivor = [object()]
-        await asyncio.sleep(running.freeze_seconds * 3)
-        assert not tracked(survivor)
+        await until(lambda: not tracked(survivor), "the app's collector freezes what lives")
     assert running._timer is None  # closed with the app

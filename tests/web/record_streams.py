@@ -160,7 +160,14 @@ async def play(
             await seat.checkpoint(table, token)
             for watcher in watchers:
                 await watcher.checkpoint(table, None)
-    await asyncio.sleep(0.2)  # let the watchers hear the last events
+    await caught_up(watchers, seat.last_seq())  # the watchers hear the last events too
+
+
+async def caught_up(viewers: tuple[Viewer, ...], seq: int) -> None:
+    """Until every one of `viewers` has received the table's events up to `seq`."""
+    async with asyncio.timeout(30):
+        while any(viewer.last_seq() < seq for viewer in viewers):
+            await asyncio.sleep(0.01)
 
 
 def write_stream(path: Path, body: dict[str, Any]) -> None:

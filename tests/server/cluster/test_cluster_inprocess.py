@@ -115,6 +115,27 @@ async def until(condition: Callable[[], bool], what: str, turns: int = 20_000) -
     raise AssertionError(f"never: {what}")
 
 
+async def holds_through_scans(condition: Callable[[], bool], node: Node, lease: str, scans: int = 20) -> None:
+    """Check `condition` at every turn of the loop until `scans` scans of `node` have read the
+    process lease `lease` and acted on what they read (one read of it each)."""
+    answered = 0
+    leases = node.cluster.leases
+    read = leases.read
+
+    async def counted(names: list[str]) -> list[str | None]:
+        nonlocal answered
+        values = await read(names)
+        answered += lease in names
+        return values
+
+    leases.read = counted  # type: ignore[method-assign]
+    try:
+        await until(lambda: not condition() or answered > scans, f"{scans} scans read {lease}")
+    finally:
+        leases.read = read  # type: ignore[method-assign]
+    assert condition(), f"no longer so after {answered - 1} scans that read {lease}"
+
+
 async def new_table(owner: Node, humans: list[int], players: int = 4) -> tuple[Table, dict[int, str]]:
     rules = Rules.preset("clasico", players=players, mode="pairs" if players == 4 else "individual")
     table = await owner.registry.create(
@@ -308,8 +329,8 @@ async def test_an_owner_that_missed_its_lease_cannot_write_and_gives_the_table_u
         # A keeps a replica for its socket, which now follows B.
         await until(lambda: table.seq == taken.seq, "A's replica catches up")
         await until(lambda: taken.seats[0].state.value == "present", "A's socket counted by B")
-        await asyncio.sleep(0.1)  # twenty of B's scans: A's socket stays counted
-        assert taken.seats[0].state.value == "present"
+        # A's socket stays counted through twenty of B's scans.
+        await holds_through_scans(lambda: taken.seats[0].state.value == "present", b, node_lease)
 
 
 async def followed_from(a: Node, b: Node) -> tuple[Table, Callable[[], bool]]:
@@ -347,9 +368,8 @@ async def test_a_process_whose_lease_lapsed_has_its_sockets_counted_again_once_i
 
         a.resume()
         await until(present, "A's socket counted by B again")
-        for _ in range(20):  # B's scans read A's lease again and again: the socket stays counted
-            await asyncio.sleep(0.005)
-            assert present()
+        # B's scans read A's lease again and again: the socket stays counted.
+        await holds_through_scans(present, b, a.cluster._node_lease(a.name))
         assert table.owned and b.cluster.counters.takeovers == 0
         assert taken_again == [a.name]
 
@@ -403,9 +423,8 @@ async def test_a_process_heard_from_while_its_lease_was_being_read_missing_keeps
         await until(lambda: subscribes == 1, "A, its lease taken back, has its socket counted again")
         await until(present, "A's socket present at B")
         held.let_go.set()
-        for _ in range(20):  # B's answer arrives, then its next scans: the socket stays counted
-            await asyncio.sleep(0.005)
-            assert present()
+        # B's answer arrives, then its next scans: the socket stays counted.
+        await holds_through_scans(present, b, held.name)
 
 
 async def test_a_game_whose_owner_died_as_it_ended_is_shown_by_a_process_started_after_it() -> None:

@@ -151,7 +151,7 @@ async def test_owners_killed_twenty_times_lose_nothing(
                 if len(live) < 3:
                     await more_games()
                     continue
-                await asyncio.sleep(0.3)
+                await _until_under_way(clients, live, moves=1)  # play goes on between kills
                 owner = await asyncio.to_thread(cluster.owner_of, live[0])
                 if owner is None:
                     continue
@@ -179,7 +179,7 @@ async def test_a_paused_owner_cannot_write_after_its_lease_and_gives_the_table_u
         tables = sorted({client.table for client in clients})
         async with playing(clients):
             play = asyncio.gather(*(client.play() for client in clients))
-            await asyncio.sleep(1.0)
+            await _until_under_way(clients, tables)
             owner = await asyncio.to_thread(cluster.owner_of, tables[0])
             assert owner is not None
             owned = await asyncio.to_thread(_owned_live_tables, cluster, owner, tables)
@@ -211,7 +211,7 @@ async def test_redis_restarted_mid_game_loses_nothing(database_url: str, tmp_pat
             tables = sorted({client.table for client in clients})
             async with playing(clients):
                 play = asyncio.gather(*(client.play() for client in clients))
-                await asyncio.sleep(1.5)
+                await _until_under_way(clients, tables)
                 marks = {table: _last_seq(clients, table) for table in tables}
                 assert not any(_over(clients, table) for table in tables)  # mid-game
                 await asyncio.to_thread(restart)
@@ -283,6 +283,23 @@ def _last_seq(clients: list[RoamingClient], table: str) -> int:
 
 def _owned_live_tables(cluster: ProcessCluster, node: Node, tables: list[str]) -> list[str]:
     return [table for table in tables if cluster.owner_of(table) is node]
+
+
+def _acked(clients: list[RoamingClient], table: str) -> int:
+    return sum(len(client.acked) for client in clients if client.table == table)
+
+
+async def _until_under_way(clients: list[RoamingClient], tables: list[str], moves: int = 4) -> None:
+    """Until each of `tables` has had `moves` more moves of its people acknowledged (or has
+    ended): its game is under way."""
+    marks = {table: _acked(clients, table) for table in tables}
+    deadline = time.monotonic() + 60
+    while not all(
+        _acked(clients, table) >= marks[table] + moves or _over(clients, table) for table in tables
+    ):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"play did not go on at {tables}: {marks} moves acknowledged")
+        await asyncio.sleep(0.02)
 
 
 async def _until_moving(clients: list[RoamingClient], marks: dict[str, int], since: float) -> float:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from alembic import command
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tests.server.conftest import empty_tables, make_test_store
 from tests.server.support.migration_helpers import execute, own_database_url
@@ -144,7 +145,7 @@ async def test_a_write_waits_for_a_claim_under_way_and_is_then_refused(
                 )
             else:
                 writing = asyncio.ensure_future(store.set_table_status("t-en-vilo", "annulled", epoch=epoch))
-            await asyncio.sleep(0.3)
+            await until_waiting_for_the_claim(store, engine)
             assert not writing.done()
             await claim.commit()
             with pytest.raises(StaleEpoch):
@@ -154,6 +155,32 @@ async def test_a_write_waits_for_a_claim_under_way_and_is_then_refused(
     assert await store.load_events("t-en-vilo") == []
     row = await store.table("t-en-vilo")
     assert row is not None and (row.status, row.epoch) == ("waiting", epoch + 1)
+
+
+async def until_waiting_for_the_claim(store: SqlStore, engine: AsyncEngine) -> None:
+    """Until the store's write is known to wait for the claim's transaction: on PostgreSQL a
+    session of the database waits for a lock; on a SQLite file the store's appends found the
+    file locked by that transaction and will try again (`SqliteAppends`, its retry scheduled)."""
+    deadline = asyncio.get_running_loop().time() + 10
+    while not await waiting_for_a_lock(store, engine):
+        assert asyncio.get_running_loop().time() < deadline, "the write never reached the claim's lock"
+        await asyncio.sleep(0.005)
+
+
+async def waiting_for_a_lock(store: SqlStore, engine: AsyncEngine) -> bool:
+    if engine.dialect.name == "postgresql":
+        async with engine.connect() as watching:  # a transaction of its own: a fresh view
+            waiting = await watching.scalar(
+                sa.text(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                )
+            )
+        return bool(waiting)
+    appends = store._appends
+    assert appends is not None, "a SQLite file's appends and statuses go through SqliteAppends"
+    queued = appends._pending or appends._statuses
+    return bool(queued) and isinstance(appends._flushing, asyncio.TimerHandle)
 
 
 async def test_appends_racing_a_takeover_land_whole_before_it_or_not_at_all(
