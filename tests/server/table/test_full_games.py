@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.server.conftest import empty_database_url
 from tests.server.support.harness import LiveServer
 from tests.server.support.scripted import (
     ScriptedClient,
@@ -135,9 +136,8 @@ def test_full_game_on_a_database_keeps_every_event_across_a_restart(
 ) -> None:
     """Two people and two bots to the end on SQLite and PostgreSQL; then a new server on the
     same database still has the whole log (1..N) and the record, and the record verifies."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'tranque.db'}"
-    if backend == "postgresql":
-        url = request.getfixturevalue("postgres_url")
+    # An empty database: a restart recovers every table it finds, other tests' rows included.
+    url = empty_database_url(backend, request, tmp_path)
     rules = Rules.preset("clasico", target=50)
     with LiveServer(game_settings(url)) as first:
         table_id, tokens = seat_table(first, rules, [0, 2])
