@@ -15,8 +15,8 @@ else that does not read as a message (not JSON, a field of the wrong type, a req
 missing) is logged once per kind too and dropped. So a field added later needs a default,
 and a field whose meaning changes needs a new kind.
 
-The module is a little over 500 lines on purpose: it is the one catalogue of what crosses
-between processes, and splitting it would scatter what must be read together.
+The module is the one catalogue of what crosses between processes: kept whole so that it
+is read together.
 """
 
 from __future__ import annotations
