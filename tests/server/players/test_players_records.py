@@ -35,6 +35,7 @@ def test_a_played_games_record_downloads_replays_and_verifies(
                 await me.play()
 
         asyncio.run(play())
+        server.recorded()  # the game's history is kept just after its end
         games = http.get("/api/players/jugadora/games").json()["games"]
         assert len(games) == 1
         game_id = games[0]["game_id"]
