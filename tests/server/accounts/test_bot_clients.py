@@ -60,6 +60,7 @@ def test_the_example_bot_and_tranque_bot_run_play_a_whole_game_together(server: 
         board = await server.state.store.rating_leaderboard("bots:duel", 0, 10)
         return sorted((row.name, row.games) for row in board.rows)
 
+    server.recorded()  # the recorder keeps the ratings just after the game's end
     assert server.on_server(finished) == [("Azarosa", 1), ("Heuristica", 1)]
 
 
