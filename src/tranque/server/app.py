@@ -11,9 +11,7 @@ import os
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi import FastAPI, Request, Response
 from fastapi_offline import FastAPIOffline
 
 from tranque.server import runtime
@@ -34,6 +32,9 @@ from tranque.server.http import tables as http_tables
 from tranque.server.http.body_limit import BodyLimit
 from tranque.server.http.errors import table_error
 from tranque.server.http.security_headers import SecurityHeaders
+from tranque.server.http.static_files import page as client_page
+from tranque.server.http.static_files import router as static_router
+from tranque.server.http.web_page import load_site
 from tranque.server.lobby.quickmatch import QuickMatch
 from tranque.server.lobby.registry import Registry
 from tranque.server.players.recorder import Recorder
@@ -197,17 +198,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(http_friends.router)
     app.include_router(bot_accounts.router)
 
-    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
-    # The players' drawings (web/avatars/<id>.svg, one per id of server/accounts/avatars.py).
-    app.mount("/avatars", StaticFiles(directory=WEB_DIR / "avatars"), name="avatars")
+    # The client's files, fingerprinted and compressed once, here, before anything is served
+    # (http/static_files.py); /avatars/<id>.svg are the players' drawings (web/avatars/, one
+    # per id of server/accounts/avatars.py).
+    site = load_site(WEB_DIR)
+    app.include_router(static_router(site))
 
     @app.get("/", include_in_schema=False)
     @app.get("/mesa", include_in_schema=False)
     @app.get("/mesa/{anything:path}", include_in_schema=False)
-    async def home() -> FileResponse:
+    async def home(request: Request) -> Response:
         """The browser client; /mesa?invite=CODE is an invitation link, and /mesa/<id> a
         table's own link: always the page (which says when a table does not exist), never
         a JSON refusal."""
-        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+        return client_page(request, site)
 
     return app

@@ -3,7 +3,8 @@
 - `Content-Security-Policy`: scripts, styles, images, sockets and fetches from this origin
   only, no inline script, no plugins, no `<base>`, and no framing (`frame-ancestors 'none'`,
   with `X-Frame-Options: DENY` for older browsers). The browser client has no inline script,
-  style or handler, so it runs under this policy unchanged.
+  style or handler, so it runs under this policy unchanged, but for the import map the server
+  writes into its page (web_page.py): the page's policy allows that one by its SHA-256.
 - The API docs (`/docs`, `/redoc`, served from this origin by `fastapi_offline`) start Swagger
   UI with an inline script: their policy allows exactly that script by its SHA-256, and inline
   styles (ReDoc writes its own), and nothing else more than the site's.
@@ -46,10 +47,22 @@ def script_hashes(html: bytes) -> list[str]:
     >>> script_hashes(b"<script src='/a.js'></script><script>go()</script>")
     ["'sha256-5KYv+PUboo5h+0+YAtGRPbwv5d/QxzHslP4YGnUaxRw='"]
     """
-    return [
-        "'sha256-" + base64.b64encode(hashlib.sha256(script).digest()).decode() + "'"
-        for script in INLINE_SCRIPT.findall(html)
-    ]
+    return [inline_script_source(script) for script in INLINE_SCRIPT.findall(html)]
+
+
+def inline_script_source(script: bytes) -> str:
+    """The CSP source that allows one inline script (or import map), by its SHA-256."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(script).digest()).decode() + "'"
+
+
+def site_policy(script_sources: Iterable[str] = ()) -> str:
+    """The site's policy, its scripts allowed from this origin and from `script_sources` too
+    (the client's page: its import map, by hash).
+
+    >>> "script-src 'self' 'sha256-x';" in site_policy(["'sha256-x'"])
+    True
+    """
+    return SITE_POLICY.replace("script-src 'self';", " ".join(["script-src 'self'", *script_sources]) + ";")
 
 
 class SecurityHeaders:

@@ -6,13 +6,20 @@ import { t, setLang, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
 import { Socket } from "./socket.js";
 import { applyLobby } from "./lobby.js";
-import { TableView } from "./table.js";
-import { openReplay } from "./replay.js";
 import { homeScreen, optionsScreen, loginScreen, quickMatchScreen, noTableScreen } from "./screens.js";
 import { savedSeats, rememberSeat, seatPhase, forgetSeat, LIVE_PHASES } from "./seats.js";
-import { rankingScreen, profileScreen } from "./players.js";
 import { friendsScreen, FriendsUi } from "./friends.js";
-import { botsScreen } from "./bots.js";
+
+// What the home page does not need loads when first asked for, so that the first visit fetches
+// only the home page's modules (the server's page preloads those, and maps every module's URL
+// to its fingerprinted one). The table's modules start loading on the pages that lead to it.
+const LATER = {
+  table: () => import("./table.js"),
+  replay: () => import("./replay.js"),
+  players: () => import("./players.js"),
+  bots: () => import("./bots.js"),
+};
+const LEADS_TO_TABLE = new Set(["practicar", "crear", "jugar-ahora", "unirse"]);
 
 // Pages only an account may use, and the sentence a guest sent to log in reads there.
 const NEEDS_ACCOUNT = { "jugar-ahora": "scr_login_for_play_now", crear: "scr_login_for_create", unirse: "scr_login_for_join" };
@@ -39,6 +46,7 @@ class App {
     this.missingTable = null; // the table id a `hello` found not to exist
     this.linkQuiet = false;
     this.linkDown = false; // the socket was open and is not now (false before the first open)
+    this.routes = 0; // how many times the page changed: a module that arrives late is for one
     this.friends = new FriendsUi(this); // notices, and the table's «Invitar a un amigo»
     this.socket = new Socket({
       onMessage: (m) => this.message(m),
@@ -151,6 +159,7 @@ class App {
 
   route() {
     const [, page, arg] = (location.hash || "#/").split("/");
+    this.routes += 1;
     this.leaveTable();
     this.lobbyHandler = null;
     document.querySelectorAll("[data-i18n]").forEach((el) => (el.textContent = t(el.dataset.i18n)));
@@ -161,6 +170,7 @@ class App {
     }
     this.status();
     const show = (element) => this.root.replaceChildren(element);
+    if (LEADS_TO_TABLE.has(page)) LATER.table().catch(() => {}); // asked for again when needed
     if (NEEDS_ACCOUNT[page] && !this.user) return this.askLogin(location.hash, NEEDS_ACCOUNT[page]);
     this.afterLogin = null; // somewhere else now: a later login goes home, not to a page left behind
     if (page === "practicar") show(optionsScreen(this, { account: false }));
@@ -169,12 +179,22 @@ class App {
     else if (page === "jugar-ahora") show(quickMatchScreen(this));
     else if (page === "unirse" && arg) this.sit({ invite: decodeURIComponent(arg) });
     else if (page === "mesa" && arg) this.openTable(decodeURIComponent(arg));
-    else if (page === "partida" && arg) openReplay(this.root, decodeURIComponent(arg), { toast: (text) => this.toast(text) });
-    else if (page === "clasificacion") show(rankingScreen(this, location.hash.split("/").slice(2)));
-    else if (page === "jugador" && arg) show(profileScreen(this, decodeURIComponent(arg)));
+    else if (page === "partida" && arg) this.later(LATER.replay, ({ openReplay }) => openReplay(this.root, decodeURIComponent(arg), { toast: (text) => this.toast(text) }));
+    else if (page === "clasificacion") this.later(LATER.players, ({ rankingScreen }) => show(rankingScreen(this, location.hash.split("/").slice(2))));
+    else if (page === "jugador" && arg) this.later(LATER.players, ({ profileScreen }) => show(profileScreen(this, decodeURIComponent(arg))));
     else if (page === "amigos") this.user ? show(friendsScreen(this)) : this.askLogin(location.hash, "fr_login_reason");
-    else if (page === "bots") show(botsScreen(this));
+    else if (page === "bots") this.later(LATER.bots, ({ botsScreen }) => show(botsScreen(this)));
     else show(homeScreen(this));
+  }
+
+  // A page whose module may not be loaded yet: `then(module)` once it is, unless the reader
+  // went elsewhere meanwhile. A module that cannot be fetched (offline) is said in a toast.
+  later(load, then) {
+    const routes = this.routes;
+    load().then(
+      (module) => routes === this.routes && then(module),
+      () => routes === this.routes && this.toast(t("scr_page_unloaded")),
+    );
   }
 
   // A guest on a page for accounts: the login form, saying why, and back here afterwards.
@@ -263,6 +283,10 @@ class App {
   }
 
   openTable(tableId) {
+    this.later(LATER.table, ({ TableView }) => this.showTable(TableView, tableId));
+  }
+
+  showTable(TableView, tableId) {
     const saved = savedSeats(localStorage).find((seat) => seat.table === tableId) || null;
     this.missingTable = null;
     this.table = new TableView({
