@@ -1,0 +1,38 @@
+"""The first visit to the home page, in Chromium: how much comes over the wire, and how.
+
+The page names fingerprinted, compressed files (server/http/static_files.py) and loads only
+the home screen's modules; benchmarks/first_load.py times the same visit on a slow network.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.server.support.harness import LiveServer
+from tests.web.conftest import TALL_PHONE
+
+FIRST_LOAD_BYTES = 120_000
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def test_N9_first_load_is_compressed_and_small(browser: Any, live: LiveServer) -> None:
+    page = browser.new_context(**TALL_PHONE.context_options()).new_page()
+    finished: list[Any] = []
+    page.on("requestfinished", lambda request: finished.append(request))
+    page.goto(live.http + "/")
+    page.get_by_role("button", name="Practicar contra la máquina").wait_for(state="visible")
+    page.wait_for_load_state("networkidle")  # the lobby's presets too, and nothing more asked
+    received = 0
+    for request in finished:
+        sizes = request.sizes()
+        received += sizes["responseHeadersSize"] + sizes["responseBodySize"]
+    assert received <= FIRST_LOAD_BYTES, f"{received} bytes in {len(finished)} requests"
+    scripts_and_styles = [request for request in finished if request.resource_type in ("script", "stylesheet")]
+    assert scripts_and_styles
+    for request in scripts_and_styles:
+        headers = request.response().all_headers()
+        assert headers.get("content-encoding") in ("br", "gzip"), request.url
+        assert headers.get("cache-control") == IMMUTABLE, request.url
+    # Only the home screen's modules came: the table's and the replay's wait to be asked for.
+    names = {request.url.rsplit("/", 1)[-1].split(".")[0] for request in scripts_and_styles}
+    assert "screens" in names and not {"table", "replay", "players", "bots"} & names, names
