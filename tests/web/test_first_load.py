@@ -27,7 +27,9 @@ def test_N9_first_load_is_compressed_and_small(browser: Any, live: LiveServer) -
         sizes = request.sizes()
         received += sizes["responseHeadersSize"] + sizes["responseBodySize"]
     assert received <= FIRST_LOAD_BYTES, f"{received} bytes in {len(finished)} requests"
-    scripts_and_styles = [request for request in finished if request.resource_type in ("script", "stylesheet")]
+    scripts_and_styles = [
+        request for request in finished if request.resource_type in ("script", "stylesheet")
+    ]
     assert scripts_and_styles
     for request in scripts_and_styles:
         headers = request.response().all_headers()

@@ -151,7 +151,9 @@ class TestCaching:
 class TestThePage:
     def test_it_preloads_the_home_pages_modules_and_not_the_others(self, http: httpx.Client) -> None:
         page = http.get("/").text
-        preloaded = re.findall(r'<link rel="modulepreload" href="/static/js/([a-z0-9_]+)\.[0-9a-f]{10}\.js">', page)
+        preloaded = re.findall(
+            r'<link rel="modulepreload" href="/static/js/([a-z0-9_]+)\.[0-9a-f]{10}\.js">', page
+        )
         assert {"i18n", "screens", "api", "socket"} <= set(preloaded)
         assert not {"table", "replay", "players", "bots", "analysis_view"} & set(preloaded)
 
