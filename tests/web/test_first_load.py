@@ -6,6 +6,7 @@ the home screen's modules; benchmarks/first_load.py times the same visit on a sl
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.server.support.harness import LiveServer
@@ -38,3 +39,23 @@ def test_N9_first_load_is_compressed_and_small(browser: Any, live: LiveServer) -
     # Only the home screen's modules came: the table's and the replay's wait to be asked for.
     names = {request.url.rsplit("/", 1)[-1].split(".")[0] for request in scripts_and_styles}
     assert "screens" in names and not {"table", "replay", "players", "bots"} & names, names
+
+
+def test_a_screen_whose_module_comes_late_does_not_cover_the_next_one(browser: Any, live: LiveServer) -> None:
+    # The rankings' module is held on its way; meanwhile the reader goes home. When it
+    # arrives, the home page stays: the late module is for a page left behind.
+    page = browser.new_context(**TALL_PHONE.context_options()).new_page()
+    held: list[Any] = []
+    page.route(re.compile(r"/static/js/players\.[0-9a-f]{10}\.js$"), lambda route: held.append(route))
+    page.goto(live.http + "/#/clasificacion")
+    while not held:
+        page.wait_for_timeout(50)
+    page.evaluate("() => { location.hash = '#/'; }")
+    page.locator("#practice").wait_for(state="visible")
+    held[0].continue_()
+    # Once the module is in (the same one `import()` gives the app), the app has had its turn.
+    page.evaluate("() => import('/static/js/players.js').then(() => new Promise((r) => setTimeout(r, 0)))")
+    assert page.locator(".players-page").count() == 0
+    assert page.locator("#practice").is_visible()
+    page.locator("#nav-rankings").click()  # and the rankings still open when asked for again
+    page.locator(".players-page.rankings h1").wait_for(state="visible")
