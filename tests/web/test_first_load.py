@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from tests.server.support.harness import LiveServer
-from tests.web.conftest import TALL_PHONE
+from tests.web.conftest import TALL_PHONE, ConsoleGuard
 
 FIRST_LOAD_BYTES = 120_000
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -59,3 +59,20 @@ def test_a_screen_whose_module_comes_late_does_not_cover_the_next_one(browser: A
     assert page.locator("#practice").is_visible()
     page.locator("#nav-rankings").click()  # and the rankings still open when asked for again
     page.locator(".players-page.rankings h1").wait_for(state="visible")
+
+
+def test_a_screen_whose_module_cannot_be_fetched_says_so(
+    browser: Any, live: LiveServer, console_guard: ConsoleGuard
+) -> None:
+    context = browser.new_context(**TALL_PHONE.context_options())
+    page = context.new_page()
+    page.route(re.compile(r"/static/js/bots\.[0-9a-f]{10}\.js$"), lambda route: route.abort())
+    page.goto(live.http + "/")
+    page.locator("#practice").wait_for(state="visible")
+    page.locator("#nav-bots").click()
+    toast = page.locator("#toast.show")
+    toast.wait_for(state="visible")
+    assert toast.inner_text() == "No se pudo cargar esta página. Revisa la conexión y vuelve a intentarlo."
+    assert page.locator("#practice").is_visible()  # the page it was on stays
+    context.close()  # every console message delivered: the one the test made is not a bug
+    console_guard[:] = [error for error in console_guard if "Failed to load resource" not in error]
