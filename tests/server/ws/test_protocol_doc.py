@@ -54,7 +54,10 @@ SERVER_SOURCE = {
 
 # Refusals raised by catalogue key: over the socket, and as HTTP bodies.
 WS_ERROR = re.compile(r'(?:TableError|ProtocolError|protocol\.error\(Refusal)\(\s*"([\w.]+)"')
-HTTP_ERROR = re.compile(r"""ApiError\(\s*\d+,\s*"([\w.]+)"|Refusal\(\s*"([\w.]+)".*?\)\.body\(\)""")
+HTTP_ERROR = re.compile(
+    r"""ApiError\(\s*\d+,\s*"([\w.]+)"|Refusal\(\s*"([\w.]+)".*?\)\.body\(\)"""
+    r'|RetryLater\(\s*"([\w.]+)"'
+)
 OUTBOUND_TYPE = re.compile(r"""["']type["']:\s*["'](\w+)["']""")
 
 
