@@ -85,17 +85,17 @@ async def check_request(
     if again is not None:
         count = str(limits.requests_to_one_per_day)
         raise RetryLater("friend_request_repeated", again, name=other.name, count=count, later=later(again))
-    hourly = wait([send.at for send in sent], limits.requests_per_hour, HOUR, now)
-    if hourly is not None:
-        raise RetryLater(
-            "too_many_friend_requests", hourly, count=str(limits.requests_per_hour), later=later(hourly)
-        )
     mine, _ = await store.pending_requests(me.user_id)
     if mine >= limits.pending_sent:
         raise ApiError(429, "too_many_pending_requests", count=str(limits.pending_sent))
     _, theirs = await store.pending_requests(other.user_id)
     if theirs >= limits.pending_received:
         raise ApiError(429, "friend_requests_full", name=other.name)
+    hourly = wait([send.at for send in sent], limits.requests_per_hour, HOUR, now)
+    if hourly is not None:
+        raise RetryLater(
+            "too_many_friend_requests", hourly, count=str(limits.requests_per_hour), later=later(hourly)
+        )
     return not to_other
 
 
