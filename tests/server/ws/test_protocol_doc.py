@@ -223,7 +223,7 @@ def test_http_error_examples_carry_both_languages() -> None:
     rows = http_error_rows()
     for body in refusals:
         assert body["code"] in rows
-        assert set(body) - {"parameter"} == {"code", "message", "message_en"}, body
+        assert set(body) - {"parameter", "retry_after"} == {"code", "message", "message_en"}, body
         assert any(p.fullmatch(body["message_en"]) for p in catalogue_texts(body["code"], "en")), body
 
 
