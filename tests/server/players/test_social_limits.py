@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 
@@ -19,6 +18,7 @@ from tests.server.support.harness import LiveServer, Player
 from tests.server.support.http_helpers import client, database_url, live, login
 from tests.server.support.players_helpers import make_user
 from tranque.server.players.social_limits import SocialLimits
+from tranque.server.store import FriendLink
 
 __all__ = ["database_url"]  # the fixture: a server on every backend
 
@@ -51,8 +51,9 @@ def retry_later(answer: httpx.Response, code: str) -> int:
 def incoming(server: LiveServer, user_id: int) -> list[str]:
     """The requests waiting for the account's answer, read in the store."""
 
-    async def read() -> list[Any]:
-        return await server.state.store.friend_links(user_id)
+    async def read() -> list[FriendLink]:
+        links: list[FriendLink] = await server.state.store.friend_links(user_id)
+        return links
 
     return [link.user.name for link in server.on_server(read) if link.status == "incoming"]
 
