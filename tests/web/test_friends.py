@@ -3,10 +3,13 @@ from its table, and the other follows the notice to that table and sits down."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
 from tests.server.support.harness import LiveServer
+from tests.server.support.http_helpers import client, login
+from tests.server.support.players_helpers import make_user
 from tests.web.conftest import axe_violations
 from tests.web.test_accessibility import BLOCKING, describe
 from tests.web.test_accounts import sign_up
@@ -74,3 +77,31 @@ def test_two_players_become_friends_and_one_invites_the_other_to_a_table(
     assert "ana" in beto.locator(".seats-grid").inner_text()
     ana_context.close()
     beto_context.close()
+
+
+def test_N4_thirty_friend_requests_fold_into_one_notice_with_a_count(
+    browser: Any, live: LiveServer, screenshots: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
+    beto = context.new_page()
+    sign_up(beto, live, "beto")
+    beto.wait_for_function("document.querySelector('#notices') !== null")
+    askers = [f"jugador{number}" for number in range(30)]
+    with contextlib.ExitStack() as stack:
+        for name in askers:  # made in the store: sign-ups from one address are limited
+            make_user(live, name, can_log_in=True)
+            http = stack.enter_context(client(live))
+            assert login(http, name).status_code == 200
+            assert http.post("/api/friends", json={"name": "beto"}).status_code == 200
+
+    # One card, counting every sender once, naming the latest; its button opens the requests.
+    beto.wait_for_selector(".notice-friend_request[data-count='30']")
+    assert beto.locator(".notice-friend_request").count() == 1
+    text = beto.locator(".notice-friend_request p").inner_text()
+    assert text == "jugador29 y 29 más te enviaron solicitud de amistad."
+    beto.screenshot(path=screenshots / "friends-requests-folded-360.png")
+    beto.click(".notice-friend_request button.see-request")
+    beto.wait_for_selector(".incoming .friend-row[data-name=jugador0]")
+    assert beto.locator(".incoming .friend-row").count() == 30
+    assert beto.locator(".notice-friend_request").count() == 0
+    context.close()

@@ -124,7 +124,7 @@ class ServerState:
             self.bot_sockets.share(shared.bus, f"{shared.settings.prefix}:bot_tokens")
         else:
             self.presence = Presence(settings.clock)
-        self.friends = Friends(self.store, self.registry, self.presence)
+        self.friends = Friends(self.store, self.registry, self.presence, settings.social_limits)
         self.presence.on_change = self.friends.changed
 
     async def start_shared(self) -> None:

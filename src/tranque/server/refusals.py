@@ -392,6 +392,37 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "Solo puedes invitar a una mesa en la que estás sentado y que no ha terminado.",
         "en": "You can only invite to a table you sit at that is not over.",
     },
+    # Limits on friend requests and invitations (players/social_limits.py) ---------------------
+    "too_many_friend_requests": {
+        "es": "Ya enviaste {count} solicitudes de amistad en la última hora; vuelve a intentarlo {later}.",
+        "en": "You have sent {count} friend requests in the last hour; try again {later}.",
+    },
+    "too_many_pending_requests": {
+        "es": "Tienes {count} solicitudes de amistad sin respuesta; espera a que te contesten "
+        "o cancela alguna antes de enviar otra.",
+        "en": "You have {count} friend requests without an answer; wait for answers "
+        "or cancel one before sending another.",
+    },
+    "friend_requests_full": {
+        "es": "«{name}» tiene demasiadas solicitudes de amistad sin responder; inténtalo más tarde.",
+        "en": "«{name}» has too many friend requests waiting for an answer; try later.",
+    },
+    "friend_request_repeated": {
+        "es": "Ya le enviaste {count} solicitudes a «{name}» en las últimas 24 horas; "
+        "podrás enviarle otra {later}.",
+        "en": "You have sent «{name}» {count} requests in the last 24 hours; you may send another {later}.",
+    },
+    "too_many_invites": {
+        "es": "Ya enviaste {count} invitaciones en el último minuto; espera un momento.",
+        "en": "You have sent {count} invitations in the last minute; wait a moment.",
+    },
+    # Fair turns in the analysis queue (http/analysis.py) ----------------------------------------
+    "analysis_pending_place": {
+        "es": "Desde tu conexión ya hay {analyses} en curso; espera a que termine alguno "
+        "antes de pedir otro.",
+        "en": "There are already {analyses} under way asked for from your connection; "
+        "wait for one to finish before asking for another.",
+    },
     # Bot accounts (http/bot_accounts.py, ws/endpoint.py) ---------------------------------------
     "bots_not_accepted": {
         "es": "Esta mesa es para personas: un bot solo se sienta en mesas que aceptan bots "

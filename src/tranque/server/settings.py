@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from tranque.server.cluster.settings import ClusterSettings
 from tranque.server.lobby.limits import Limits
+from tranque.server.players.social_limits import SocialLimits
 from tranque.server.table.clock import Clock, RealClock
 from tranque.server.ws.limits import SocketLimits
 
@@ -46,6 +47,10 @@ class Settings:
     analysis_in_processes: bool = True  # False: evaluated in threads of this process (tests)
     analysis_poll_seconds: float = 2.0  # an idle worker looks for other processes' jobs this often
     analysis_stale_seconds: float = 60.0  # a running job not heard of for this long is taken over
+    # Fair shares: friend requests and invitations per account (players/social_limits.py), and
+    # the analyses one place (a client address, `addresses.client_address`) may have queued.
+    social_limits: SocialLimits = field(default_factory=SocialLimits)
+    analysis_pending_per_address: int = 5  # analyses not over yet asked for from one place
     # The recorder (players/recorder.py): game ends into history, ratings and XP, after the table.
     recorder: bool = True  # False: this process records none (tests: a crash before the recording)
     recorder_retry_seconds: float = 5.0  # it looks for game ends (a failed one, another process's) this often

@@ -385,7 +385,7 @@ async def test_friends_quick_match_and_limits_are_the_same_through_any_process(
     """An account online on one process is online for its friend on another, a friend request
     made on one reaches the sockets on the other, two people asking for «Jugar ahora» on two
     processes are seated together, and the login limit counts an address's failures on
-    every process."""
+    every process, as do the friend request limits."""
     import json
 
     import websockets
@@ -429,6 +429,17 @@ async def test_friends_quick_match_and_limits_are_the_same_through_any_process(
             ]
             assert matched[0]["table"] == matched[1]["table"]
             assert sorted(frame["seat"] for frame in matched) == [0, 1]
+
+        # The friend request limits count the requests made through every process: a request
+        # and one more to one account within a day, the third refused wherever it arrives.
+        jar, _ = await cluster.named_account(a)
+        answers = []
+        for node in (a, b, a):
+            async with httpx.AsyncClient(base_url=node.http, cookies=jar, timeout=30) as http:
+                answers.append(await http.post("/api/friends", json={"name": names[1]}))
+                await http.request("DELETE", f"/api/friends/{names[1]}", json={})
+        assert [answer.status_code for answer in answers] == [200, 200, 429], answers[2].text
+        assert answers[2].json()["code"] == "friend_request_repeated"
 
         # The login limit: an address's failures on A and on B count together.
         refused = []

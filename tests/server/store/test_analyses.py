@@ -1,7 +1,8 @@
 """The analyses' area of the store (`AnalysisStore`): post-game analyses (schema.analyses,
 revision 0008) on every backend: kept, replaced and read back as they were; an account's
 requests counted by day and by those not over; the unfinished ones listed oldest first and
-counted. The store is the queue of every process: a job is claimed oldest first, a running one
+counted. The store is the queue of every process: a job is claimed oldest first, in turns
+between the places and then the accounts that asked for them, a running one
 only once its heartbeat is stale, two claimers at once (two stores on one database) never get
 the same one, and a worker that lost its claim writes nothing. And a database at revision 0007
 upgrades with the table empty, and back."""
@@ -110,6 +111,32 @@ async def test_jobs_are_claimed_oldest_first_and_marked_running(store: Store) ->
     assert second == AnalysisRow("mesa3.1", bea, "running", 300.0, claimed_by="w2", heartbeat_at=1001.0)
     assert await store.claim_analysis("w3", 1002.0, 942.0) is None  # both fresh; done and failed never
     assert await store.analysis("mesa1.1") == AnalysisRow("mesa1.1", ana, "done", 100.0, 4, 4, RESULT, 110.0)
+
+
+@pytest.mark.anyio
+async def test_jobs_are_claimed_in_turns_between_places_then_accounts(store: Store) -> None:
+    ana, bea = await two_games_and_two_users(store, games=6)
+    carla = (await store.create_user("carla", "hash", 1.0)).user_id
+    # Place x asked first and most; y and a row of no known place came later.
+    for game, user, at, place in (
+        ("mesa1.1", ana, 100.0, "x"),
+        ("mesa2.1", bea, 110.0, "x"),
+        ("mesa3.1", ana, 120.0, "x"),
+        ("mesa4.1", carla, 130.0, "y"),
+        ("mesa5.1", carla, 140.0, None),
+        ("mesa6.1", bea, 150.0, "y"),
+    ):
+        await store.save_analysis(AnalysisRow(game, user, "pending", at, place_key=place))
+    claimed = []
+    for number in range(7):
+        row = await store.claim_analysis(f"w{number}", 1000.0, 940.0)
+        claimed.append(row.game_id if row is not None else None)
+    # The first of each place (a row of no known place is always a first), by the accounts'
+    # turns then oldest first; then the second of each place, and so on.
+    assert claimed == ["mesa1.1", "mesa4.1", "mesa5.1", "mesa2.1", "mesa6.1", "mesa3.1", None]
+    assert (await store.analysis("mesa3.1")) == AnalysisRow(
+        "mesa3.1", ana, "running", 120.0, claimed_by="w5", heartbeat_at=1000.0, place_key="x"
+    )
 
 
 @pytest.mark.anyio

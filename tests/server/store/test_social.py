@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.server.support.migration_helpers import own_database_url
-from tranque.server.store import Store
+from tranque.server.store import SocialSend, Store
 from tranque.server.store.schema import blocks, friends
 from tranque.server.store.sql import SqlStore
 
@@ -125,3 +125,33 @@ def test_friendship_and_blocks_are_read_from_their_rows(
         ("none", False),
         ("none", True),
     ]
+
+
+async def test_the_sends_of_an_account_are_kept_a_day_and_its_requests_counted(store: Store) -> None:
+    ana, beto, carla = [
+        (await store.create_user(name, "x", 1.0)).user_id for name in ("ana", "beto", "carla")
+    ]
+    assert await store.social_sends(ana, "friend_request", 0.0) == []
+    await store.keep_social_send(ana, beto, "friend_request", 10.0, 0.0)
+    await store.keep_social_send(ana, beto, "friend_request", 10.0, 0.0)  # again at once: both count
+    await store.keep_social_send(ana, carla, "invite", 20.0, 0.0)
+    await store.keep_social_send(beto, ana, "friend_request", 30.0, 0.0)
+    assert await store.social_sends(ana, "friend_request", 0.0) == [
+        SocialSend(beto, "friend_request", 10.0),
+        SocialSend(beto, "friend_request", 10.0),
+    ]
+    assert await store.social_sends(ana, "invite", 0.0) == [SocialSend(carla, "invite", 20.0)]
+    assert await store.social_sends(ana, "invite", 20.5) == []
+    # A new send forgets the account's sends before `forget_before`, and only its own.
+    await store.keep_social_send(ana, carla, "friend_request", 40.0, 15.0)
+    assert await store.social_sends(ana, "friend_request", 0.0) == [SocialSend(carla, "friend_request", 40.0)]
+    assert await store.social_sends(ana, "invite", 0.0) == [SocialSend(carla, "invite", 20.0)]
+    assert await store.social_sends(beto, "friend_request", 0.0) == [SocialSend(ana, "friend_request", 30.0)]
+
+    assert await store.pending_requests(ana) == (0, 0)
+    await store.request_friend(ana, beto, 50.0)
+    await store.request_friend(carla, beto, 50.0)
+    await store.request_friend(ana, carla, 50.0)
+    assert [await store.pending_requests(user) for user in (ana, beto, carla)] == [(2, 0), (0, 2), (1, 1)]
+    assert await store.accept_friend(beto, ana, 60.0)  # a friendship waits for nothing
+    assert [await store.pending_requests(user) for user in (ana, beto, carla)] == [(1, 0), (0, 1), (1, 1)]

@@ -54,7 +54,10 @@ SERVER_SOURCE = {
 
 # Refusals raised by catalogue key: over the socket, and as HTTP bodies.
 WS_ERROR = re.compile(r'(?:TableError|ProtocolError|protocol\.error\(Refusal)\(\s*"([\w.]+)"')
-HTTP_ERROR = re.compile(r"""ApiError\(\s*\d+,\s*"([\w.]+)"|Refusal\(\s*"([\w.]+)".*?\)\.body\(\)""")
+HTTP_ERROR = re.compile(
+    r"""ApiError\(\s*\d+,\s*"([\w.]+)"|Refusal\(\s*"([\w.]+)".*?\)\.body\(\)"""
+    r'|RetryLater\(\s*"([\w.]+)"'
+)
 OUTBOUND_TYPE = re.compile(r"""["']type["']:\s*["'](\w+)["']""")
 
 
@@ -220,7 +223,7 @@ def test_http_error_examples_carry_both_languages() -> None:
     rows = http_error_rows()
     for body in refusals:
         assert body["code"] in rows
-        assert set(body) - {"parameter"} == {"code", "message", "message_en"}, body
+        assert set(body) - {"parameter", "retry_after"} == {"code", "message", "message_en"}, body
         assert any(p.fullmatch(body["message_en"]) for p in catalogue_texts(body["code"], "en")), body
 
 

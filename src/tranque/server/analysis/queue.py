@@ -4,9 +4,10 @@ An analysis (tranque.bots.analysis) judges every unforced decision of a finished
 the expert's search: seconds of CPU per game at the default budget, far too long for the
 event loop. A request keeps an `analyses` row (pending): the store is the queue, shared by
 every process of the site (`tranque serve --workers N` on one database). Each of this
-process's `workers` tasks loops: claim a job from the store (`Store.claim_analysis`: the
-oldest pending row, or a running one whose heartbeat is older than `stale_after` seconds,
-its process having died; two claimers never get the same row), plan it in a thread (the
+process's `workers` tasks loops: claim a job from the store (`Store.claim_analysis`: a
+pending row, or a running one whose heartbeat is older than `stale_after` seconds, its
+process having died, taken in turns between the places and the accounts that asked,
+`store.analyses.turn_order`; two claimers never get the same row), plan it in a thread (the
 record replayed, the decisions listed), evaluate each decision in a worker process (a
 `ProcessPoolExecutor` of `workers` processes started with `spawn`: nothing of the server is
 copied into them), store the progress after each (which refreshes the heartbeat), and store

@@ -5,8 +5,12 @@
   is answered as it is (200, 202); otherwise a new one is queued (202, analysis/queue.py)
   within the account's limits: `analysis_pending` (429) while one of its own is not over,
   `analysis_limit` (429) past `analysis_requests_per_day` in the last 24 hours,
-  `analysis_busy` (503, `Retry-After`) when the site's queue (its unfinished rows in the
-  store, of every process) is full. A failed one may be asked for again.
+  `analysis_pending_place` (429) while `analysis_pending_per_address` asked for from the same
+  place (`addresses.client_address`) are not over, `analysis_busy` (503, `Retry-After`) when
+  the site's queue (its unfinished rows in the store, of every process) is full. The queue
+  takes its jobs in turns between places and accounts (`store.analyses.turn_order`), so
+  neither one account nor one place can hold back the others. A failed one may be asked for
+  again.
 - `GET /api/games/{id}/analysis`: its status, progress and, once done, the result
   (analysis/view.py); `status` "none" when nobody asked for it yet.
 
@@ -21,12 +25,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
+from tranque.server.addresses import client_address
 from tranque.server.analysis.queue import QueueFull
 from tranque.server.analysis.view import analysis_body
 from tranque.server.app_state import server_state
 from tranque.server.http.accounts import require_user, same_origin_json
 from tranque.server.http.errors import ApiError, SpanishErrors
 from tranque.server.http.players import visible_game
+from tranque.server.lobby.limits import address_key
 from tranque.server.refusals import Counted
 from tranque.server.store import AnalysisRow, GameRow, UserRow
 
@@ -70,13 +76,17 @@ async def request_analysis(
         raise ApiError(
             429, "analysis_limit", analyses=Counted(settings.analysis_requests_per_day, "analyses")
         )
+    place = address_key(client_address(request))
+    most = settings.analysis_pending_per_address
+    if sum(1 for other in await store.unfinished_analyses() if other.place_key == place) >= most:
+        raise ApiError(429, "analysis_pending_place", analyses=Counted(most, "analyses"))
     try:
         await queue.reserve(game_id)
     except QueueFull:
         body = ApiError(503, "analysis_busy").body()
         return JSONResponse(body, status_code=503, headers={"Retry-After": RETRY_AFTER})
     try:
-        row = AnalysisRow(game_id, user.user_id, "pending", now)
+        row = AnalysisRow(game_id, user.user_id, "pending", now, place_key=place)
         await store.save_analysis(row)
     except BaseException:
         queue.release(game_id)

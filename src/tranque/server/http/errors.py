@@ -9,6 +9,7 @@ app (404 or 409).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -98,3 +99,23 @@ async def table_error(request: Request, error: TableError) -> JSONResponse:
     """A `TableError` no route turned into its own refusal: 404 for a missing table, else 409."""
     status = 404 if error.code in NOT_FOUND_CODES else 409
     return JSONResponse(error.body(), status_code=status)
+
+
+class RetryLater(ApiError):
+    """A refusal (429) that time lifts: `retry_after`, whole seconds, in the body and in the
+    `Retry-After` header.
+
+    >>> RetryLater("too_many_invites", 12.2, count="10").body()["retry_after"]
+    13
+    """
+
+    def __init__(self, key: str, retry_after: float, /, **params: object) -> None:
+        super().__init__(429, key, None, **params)
+        self.retry_after = max(1, math.ceil(retry_after))
+
+    def body(self) -> dict[str, Any]:
+        return {**super().body(), "retry_after": self.retry_after}
+
+    def response(self) -> JSONResponse:
+        headers = {"Retry-After": str(self.retry_after)}
+        return JSONResponse(self.body(), status_code=self.status, headers=headers)

@@ -130,4 +130,7 @@ async def unblock(name: str, request: Request, user: Account) -> FriendLists:
     summary="Invitar a un amigo a tu mesa",
 )
 async def invite(name: str, body: Invite, request: Request, user: Account) -> Sent:
-    return Sent.model_validate(await server_state(request).friends.invite(user, name, body.table_id))
+    state = server_state(request)
+    return Sent.model_validate(
+        await state.friends.invite(user, name, body.table_id, state.settings.clock.now())
+    )

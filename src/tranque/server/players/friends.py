@@ -2,7 +2,9 @@
 notices each account's sockets receive (docs/protocol.md, «Friends and blocks»).
 
 A request goes to another account that neither blocks nor is blocked by the asker, once; a
-request to someone who already asked you is an acceptance. Blocking ends any friendship or
+request to someone who already asked you is an acceptance. Requests and invitations are
+limited per account (players/social_limits.py): a second request to one account within a day
+brings it no second notice. Blocking ends any friendship or
 request, hides the blocked player's phrases from the blocker (table/muting.py) and keeps the two
 apart in quick match (lobby/quickmatch.py). A friend's table is shown only when it is a public or
 quick-match table, or one the asker sits at too.
@@ -17,6 +19,7 @@ from typing import Any
 from tranque.server.http.errors import ApiError
 from tranque.server.lobby.presence import Presence
 from tranque.server.lobby.registry import Registry
+from tranque.server.players.social_limits import SocialLimits, check_invite, check_request, keep_send
 from tranque.server.store import FriendLink, Store, UserRow
 from tranque.server.table.actor import Table
 from tranque.server.table.state import Phase, TableKind
@@ -62,11 +65,17 @@ def shown_table(registry: Registry, friend_id: int, asker_id: int) -> dict[str, 
 class Friends:
     """The friend rules over the store, the live tables and who is online."""
 
-    def __init__(self, store: Store, registry: Registry, presence: Presence) -> None:
+    def __init__(
+        self, store: Store, registry: Registry, presence: Presence, limits: SocialLimits | None = None
+    ) -> None:
         self.store = store
         self.registry = registry
         self.presence = presence
+        self.limits = limits or SocialLimits()
         self._announcing: set[asyncio.Task[None]] = set()
+        # One request or invitation at a time in this process: its limits are counted and its
+        # send kept with no other one in between (other processes count from the store).
+        self._sending = asyncio.Lock()
 
     async def player(self, name: str) -> UserRow:
         found = await self.store.find_user(name)
@@ -124,8 +133,12 @@ class Friends:
         if link is not None:  # they asked first: this is a yes
             await self._accept(me, other, now)
             return
-        await self.store.request_friend(me.user_id, other.user_id, now)
-        self.presence.send(other.user_id, notice("friend_request", me))
+        async with self._sending:
+            tell = await check_request(self.store, self.limits, me, other, now)
+            await keep_send(self.store, me, other, "friend_request", now)
+            await self.store.request_friend(me.user_id, other.user_id, now)
+        if tell:
+            self.presence.send(other.user_id, notice("friend_request", me))
 
     async def accept(self, me: UserRow, name: str, now: float) -> None:
         other = await self.player(name)
@@ -162,7 +175,7 @@ class Friends:
     async def _mute(self, me: UserRow) -> None:
         self.presence.set_muted(me.user_id, await self.muted(me.user_id))
 
-    async def invite(self, me: UserRow, name: str, table_id: str) -> dict[str, Any]:
+    async def invite(self, me: UserRow, name: str, table_id: str, now: float) -> dict[str, Any]:
         other = await self.player(name)
         link = await self.link(me, other)
         if link is None or link.status != "friends":
@@ -172,6 +185,9 @@ class Friends:
             raise ApiError(409, "invite_not_seated")
         if table.options.kind not in (TableKind.PUBLIC, TableKind.PRIVATE):
             raise ApiError(409, "invite_closed")  # practice and quick match: nobody else comes in
+        async with self._sending:
+            await check_invite(self.store, self.limits, me, now)
+            await keep_send(self.store, me, other, "invite", now)
         sent = notice("invite", me, table_id=table.table_id, path=table_path(table))
         return {"sent": self.presence.send(other.user_id, sent)}
 

@@ -18,7 +18,7 @@ from tranque.server.store.players import (
     RatingRow,
     Standing,
 )
-from tranque.server.store.social import FriendLink, SocialStore
+from tranque.server.store.social import FriendLink, SocialSend, SocialStore
 from tranque.server.store.tables import DuplicateEvent, StaleEpoch, StoredEvent, TableLog, TableRow
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "Ranked",
     "RatingPoint",
     "RatingRow",
+    "SocialSend",
     "SocialStore",
     "StaleEpoch",
     "Standing",

@@ -23,6 +23,31 @@ class AnalysisRow:
     finished_at: float | None = None  # when it was done, or failed
     claimed_by: str | None = None  # the queue worker that took it last (`AnalysisStore.claim_analysis`)
     heartbeat_at: float | None = None  # when that worker last said it was still at it
+    place_key: str | None = None  # where it was asked from (`lobby.limits.address_key`); None: unknown
+
+
+def turn_order(unfinished: list[AnalysisRow]) -> list[AnalysisRow]:
+    """The site's unfinished analyses in the order the queue takes them: in turns between the
+    places they were asked from, then between accounts, the oldest first within a turn. A
+    row's turn is how many unfinished rows of its place (of its account) are older, running
+    ones included, so one place with many rows waiting cannot hold back another's first.
+
+    >>> rows = [AnalysisRow(game, user, "pending", at, place_key=place) for game, user, at, place in
+    ...         [("a", 1, 1.0, "x"), ("b", 2, 2.0, "x"), ("c", 3, 3.0, "x"), ("d", 4, 4.0, "y")]]
+    >>> [row.game_id for row in turn_order(rows)]
+    ['a', 'd', 'b', 'c']
+    """
+    places: dict[str | None, int] = {}
+    accounts: dict[int, int] = {}
+    turns = []
+    for row in sorted(unfinished, key=lambda row: (row.created_at, row.game_id)):
+        place = places.get(row.place_key, 0) if row.place_key is not None else 0
+        account = accounts.get(row.user_id, 0)
+        turns.append(((place, account, row.created_at, row.game_id), row))
+        if row.place_key is not None:
+            places[row.place_key] = place + 1
+        accounts[row.user_id] = account + 1
+    return [row for _, row in sorted(turns, key=lambda turn: turn[0])]
 
 
 class AnalysisStore(Protocol):
@@ -48,9 +73,10 @@ class AnalysisStore(Protocol):
         ...
 
     async def claim_analysis(self, worker: str, now: float, stale_before: float) -> AnalysisRow | None:
-        """Take the oldest analysis that is pending, or running with a heartbeat older than
-        `stale_before` (its worker's process died): it is marked running, claimed by `worker`,
-        heartbeat `now`, and returned. Two claimers never get the same row. None: no job."""
+        """Take the next analysis that is pending, or running with a heartbeat older than
+        `stale_before` (its worker's process died), in turns (`turn_order`): it is marked
+        running, claimed by `worker`, heartbeat `now`, and returned. Two claimers never get
+        the same row. None: no job."""
         ...
 
     async def save_claimed_analysis(self, row: AnalysisRow) -> bool:

@@ -207,6 +207,20 @@ blocks = sa.Table(
     sa.Index("ix_blocks_blocked_id", "blocked_id"),
 )
 
+# The friend requests and invitations each account sent (revision 0012), kept a day for the
+# limits on them (players/social_limits.py), whatever became of the request since.
+social_sends = sa.Table(
+    "social_sends",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("target_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),  # friend_request | invite
+    sa.Column("at", sa.Double, nullable=False),
+    sa.Index("ix_social_sends_user_id_kind_at", "user_id", "kind", "at"),
+    sa.Index("ix_social_sends_target_id", "target_id"),
+)
+
 # Post-game analyses (revision 0008): one per finished game, asked for on the site and
 # computed by the analysis queue (analysis/queue.py). `user_id` is the account that asked.
 analyses = sa.Table(
@@ -224,6 +238,9 @@ analyses = sa.Table(
     # still at it: a running row whose heartbeat is stale may be claimed by another.
     sa.Column("claimed_by", sa.String(120), nullable=True),
     sa.Column("heartbeat_at", sa.Double, nullable=True),
+    # Where the request came from (revision 0012): `lobby.limits.address_key` of its address,
+    # so the queue takes turns between places, and a place holds only so many of its rows.
+    sa.Column("place_key", sa.String(64), nullable=True),
     # An account's requests of the last day, and those not over yet: one index range.
     sa.Index("ix_analyses_user_id_created_at", "user_id", "created_at"),
     # The claim: the oldest pending or running rows (and the site's count of them).

@@ -27,6 +27,19 @@ class FriendLink:
     at: float  # when the request was made (or accepted)
 
 
+@dataclass(frozen=True)
+class SocialSend:
+    """A friend request or an invitation an account sent: kept a day, for its limits
+    (players/social_limits.py), whatever became of the request since."""
+
+    target_id: int
+    kind: str  # friend_request | invite
+    at: float
+
+
+SEND_KINDS = ("friend_request", "invite")
+
+
 def friendship(rows: set[tuple[bool, str]]) -> str:
     if (True, "accepted") in rows:
         return "friends"
@@ -75,4 +88,21 @@ class SocialStore(Protocol):
 
     async def blocks_among(self, user_ids: list[int]) -> set[tuple[int, int]]:
         """Every (blocker, blocked) pair with both in `user_ids`."""
+        ...
+
+    # What an account sent, for its limits (players/social_limits.py) ------------------------
+
+    async def pending_requests(self, user_id: int) -> tuple[int, int]:
+        """How many of the account's friend requests wait for an answer, and how many
+        requests to it wait for its own."""
+        ...
+
+    async def social_sends(self, user_id: int, kind: str, since: float) -> list[SocialSend]:
+        """The account's sends of `kind` (`SEND_KINDS`) from `since` on, oldest first."""
+        ...
+
+    async def keep_social_send(
+        self, user_id: int, target_id: int, kind: str, at: float, forget_before: float
+    ) -> None:
+        """Keep a send of the account, and forget its sends older than `forget_before`."""
         ...

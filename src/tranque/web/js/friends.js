@@ -15,6 +15,9 @@ const NOTICE_TEXT = {
   friend_offline: "fr_notice_offline",
 };
 const NOTICE_SECONDS = { friend_online: 6, friend_offline: 6, friend_accepted: 8 }; // those with a button stay until closed
+// Requests and invitations fold into one card per kind: «ana y 3 más te enviaron solicitud de
+// amistad», however many arrive, rather than a stack that covers the page.
+const FOLDED_TEXT = { friend_request: "fr_notice_requests", invite: "fr_notice_invites" };
 const INVITABLE = new Set(["public", "private"]);
 
 const person = (name) => encodeURIComponent(name);
@@ -127,22 +130,48 @@ export class FriendsUi {
     this.box = el("section", { id: "notices", class: "notices", "aria-label": t("fr_notices"), "aria-live": "polite" });
     document.body.append(this.box);
     this.invite = null; // the control on the table page, while one is shown
+    this.folded = new Map(); // kind → the card shown for it, its senders (latest last) and latest notice
   }
 
   notice(message) {
-    const key = NOTICE_TEXT[message.kind];
-    if (!key) return;
-    const card = el("div", { class: `notice notice-${message.kind}`, role: "status" }, el("p", { text: t(key, { name: message.from }) }));
-    const close = () => card.remove();
+    if (!NOTICE_TEXT[message.kind]) return;
+    if (FOLDED_TEXT[message.kind]) this.fold(message);
+    else this.card(message, t(NOTICE_TEXT[message.kind], { name: message.from }));
+    const page = this.app.root.querySelector(".friends-page");
+    if (page && page.refresh) page.refresh();
+  }
+
+  // A new card for `message`; `latest()` is the notice its button follows (a folded card's newest).
+  card(message, text, latest = () => message, onClose = () => {}) {
+    const card = el("div", { class: `notice notice-${message.kind}`, role: "status" }, el("p", { text }));
+    const close = () => (card.remove(), onClose());
     const actions = el("div", { class: "actions" });
-    if (message.kind === "invite") actions.append(button(t("fr_go_table"), () => (close(), this.open(message)), "primary go-table"));
+    if (message.kind === "invite") actions.append(button(t("fr_go_table"), () => (close(), this.open(latest())), "primary go-table"));
     if (message.kind === "friend_request") actions.append(button(t("fr_see"), () => (close(), this.app.go("#/amigos")), "primary see-request"));
     actions.append(button(t("fr_close"), close, "link close-notice"));
     card.append(actions);
     this.box.append(card);
     if (NOTICE_SECONDS[message.kind]) setTimeout(close, NOTICE_SECONDS[message.kind] * 1000);
-    const page = this.app.root.querySelector(".friends-page");
-    if (page && page.refresh) page.refresh();
+    return card;
+  }
+
+  // A request or an invitation: into the card of its kind if one is shown, counted once per sender.
+  fold(message) {
+    const kind = message.kind;
+    let shown = this.folded.get(kind);
+    if (!shown) {
+      shown = { senders: [], latest: message };
+      shown.card = this.card(message, "", () => shown.latest, () => this.folded.delete(kind));
+      this.folded.set(kind, shown);
+    }
+    shown.latest = message;
+    shown.senders = [...shown.senders.filter((name) => name !== message.from), message.from];
+    const others = shown.senders.length - 1;
+    const text = others ? t(FOLDED_TEXT[kind], { name: message.from, count: others }) : t(NOTICE_TEXT[kind], { name: message.from });
+    shown.card.querySelector("p").textContent = text;
+    shown.card.dataset.count = String(shown.senders.length);
+    const go = shown.card.querySelector(".go-table");
+    if (go) go.textContent = others ? t("fr_go_table_of", { name: message.from }) : t("fr_go_table");
   }
 
   // An invitation's table: a private one through its invitation; a public one by sitting down

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 
-from tranque.server.store.analyses import AnalysisRow
+from tranque.server.store.analyses import AnalysisRow, turn_order
 from tranque.server.store.memory.data import MemoryData
 
 
@@ -38,9 +38,8 @@ class MemoryAnalyses(MemoryData):
             stale = row.heartbeat_at is None or row.heartbeat_at < stale_before
             return row.status == "pending" or (row.status == "running" and stale)
 
-        rows = sorted(
-            filter(claimable, self._analyses.values()), key=lambda row: (row.created_at, row.game_id)
-        )
+        unfinished = [row for row in self._analyses.values() if row.status in ("pending", "running")]
+        rows = [row for row in turn_order(unfinished) if claimable(row)]
         if not rows:
             return None
         claimed = dataclasses.replace(rows[0], status="running", claimed_by=worker, heartbeat_at=now)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tranque.server.store.accounts import UserRow
 from tranque.server.store.memory.data import MemoryData
-from tranque.server.store.social import FriendLink, friendship
+from tranque.server.store.social import FriendLink, SocialSend, friendship
 
 
 def relation_of(data: MemoryData, user_id: int, other_id: int) -> tuple[str, bool]:
@@ -63,3 +63,24 @@ class MemorySocial(MemoryData):
     async def blocks_among(self, user_ids: list[int]) -> set[tuple[int, int]]:
         among = set(user_ids)
         return {(a, b) for a, b in self._blocks if a in among and b in among}
+
+    async def pending_requests(self, user_id: int) -> tuple[int, int]:
+        pending = [pair for pair, (status, _) in self._friends.items() if status == "pending"]
+        return sum(1 for one, _ in pending if one == user_id), sum(
+            1 for _, other in pending if other == user_id
+        )
+
+    async def social_sends(self, user_id: int, kind: str, since: float) -> list[SocialSend]:
+        return [
+            send
+            for sender, send in self._sends
+            if sender == user_id and send.kind == kind and send.at >= since
+        ]
+
+    async def keep_social_send(
+        self, user_id: int, target_id: int, kind: str, at: float, forget_before: float
+    ) -> None:
+        kept = [
+            (sender, send) for sender, send in self._sends if sender != user_id or send.at >= forget_before
+        ]
+        self._sends = [*kept, (user_id, SocialSend(target_id, kind, at))]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -61,12 +62,19 @@ class SqlAnalyses(SqlDatabase):
         # locked (SKIP LOCKED), then updated; a claimer that waited re-checks `claimable` on the
         # row as committed. SQLite (no FOR UPDATE): one writer at a time, and the statement
         # takes the write lock before it reads, so the row it picks is the one it updates.
+        # The order is `turn_order`'s: a row's turns are counted from the unfinished rows of its
+        # place and of its account that are older (a few rows: the queue is small).
         oldest = (
             sa.select(analyses.c.game_id)
             .where(claimable)
-            .order_by(analyses.c.created_at, analyses.c.game_id)
+            .order_by(
+                _turn(analyses.c.place_key),
+                _turn(analyses.c.user_id),
+                analyses.c.created_at,
+                analyses.c.game_id,
+            )
             .limit(1)
-            .with_for_update(skip_locked=True)
+            .with_for_update(skip_locked=True, of=analyses)
             .scalar_subquery()
         )
         claim = (
@@ -83,7 +91,7 @@ class SqlAnalyses(SqlDatabase):
         if row.claimed_by is None:
             return False
         values = dataclasses.asdict(row)
-        for key in ("game_id", "user_id", "created_at", "claimed_by"):
+        for key in ("game_id", "user_id", "created_at", "claimed_by", "place_key"):
             del values[key]
         update = (
             analyses.update()
@@ -97,3 +105,16 @@ class SqlAnalyses(SqlDatabase):
         async with self.engine.begin() as connection:
             result = await connection.execute(update)
         return result.rowcount == 1
+
+
+def _turn(key: sa.ColumnElement[Any]) -> sa.ScalarSelect[int]:
+    """How many unfinished analyses with the row's `key` (its place, its account) are older than
+    it: its turn among them (`turn_order`); 0 for a row with no place."""
+    older = analyses.alias("older")
+    same = older.c[key.name] == key
+    before = sa.or_(
+        older.c.created_at < analyses.c.created_at,
+        sa.and_(older.c.created_at == analyses.c.created_at, older.c.game_id < analyses.c.game_id),
+    )
+    unfinished = older.c.status.in_(("pending", "running"))
+    return sa.select(sa.func.count()).where(same, before, unfinished).scalar_subquery()

@@ -8,8 +8,8 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from tranque.server.store.accounts import UserRow
-from tranque.server.store.schema import blocks, friends, users
-from tranque.server.store.social import FriendLink, friendship
+from tranque.server.store.schema import blocks, friends, social_sends, users
+from tranque.server.store.social import FriendLink, SocialSend, friendship
 from tranque.server.store.sql.accounts import USER_COLUMNS, user_row
 from tranque.server.store.sql.database import SqlDatabase
 
@@ -127,6 +127,39 @@ class SqlSocial(SqlDatabase):
         async with self.engine.connect() as connection:
             rows = (await connection.execute(query)).all()
         return {(row.user_id, row.blocked_id) for row in rows}
+
+    async def pending_requests(self, user_id: int) -> tuple[int, int]:
+        pending = friends.c.status == "pending"
+        query = sa.select(
+            sa.select(sa.func.count()).where(pending, friends.c.user_id == user_id).scalar_subquery(),
+            sa.select(sa.func.count()).where(pending, friends.c.friend_id == user_id).scalar_subquery(),
+        )
+        async with self.engine.connect() as connection:
+            sent, received = (await connection.execute(query)).one()
+        return int(sent), int(received)
+
+    async def social_sends(self, user_id: int, kind: str, since: float) -> list[SocialSend]:
+        query = (
+            sa.select(social_sends.c.target_id, social_sends.c.at)
+            .where(social_sends.c.user_id == user_id, social_sends.c.kind == kind, social_sends.c.at >= since)
+            .order_by(social_sends.c.at, social_sends.c.id)
+        )
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [SocialSend(row.target_id, kind, row.at) for row in rows]
+
+    async def keep_social_send(
+        self, user_id: int, target_id: int, kind: str, at: float, forget_before: float
+    ) -> None:
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                social_sends.delete().where(
+                    social_sends.c.user_id == user_id, social_sends.c.at < forget_before
+                )
+            )
+            await connection.execute(
+                social_sends.insert().values(user_id=user_id, target_id=target_id, kind=kind, at=at)
+            )
 
 
 def _between(one: int, other: int) -> sa.ColumnElement[bool]:
