@@ -10,23 +10,31 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import subprocess
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from websockets.sync.client import connect
 
+from tests.cli_helpers import flat, one_line_error
 from tests.server.support.harness import LiveServer, fast_settings
 from tests.server.support.http_helpers import register
 from tests.server.support.scripted import stored_events
 from tranque.bots import make_bot
+from tranque.cli import main
 from tranque.engine import Action, PlayerView, Rules
 from tranque.server.table.clock import RealClock
 from tranque.server.ws.limits import DEFAULT_LIMITS
 from tranque.terminal.bot_client import BotClient
 
 Message = dict[str, Any]
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "random_bot.py"
 GAME_SECONDS = 300.0  # a whole game between two quick bots: far less on any machine
 
 
@@ -163,3 +171,239 @@ def test_the_view_kept_from_the_events_is_the_one_a_fresh_sync_gives(server: Liv
 
     asyncio.run(play())
     assert len(compared) > 30 and all(compared)
+
+
+# A seat the server's bot had to cover ---------------------------------------------------------
+
+
+class Stuck:
+    """A level that thinks until the test lets it answer (a bot too slow for the clock)."""
+
+    def __init__(self) -> None:
+        self.asked = threading.Event()
+        self.release = threading.Event()
+        self.level = make_bot("greedy", seed=1)
+
+    def choose(self, view: PlayerView) -> Action:
+        self.asked.set()
+        self.release.wait(GAME_SECONDS)
+        return self.level.choose(view)
+
+
+def seat_to_act(server: LiveServer, table: str) -> int | None:
+    """The seat whose turn the table waits for (its last `turn` with no action after it)."""
+    for stored in reversed(stored_events(server, table)):
+        if stored.kind == "turn":
+            seat: int = stored.data["seat"]
+            return seat
+        if stored.kind in ("action", "round_ended", "game_ended"):
+            return None
+    return None
+
+
+def kinds(server: LiveServer, table: str) -> list[tuple[str, Any]]:
+    return [(e.kind, e.data.get("state")) for e in stored_events(server, table)]
+
+
+def until(condition: Callable[[], bool], then: Callable[[], None] = lambda: None) -> None:
+    """Wait for `condition`, doing `then` between looks (no more than GAME_SECONDS)."""
+    deadline = time.monotonic() + GAME_SECONDS
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never came"
+        then()
+        time.sleep(0.02)
+
+
+def seated(server: LiveServer, name: str) -> tuple[str, int] | None:
+    """The table and seat of the account `name`, once the quick match has seated it."""
+
+    async def find() -> tuple[str, int] | None:
+        for table_id, table in server.state.registry.tables.items():
+            for seat in table.seats:
+                if seat.name == name:
+                    return table_id, seat.index
+        return None
+
+    return server.on_server(find)
+
+
+def run_stuck_against_a_quick_bot(
+    server: LiveServer, names: tuple[str, str], monkeypatch: pytest.MonkeyPatch, keep_stuck: bool
+) -> tuple[int, str]:
+    """`tranque bot run` with a level stuck on its first turn, against examples/random_bot.py:
+    the test moves the clock past its turns until the server's bot covers its seat, then lets
+    it answer at once (`keep_stuck` False) or only once the game is over. Its exit code and
+    its table."""
+    stuck = Stuck()
+    monkeypatch.setattr("tranque.terminal.bot.make_bot", lambda level, seed=None: stuck)
+    slow, quick = (bot_token(server, f"Dueña{name}", name) for name in names)
+    options = ["--url", server.ws, "--token", slow, "--level", "greedy"]
+    exit_codes: list[int] = []
+    running = threading.Thread(
+        target=lambda: exit_codes.append(main(["--lang", "en", "bot", "run", *options]))
+    )
+    running.start()
+    example = subprocess.Popen(
+        [sys.executable, str(EXAMPLE), "--url", server.ws, "--token", quick, "--seed", "3"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        until(lambda: stuck.asked.is_set() and seated(server, names[0]) is not None)
+        found = seated(server, names[0])
+        assert found is not None
+        table, seat = found
+
+        def its_turn_runs_out() -> None:
+            if seat_to_act(server, table) == seat:
+                server.advance(31)  # past the turn's 30 s: the server plays for it
+
+        until(lambda: ("seat", "covered") in kinds(server, table), its_turn_runs_out)
+        if keep_stuck:
+            until(lambda: ("game_ended", None) in kinds(server, table))
+        stuck.release.set()
+        running.join(GAME_SECONDS)
+        assert example.wait(GAME_SECONDS) == 0
+    finally:
+        stuck.release.set()
+        example.kill()
+    (code,) = exit_codes
+    return code, table
+
+
+@pytest.fixture(scope="module")
+def slow_cover() -> Iterator[LiveServer]:
+    # As `server`, but the server's bot waits a second of the still clock before each move.
+    settings = fast_settings(
+        quick_match_wait_seconds=0, auto_move_seconds=3600, between_rounds_seconds=3600, bot_min_seconds=1.0
+    )
+    with LiveServer(settings) as running:
+        yield running
+
+
+def test_B1_a_seat_covered_by_the_servers_bot_ends_the_run_with_exit_code_3(
+    slow_cover: LiveServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = "Lenta"
+    code, table = run_stuck_against_a_quick_bot(slow_cover, (name, "Lista"), monkeypatch, False)
+    err = flat(capsys.readouterr().err)
+    assert code == 3
+    assert "The server's bot took seat" in err and f"at table {table}: this bot let three turns" in err
+    assert err.endswith("Stopping: in game 1 the server's bot had to play for this bot.")
+    slow_cover.recorded()
+    with httpx.Client(base_url=slow_cover.http, timeout=20) as http:
+        (game,) = http.get(f"/api/players/{name}/games").json()["games"]
+    assert game["abandoned"] is False  # it took its seat back and played the game to its end
+
+
+def test_B1_a_game_lost_by_abandonment_ends_the_run_with_exit_code_3(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = "Dormida"
+    code, table = run_stuck_against_a_quick_bot(server, (name, "Despierta"), monkeypatch, True)
+    err = flat(capsys.readouterr().err)
+    assert code == 3
+    assert "The server's bot took seat" in err and f"at table {table}" in err
+    assert err.endswith(
+        "Stopping: game 1 counts as abandoned and lost, "
+        "because the server's bot held this bot's seat when it ended."
+    )
+    server.recorded()
+    with httpx.Client(base_url=server.http, timeout=20) as http:
+        (game,) = http.get(f"/api/players/{name}/games").json()["games"]
+    assert (game["won"], game["abandoned"]) == (False, True)
+
+
+# After rate_limited ------------------------------------------------------------------------
+
+
+def test_B1_after_rate_limited_the_client_sends_again_and_plays_the_game_out() -> None:
+    # A server far stingier than the documented rate: the client's pace is over it, so the
+    # server refuses some of its messages, and each one must be sent again.
+    settings = fast_settings(clock=RealClock(), quick_match_wait_seconds=0)
+    with LiveServer(settings) as server:
+        server.settings.socket_limits = dataclasses.replace(
+            server.settings.socket_limits, burst=DEFAULT_LIMITS.burst, bot_burst=4, bot_per_second=5.0
+        )
+        tokens = [
+            bot_token(server, owner, name) for owner, name in [("Elena", "Paciente"), ("Fabio", "Terca")]
+        ]
+        clients = [BotClient(make_bot("greedy", seed=seat).choose, 1) for seat in range(2)]
+        frames = [spied(client) for client in clients]
+
+        async def play() -> None:
+            async with asyncio.timeout(GAME_SECONDS):
+                await asyncio.gather(*(c.run(server.ws, t) for c, t in zip(clients, tokens, strict=True)))
+
+        asyncio.run(play())
+        refused = [code for received in frames for code in refusal_codes(received)]
+        assert refused and set(refused) == {"rate_limited"}
+        assert [c.outcome.played for c in clients] == [1, 1]
+        events = stored_events(server, table_of(frames[0]))
+        assert [e.data["reason"] for e in events if e.kind == "game_ended"] == ["target"]
+        assert {e.data["by"] for e in events if e.kind == "action"} <= {"human", "auto"}
+        assert [e for e in events if e.kind == "seat" and e.data["state"] == "covered"] == []
+
+
+# A wrong --url --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "line"),
+    [
+        (
+            "http://127.0.0.1:{port}/ws",
+            "invalid --url: a bot connects to the server's WebSocket, not to its web page: "
+            "use ws://127.0.0.1:{port}/ws",
+        ),
+        (
+            "http://127.0.0.1:{port}",
+            "invalid --url: a bot connects to the server's WebSocket, not to its web page: "
+            "use ws://127.0.0.1:{port}/ws",
+        ),
+        (
+            "https://tranque.example/",
+            "invalid --url: a bot connects to the server's WebSocket, not to its web page: "
+            "use wss://tranque.example/ws",
+        ),
+        (
+            "ws://127.0.0.1:{port}",
+            "invalid --url: the server's WebSocket is at /ws: use ws://127.0.0.1:{port}/ws",
+        ),
+        (
+            "ws://127.0.0.1:{port}/",
+            "invalid --url: the server's WebSocket is at /ws: use ws://127.0.0.1:{port}/ws",
+        ),
+        (
+            "ws://127.0.0.1:{port}/api/ws",
+            "invalid --url: ws://127.0.0.1:{port}/api/ws answered HTTP 403; there is no Tranque "
+            "WebSocket there (use ws://HOST:PORT/ws)",
+        ),
+        (
+            "127.0.0.1:{port}/ws",
+            "invalid --url: '127.0.0.1:{port}/ws' is not a WebSocket address; use ws://HOST:PORT/ws",
+        ),
+        (
+            "ws://127.0.0.1:puerto/ws",
+            "invalid --url: 'ws://127.0.0.1:puerto/ws' is not a WebSocket address; use ws://HOST:PORT/ws",
+        ),
+    ],
+)
+def test_B1_a_wrong_url_is_one_line_and_exit_code_2(
+    server: LiveServer, capsys: pytest.CaptureFixture[str], url: str, line: str
+) -> None:
+    port = server.port
+    command = ["--lang", "en", "bot", "run", "--url", url.format(port=port), "--token", "tqb_" + "x" * 43]
+    assert main(command) == 2
+    assert one_line_error(capsys.readouterr()) == "tranque: error: " + line.format(port=port)
+
+
+def test_B1_a_wrong_url_is_told_in_spanish_first(
+    server: LiveServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"http://127.0.0.1:{server.port}"
+    assert main(["bot", "run", "--url", url, "--token", "tqb_x"]) == 2
+    assert one_line_error(capsys.readouterr()) == (
+        "tranque: error: opción --url no válida: el bot se conecta al WebSocket del servidor, "
+        f"no a su página: usa ws://127.0.0.1:{server.port}/ws"
+    )
