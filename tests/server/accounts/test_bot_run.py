@@ -65,7 +65,7 @@ def refusal_codes(frames: list[Message]) -> list[str]:
 
 
 def table_of(frames: list[Message]) -> str:
-    return next(frame["table"] for frame in frames if frame["type"] == "matched")
+    return str(next(frame["table"] for frame in frames if frame["type"] == "matched"))
 
 
 # A whole game at full speed ----------------------------------------------------------------
