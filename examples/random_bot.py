@@ -6,9 +6,9 @@ Make a bot account in the browser (#/bots) or over HTTP (docs/bots.md), then::
     python examples/random_bot.py --url ws://localhost:8000/ws --token tqb_... --games 3
 
 It joins the bots' quick match, plays each game to its end (choosing among the `options`
-the server sends on its turn, saying `ready` after each round), and joins again until it has
-played `--games` games. Everything it knows comes from the frames the server sends: exactly
-what a person's seat receives.
+the server sends on its turn, saying `ready` after each round but the last), and joins again
+until it has played `--games` games. Everything it knows comes from the frames the server
+sends: exactly what a person's seat receives.
 """
 
 from __future__ import annotations
@@ -26,12 +26,22 @@ import websockets
 Message = dict[str, Any]
 
 
+def ends_the_game(rules: Message, round_ended: Message) -> bool:
+    """Whether the round that just ended also ended the game: a side reached the target (or,
+    in fútbol, the goals to win). `game_ended` follows such a round at once; `ready` is for
+    the rounds in between."""
+    goals_to_win = rules.get("goals_to_win")
+    reached_goals = goals_to_win is not None and max(round_ended["goals"]) >= goals_to_win
+    return max(round_ended["scores"]) >= rules["target"] or reached_goals
+
+
 class RandomBot:
     def __init__(self, socket: Any, games: int, rng: random.Random) -> None:
         self.socket = socket
         self.games_left = games
         self.rng = rng
         self.ids = itertools.count(1)
+        self.rules: Message = {}  # the table's, from the `sync` that answers `hello`
 
     async def send(self, message: Message) -> None:
         await self.socket.send(json.dumps({**message, "id": next(self.ids)}))
@@ -48,11 +58,14 @@ class RandomBot:
         kind = message["type"]
         if kind == "matched":  # a table: follow it with the seat's token
             await self.send({"type": "hello", "table": message["table"], "token": message["token"]})
+        elif kind == "sync":
+            self.rules = message["rules"]
         elif kind == "options":  # our turn: one of the legal actions, at random
             action = self.rng.choice(message["legal_actions"])
             await self.send({"type": "act", "action": action, "turn_id": message["turn_id"]})
         elif kind == "event" and message["kind"] == "round_ended":
-            await self.send({"type": "ready"})
+            if not ends_the_game(self.rules, message["data"]):
+                await self.send({"type": "ready"})
         elif kind == "event" and message["kind"] == "game_ended":
             self.games_left -= 1
             print(f"game over: {json.dumps(message['data'].get('scores'))}", flush=True)

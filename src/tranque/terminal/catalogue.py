@@ -92,9 +92,57 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "El servidor rechazó: {code}: {message}",
         "en": "The server refused: {code}: {message}",
     },
-    "bot_closed": {
+    "bot_game_annulled": {
+        "es": "Partida {number} de {games} anulada; puntos: {scores}",
+        "en": "Game {number} of {games} annulled; scores: {scores}",
+    },
+    "bot_closed_token": {
         "es": "El servidor cerró la conexión ({code} {reason}): revisa el token del bot.",
         "en": "The server closed the connection ({code} {reason}): check the bot's token.",
+    },
+    "bot_closed": {
+        "es": "El servidor cerró la conexión ({code} {reason}) antes de terminar las partidas.",
+        "en": "The server closed the connection ({code} {reason}) before the games were over.",
+    },
+    "bot_covered": {
+        "es": "El bot del servidor tomó el asiento {seat} de la mesa {table}: a este bot se le "
+        "vencieron tres turnos seguidos. Retoma el asiento y para al terminar esta partida.",
+        "en": "The server's bot took seat {seat} at table {table}: this bot let three turns in a "
+        "row run out. It takes the seat back and stops when this game ends.",
+    },
+    "bot_was_covered": {
+        "es": "Se detiene: en la partida {number} el bot del servidor tuvo que jugar por este bot.",
+        "en": "Stopping: in game {number} the server's bot had to play for this bot.",
+    },
+    "bot_abandoned": {
+        "es": "Se detiene: la partida {number} cuenta como abandonada y perdida, porque el bot del "
+        "servidor tenía el asiento de este bot al terminar.",
+        "en": "Stopping: game {number} counts as abandoned and lost, because the server's bot held "
+        "this bot's seat when it ended.",
+    },
+    "bot_url_http": {
+        "es": "opción --url no válida: el bot se conecta al WebSocket del servidor, no a su página: "
+        "usa {suggestion}",
+        "en": "invalid --url: a bot connects to the server's WebSocket, not to its web page: "
+        "use {suggestion}",
+    },
+    "bot_url_scheme": {
+        "es": "opción --url no válida: «{url}» no es una dirección de WebSocket; usa ws://HOST:PUERTO/ws",
+        "en": "invalid --url: '{url}' is not a WebSocket address; use ws://HOST:PORT/ws",
+    },
+    "bot_url_path": {
+        "es": "opción --url no válida: el WebSocket del servidor está en /ws: usa {suggestion}",
+        "en": "invalid --url: the server's WebSocket is at /ws: use {suggestion}",
+    },
+    "bot_url_status": {
+        "es": "opción --url no válida: {url} contestó HTTP {status}; ahí no hay un WebSocket de Tranque "
+        "(usa ws://HOST:PUERTO/ws)",
+        "en": "invalid --url: {url} answered HTTP {status}; there is no Tranque WebSocket there "
+        "(use ws://HOST:PORT/ws)",
+    },
+    "bot_url_handshake": {
+        "es": "opción --url no válida: {url} no contesta como un WebSocket: {reason}",
+        "en": "invalid --url: {url} does not answer as a WebSocket: {reason}",
     },
     "bot_unreachable": {
         "es": "No se pudo conectar a {url}: {error}",
