@@ -24,7 +24,7 @@ victim's cookie to abuse.
 from __future__ import annotations
 
 import secrets
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -42,6 +42,7 @@ from tranque.server.accounts.sessions import SESSION_COOKIE, TOKEN_MAX, user_fro
 from tranque.server.addresses import client_address, is_https
 from tranque.server.app_state import ServerState, server_state
 from tranque.server.http.errors import ApiError, SpanishErrors
+from tranque.server.moderation.standing import barred, utc_text
 from tranque.server.store import NameTaken, UserRow
 from tranque.server.table.seats import token_hash
 
@@ -125,6 +126,7 @@ class Credentials(BaseModel):
 class Me(BaseModel):
     id: int
     name: str
+    role: str = Field(default="player", description="player | moderator | admin")
 
 
 def clean_name(name: str) -> str:
@@ -186,8 +188,31 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     if user is None:
         raise ApiError(401, "wrong_login")
     await limiter.succeeded(address, key)
+    sanction = await barred(state.store, user.user_id, state.settings.clock.now())
+    if sanction is not None:  # the right password of a suspended or banned account
+        raise sanction_refusal(sanction.kind, sanction.until)
     await start_session(request, response, user)
-    return Me(id=user.user_id, name=user.name)
+    return Me(id=user.user_id, name=user.name, role=await state.store.role_of(user.user_id))
+
+
+class Barred(ApiError):
+    """A suspended or banned account's login: 403, and until when (null: a ban)."""
+
+    def __init__(self, key: str, until: float | None, until_text: str = "") -> None:
+        if until_text:
+            super().__init__(403, key, until=until_text)
+        else:
+            super().__init__(403, key)
+        self.until = until
+
+    def body(self) -> dict[str, Any]:
+        return {**super().body(), "until": self.until}
+
+
+def sanction_refusal(kind: str, until: float | None) -> Barred:
+    if kind == "ban" or until is None:
+        return Barred("account_banned", None)
+    return Barred("account_suspended", until, utc_text(until))
 
 
 async def _authenticate(state: ServerState, name: str, body: Credentials) -> UserRow | None:
@@ -214,5 +239,5 @@ async def logout(request: Request) -> Response:
 
 
 @router.get("/me", response_model=Me, summary="Con qué cuenta has entrado")
-async def me(user: Annotated[UserRow, Depends(require_user)]) -> Me:
-    return Me(id=user.user_id, name=user.name)
+async def me(request: Request, user: Annotated[UserRow, Depends(require_user)]) -> Me:
+    return Me(id=user.user_id, name=user.name, role=await server_state(request).store.role_of(user.user_id))
