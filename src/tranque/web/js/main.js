@@ -1,6 +1,6 @@
 // The app: one socket, hash routes (#/, #/practicar, #/crear, #/entrar, #/jugar-ahora,
 // #/mesa/ID, #/unirse/CODE, #/partida/GAME_ID, #/clasificacion[/TAB[/PAGE]], #/jugador/NAME,
-// #/amigos, #/bots), and the account of whoever is using the browser.
+// #/amigos, #/bots, #/moderacion), and the account of whoever is using the browser.
 
 import { t, setLang, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
@@ -13,6 +13,7 @@ import { savedSeats, rememberSeat, seatPhase, forgetSeat, LIVE_PHASES } from "./
 import { rankingScreen, profileScreen } from "./players.js";
 import { friendsScreen, FriendsUi } from "./friends.js";
 import { botsScreen } from "./bots.js";
+import { moderationScreen } from "./moderation.js";
 
 // Pages only an account may use, and the sentence a guest sent to log in reads there.
 const NEEDS_ACCOUNT = { "jugar-ahora": "scr_login_for_play_now", crear: "scr_login_for_create", unirse: "scr_login_for_join" };
@@ -107,6 +108,7 @@ class App {
     profile.hidden = !this.user;
     if (this.user) profile.href = `#/jugador/${encodeURIComponent(this.user.name)}`;
     document.getElementById("nav-friends").hidden = !this.user;
+    document.getElementById("nav-moderation").hidden = !(this.user && ["moderator", "admin"].includes(this.user.role));
     if (this.user) {
       const who = document.createElement("span");
       who.className = "who";
@@ -174,6 +176,7 @@ class App {
     else if (page === "jugador" && arg) show(profileScreen(this, decodeURIComponent(arg)));
     else if (page === "amigos") this.user ? show(friendsScreen(this)) : this.askLogin(location.hash, "fr_login_reason");
     else if (page === "bots") show(botsScreen(this));
+    else if (page === "moderacion") this.user ? show(moderationScreen(this)) : this.askLogin(location.hash, "md_forbidden");
     else show(homeScreen(this));
   }
 
