@@ -19,6 +19,7 @@ from tests.server.support.http_helpers import client, database_url, live, login,
 from tests.server.support.players_helpers import Seat, save_game
 from tranque.cli import main
 from tranque.server.accounts.sessions import LOGGED_OUT_CLOSE, SESSION_COOKIE
+from tranque.server.moderation.standing import utc_text
 
 __all__ = ["database_url"]  # the fixture, from http_helpers
 
@@ -182,7 +183,7 @@ def test_suspending_closes_sockets_covers_the_seat_refuses_login_and_undo_restor
         assert pedro.get("/api/me").status_code == 401  # the session ended
         refused = login(fresh(server), "Pedro")
         assert (refused.status_code, refused.json()["code"]) == (403, "account_suspended")
-        assert refused.json()["until"] == answer.json()["until"]
+        assert utc_text(answer.json()["until"]) in refused.json()["message_en"]
         assert "suspendida hasta el" in refused.json()["message"]
 
         # The old seat token no longer opens the seat.
@@ -295,11 +296,7 @@ def test_a_banned_account_is_hidden_from_the_rankings_until_unbanned(database_ur
         assert banned.status_code == 201 and banned.json()["until"] is None
         assert _ranked(server) == ["Beto"]
         refused = login(fresh(server), "Ana")
-        assert (refused.status_code, refused.json()["code"], refused.json()["until"]) == (
-            403,
-            "account_banned",
-            None,
-        )
+        assert (refused.status_code, refused.json()["code"]) == (403, "account_banned")
         xp = httpx.get(server.http + "/api/rankings", params={"by": "xp", "period": "all"}).json()["rows"]
         assert [row["name"] for row in xp] == ["Beto"]
         moderator.post(f"/api/moderation/sanctions/{banned.json()['id']}/lift", json={"reason": "apelación"})

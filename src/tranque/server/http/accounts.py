@@ -24,7 +24,7 @@ victim's cookie to abuse.
 from __future__ import annotations
 
 import secrets
-from typing import Annotated, Any
+from typing import Annotated
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -126,7 +126,10 @@ class Credentials(BaseModel):
 class Me(BaseModel):
     id: int
     name: str
-    role: str = Field(default="player", description="player | moderator | admin")
+
+
+class MeWithRole(Me):
+    role: str = Field(description="player | moderator | admin")
 
 
 def clean_name(name: str) -> str:
@@ -192,27 +195,14 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     if sanction is not None:  # the right password of a suspended or banned account
         raise sanction_refusal(sanction.kind, sanction.until)
     await start_session(request, response, user)
-    return Me(id=user.user_id, name=user.name, role=await state.store.role_of(user.user_id))
+    return Me(id=user.user_id, name=user.name)
 
 
-class Barred(ApiError):
-    """A suspended or banned account's login: 403, and until when (null: a ban)."""
-
-    def __init__(self, key: str, until: float | None, until_text: str = "") -> None:
-        if until_text:
-            super().__init__(403, key, until=until_text)
-        else:
-            super().__init__(403, key)
-        self.until = until
-
-    def body(self) -> dict[str, Any]:
-        return {**super().body(), "until": self.until}
-
-
-def sanction_refusal(kind: str, until: float | None) -> Barred:
+def sanction_refusal(kind: str, until: float | None) -> ApiError:
+    """A suspended or banned account's login: 403, saying until when a suspension lasts."""
     if kind == "ban" or until is None:
-        return Barred("account_banned", None)
-    return Barred("account_suspended", until, utc_text(until))
+        return ApiError(403, "account_banned")
+    return ApiError(403, "account_suspended", until=utc_text(until))
 
 
 async def _authenticate(state: ServerState, name: str, body: Credentials) -> UserRow | None:
@@ -238,6 +228,7 @@ async def logout(request: Request) -> Response:
     return response
 
 
-@router.get("/me", response_model=Me, summary="Con qué cuenta has entrado")
-async def me(request: Request, user: Annotated[UserRow, Depends(require_user)]) -> Me:
-    return Me(id=user.user_id, name=user.name, role=await server_state(request).store.role_of(user.user_id))
+@router.get("/me", response_model=MeWithRole, summary="Con qué cuenta has entrado")
+async def me(request: Request, user: Annotated[UserRow, Depends(require_user)]) -> MeWithRole:
+    role = await server_state(request).store.role_of(user.user_id)
+    return MeWithRole(id=user.user_id, name=user.name, role=role)
