@@ -37,6 +37,7 @@ from tranque.server.lobby.once import Once
 from tranque.server.lobby.presence import Presence
 from tranque.server.lobby.quickmatch import QuickMatch
 from tranque.server.lobby.registry import Registry
+from tranque.server.moderation.enforce import set_aside
 from tranque.server.players.friends import Friends
 from tranque.server.settings import Settings
 from tranque.server.store import Store, UserRow
@@ -126,6 +127,7 @@ class ServerState:
             self.bot_quick.share(shared.bus, shared.node, shared.leases, shared.settings)
             self.bot_sockets.share(shared.bus, f"{shared.settings.prefix}:bot_tokens")
             self.account_sockets.share(shared.bus, f"{shared.settings.prefix}:accounts")
+            self.account_sockets.on_barred = lambda user_id: set_aside(self.registry, user_id)
         else:
             self.presence = Presence(settings.clock)
         self.friends = Friends(self.store, self.registry, self.presence)

@@ -4,14 +4,15 @@ Logging out closes the sockets of one session (sessions.py); a moderator's suspe
 (moderation/enforce.py) ends every session of the account, and `AccountSockets.close` closes
 every socket it opened, with `sessions.LOGGED_OUT_CLOSE` (the session is over) and the reason
 ``account_suspended`` or ``account_banned``. With several processes it tells the others over
-the bus to close theirs, as bot tokens' revocations do (bot_tokens.py).
+the bus to close theirs, as bot tokens' revocations do (bot_tokens.py), and to give the
+account's seats at the tables they own to those tables (`on_barred`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket
@@ -32,6 +33,9 @@ class AccountSockets:
         self.bus: Bus | None = None
         self.channel = ""
         self._closing: set[asyncio.Task[None]] = set()
+        # What else a process does when another tells it an account was barred (the seats at
+        # the tables it owns: moderation/enforce.py's `set_aside`).
+        self.on_barred: Callable[[int], Awaitable[object]] | None = None
 
     def share(self, bus: Bus, channel: str) -> None:
         """Hear and tell the other processes' closings on `channel` (before `start`)."""
@@ -68,11 +72,16 @@ class AccountSockets:
         sockets = self._open.pop(user_id, set())
         await asyncio.gather(*(_close(websocket, reason) for websocket in sockets))
 
+    async def _barred_here(self, user_id: int, reason: str) -> None:
+        await self.close_here(user_id, reason)
+        if self.on_barred is not None:
+            await self.on_barred(user_id)
+
     def _on_message(self, data: bytes) -> None:
         message = wire.decode(data)
         if not isinstance(message, wire.AccountBarred):
             return
-        task = asyncio.get_running_loop().create_task(self.close_here(message.user_id, message.reason))
+        task = asyncio.get_running_loop().create_task(self._barred_here(message.user_id, message.reason))
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 

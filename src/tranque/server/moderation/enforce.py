@@ -65,13 +65,19 @@ class Enforcer:
         return lifted
 
     async def set_aside(self, user_id: int) -> int:
-        """Give the account's seats to their tables; how many tables changed."""
-        changed = 0
-        for table in list(self.registry.tables.values()):
-            if table.state.seat_of_user(user_id) is None or table.state.phase.is_over:
-                continue
-            try:
-                changed += bool(await table.call(commands.SetAside(user_id)))
-            except TableError as error:  # retired or moved meanwhile
-                log.info("table %s: seat not set aside (%s)", table.table_id, error)
-        return changed
+        return await set_aside(self.registry, user_id)
+
+
+async def set_aside(registry: Registry, user_id: int) -> int:
+    """Give the account's seats at this process's tables to those tables (`commands.SetAside`);
+    how many changed. With several processes each does it at the tables it has, on hearing
+    of the sanction (accounts/account_sockets.py)."""
+    changed = 0
+    for table in list(registry.tables.values()):
+        if table.state.seat_of_user(user_id) is None or table.state.phase.is_over:
+            continue
+        try:
+            changed += bool(await table.call(commands.SetAside(user_id)))
+        except TableError as error:  # retired or moved meanwhile
+            log.info("table %s: seat not set aside (%s)", table.table_id, error)
+    return changed
