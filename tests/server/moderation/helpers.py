@@ -33,16 +33,18 @@ def account(server: LiveServer, name: str, role: str = "player") -> httpx.Client
     return http
 
 
-def playing_table(server: LiveServer, user_id: int, name: str) -> tuple[str, str]:
-    """A public duel in play: the account at seat 0, the table's bot at seat 1; (table, token)."""
+def playing_table(server: LiveServer, user_id: int, name: str, *, start: bool = True) -> tuple[str, str]:
+    """A public duel in play: the account at seat 0, the table's bot at seat 1; (table, token).
+    Without `start`, the table waits for a second player at seat 1."""
     state = server.state
 
     async def make() -> tuple[str, str]:
         options = TableOptions(kind=TableKind.PUBLIC, bot_level="greedy", **state.settings.table_defaults())
         table = await state.registry.create(Rules.from_options("clasico", players=2), options)
         token = await table.take_seat(table.seats[0], name, user_id)
-        await table.give_to_bot(table.seats[1], "greedy")
-        await table.start_game()
+        if start:
+            await table.give_to_bot(table.seats[1], "greedy")
+            await table.start_game()
         return table.table_id, token
 
     result: tuple[str, str] = server.on_server(make)

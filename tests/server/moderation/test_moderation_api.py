@@ -215,6 +215,17 @@ def test_suspending_closes_sockets_covers_the_seat_refuses_login_and_undo_restor
         ]
 
 
+def test_a_banned_account_leaves_its_seat_at_a_waiting_table() -> None:
+    with live() as server:
+        moderator = account(server, "Mod", "moderator")
+        pedro = account(server, "Pedro")
+        table_id, _ = playing_table(server, pedro.get("/api/me").json()["id"], "Pedro", start=False)
+        assert seat_state(server, table_id, 0)["kind"] == "human"
+        assert sanction(moderator, player="Pedro", kind="ban").status_code == 201
+        assert seat_state(server, table_id, 0)["kind"] == "empty"
+        assert pedro.get("/api/me/seats").status_code == 401
+
+
 def test_a_suspension_ends_by_itself() -> None:
     with live() as server:
         moderator = account(server, "Mod", "moderator")
