@@ -306,11 +306,15 @@ def test_a_banned_account_is_hidden_from_the_rankings_until_unbanned(database_ur
         banned = sanction(moderator, player="Ana", kind="ban")
         assert banned.status_code == 201 and banned.json()["until"] is None
         assert _ranked(server) == ["Beto"]
+        again = sanction(moderator, player="Ana", kind="ban")  # twice: what was withheld stays so
+        assert again.status_code == 201
         refused = login(fresh(server), "Ana")
         assert (refused.status_code, refused.json()["code"]) == (403, "account_banned")
         xp = httpx.get(server.http + "/api/rankings", params={"by": "xp", "period": "all"}).json()["rows"]
         assert [row["name"] for row in xp] == ["Beto"]
         moderator.post(f"/api/moderation/sanctions/{banned.json()['id']}/lift", json={"reason": "apelación"})
+        assert _ranked(server) == ["Beto"]  # the second ban still holds
+        moderator.post(f"/api/moderation/sanctions/{again.json()['id']}/lift", json={"reason": "apelación"})
         assert _ranked(server) == ["Ana", "Beto"]
         assert login(fresh(server), "Ana").status_code == 200
 

@@ -150,4 +150,4 @@ class MemoryModeration(MemoryData):
         for key in [key for key in self._withheld_ratings if key[0] == user_id]:
             self._ratings[key] = self._withheld_ratings.pop(key)
         for period_key in [key for key in self._withheld_xp if key[1] == user_id]:
-            self._xp[period_key] = self._xp.get(period_key, 0) + self._withheld_xp.pop(period_key)
+            self._xp[period_key] = self._withheld_xp.pop(period_key)

@@ -91,10 +91,13 @@ async def _write(connection: AsyncConnection, entry: LogEntry) -> None:
 
 
 async def _move(connection: AsyncConnection, source: sa.Table, target: sa.Table, user_id: int) -> None:
-    """Move the account's rows from `source` to `target` (tables of the same columns)."""
+    """Move the account's rows from `source` to `target` (tables of the same columns); a row
+    of `target` with the key of one moved (its pool, or its period) gives way to it."""
     names = [column.name for column in source.c]
+    (key,) = [column.name for column in source.primary_key if column.name != "user_id"]
+    moving = sa.select(source.c[key]).where(source.c.user_id == user_id)
     rows = sa.select(*(source.c[name] for name in names)).where(source.c.user_id == user_id)
-    await connection.execute(target.delete().where(target.c.user_id == user_id))
+    await connection.execute(target.delete().where(target.c.user_id == user_id, target.c[key].in_(moving)))
     await connection.execute(target.insert().from_select(names, rows))
     await connection.execute(source.delete().where(source.c.user_id == user_id))
 
