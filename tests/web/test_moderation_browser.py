@@ -116,6 +116,10 @@ def test_a_moderator_suspends_an_account_from_the_page_and_undoes_it(
             assert (socket.close_code, socket.close_reason) == (LOGGED_OUT_CLOSE, "account_suspended")
         assert seat_state(live, table_id, 0)["state"] == "covered"
         assert login_code(live, "Pedro") == (403, "account_suspended")
+        (entry,) = [
+            e for e in live.on_server(lambda: live.state.store.moderation_log(10)) if e.action == "suspend"
+        ]
+        assert entry.item_id is not None  # the sanction answers the report it came from
         assert pedro.get("/api/me").status_code == 401
 
         blocking = [

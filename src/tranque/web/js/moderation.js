@@ -25,7 +25,7 @@ export function moderationScreen(app) {
   ui.reloadQueue = () => loadQueue(queueBox, ui);
   ui.reloadLog = () => loadLog(logBox);
   ui.showAccount = (name) => loadAccount(accountBox, name, ui);
-  ui.fill = (name) => actionForm.fill(name);
+  ui.fill = (name, item) => actionForm.fill(name, item);
   const actionForm = sanctionForm(actionBox, ui);
   const lookup = accountLookup(ui);
   accountBox.append(el("h2", { id: "md-account-title", text: t("md_account") }), lookup, el("div", { class: "md-account-body" }));
@@ -79,7 +79,7 @@ function itemRow(item, ui) {
       el("a", { href: item.game.record, text: t("md_record") }), " · ", el("a", { href: item.game.replay, text: t("md_replay") })));
   }
   const actions = el("div", { class: "actions" });
-  for (const subject of item.subjects) actions.append(button(t("md_act_on", { name: subject.name }), () => ui.fill(subject.name)));
+  for (const subject of item.subjects) actions.append(button(t("md_act_on", { name: subject.name }), () => ui.fill(subject.name, item.id)));
   const resolutionId = `md-resolution-${item.id}`;
   const resolution = el("input", { id: resolutionId, class: "md-resolution", maxlength: 500 });
   const problem = el("div", {});
@@ -106,16 +106,18 @@ function sanctionForm(box, ui) {
   const reason = el("input", { id: "md-why", name: "reason", maxlength: 500, required: true });
   const status = el("div", { class: "md-action-status", role: "status" });
   const submit = el("button", { type: "submit", class: "primary md-apply", text: t("md_apply") });
+  let item = null; // the queue item the sanction answers, when it came from one
   const form = el("form", { class: "md-form" },
     el("label", { for: "md-player", text: t("md_player") }), player,
     el("label", { for: "md-kind", text: t("md_kind") }), kind,
     el("label", { for: "md-minutes", text: t("md_minutes") }), minutes,
     el("label", { for: "md-why", text: t("md_why") }), reason,
     el("div", { class: "actions" }, submit));
+  player.addEventListener("input", () => (item = null)); // another account: not the item's
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     submit.disabled = true;
-    const body = { player: player.value.trim(), kind: kind.value, reason: reason.value, minutes: kind.value === "ban" ? null : Number(minutes.value) };
+    const body = { player: player.value.trim(), kind: kind.value, reason: reason.value, minutes: kind.value === "ban" ? null : Number(minutes.value), item };
     try {
       await api("/api/moderation/sanctions", body);
       status.replaceChildren(el("p", { text: t("md_applied", { name: body.player }) }));
@@ -130,8 +132,9 @@ function sanctionForm(box, ui) {
   });
   box.append(el("h2", { id: "md-action-title", text: t("md_action") }), form, status);
   return {
-    fill(name) {
+    fill(name, from = null) {
       player.value = name;
+      item = from;
       kind.focus();
     },
   };
