@@ -489,7 +489,8 @@ ARENA = ["arena", "greedy", "random"]
         (["--foo"], "opción desconocida: --foo", "unknown option: --foo"),
         (
             [],
-            "falta la orden: play, simulate, replay, serve, verify, arena, analyze, bot (tranque --help",
+            "falta la orden: play, simulate, replay, serve, verify, arena, analyze, bot, admin "
+            "(tranque --help",
             "missing command",
         ),
     ],

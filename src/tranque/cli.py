@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
-from tranque.terminal import analyze, arena, bot, play, replay, serve, simulate, verify
+from tranque.terminal import admin, analyze, arena, bot, play, replay, serve, simulate, verify
 from tranque.terminal.catalogue import LANGS, t
 from tranque.terminal.command import CliError, Command, Context
 
@@ -30,6 +30,7 @@ COMMANDS: dict[str, Command] = {
     "arena": arena.COMMAND,
     "analyze": analyze.COMMAND,
     "bot": bot.COMMAND,
+    "admin": admin.COMMAND,
 }
 
 # argparse's own messages (Python 3.11+), and the catalogue key that says each in the player's language.

@@ -64,6 +64,14 @@ def test_a_competitive_duel_shows_the_chances_then_the_new_ratings_and_ranks_bot
         assert all(re.search(r"rating \d+ → \d+ \([+−-]?\d+\), \+(20|5) XP", line) for line in lines), lines
         assert sorted(int(re.search(r"\+(\d+) XP", line).group(1)) for line in lines) == [5, 20], lines  # type: ignore[union-attr]
 
+    # «Reportar» on the game-end card: the other person only (never oneself), about this game.
+    reports = host.locator(".overlay.game-end .report-open")
+    assert reports.all_inner_texts() == ["Reportar a beto"]
+    reports.first.click()
+    host.select_option(".overlay.game-end .report-form select[name=reason]", "stalling")
+    host.click(".overlay.game-end .report-send")
+    host.locator(".overlay.game-end .report-done").filter(has_text="Reporte enviado").wait_for()
+
     # The week's XP ranking lists both, the winner first; a profile has the game.
     host.goto(live.http + "/#/clasificacion")
     ranked = host.locator(".ranking-table:not(.mine-only) tbody tr")

@@ -26,8 +26,10 @@ from tranque.server.http import accounts, bot_accounts
 from tranque.server.http import analysis as http_analysis
 from tranque.server.http import api as http_api
 from tranque.server.http import friends as http_friends
+from tranque.server.http import moderation as http_moderation
 from tranque.server.http import players as http_players
 from tranque.server.http import replay as http_replay
+from tranque.server.http import reports as http_reports
 from tranque.server.http import tables as http_tables
 from tranque.server.http.body_limit import BodyLimit
 from tranque.server.http.errors import table_error
@@ -197,6 +199,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(http_analysis.router)
     app.include_router(http_friends.router)
     app.include_router(bot_accounts.router)
+    app.include_router(http_reports.router)
+    app.include_router(http_moderation.router)
 
     # The client's files, fingerprinted and compressed once, here, before anything is served
     # (http/static_files.py); /avatars/<id>.svg are the players' drawings (web/avatars/, one

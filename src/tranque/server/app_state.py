@@ -16,6 +16,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from starlette.requests import HTTPConnection
 
+from tranque.server.accounts.account_sockets import AccountSockets
 from tranque.server.accounts.bot_tokens import BotSockets
 from tranque.server.accounts.sessions import SessionSockets
 from tranque.server.accounts.throttle import (
@@ -36,6 +37,7 @@ from tranque.server.lobby.once import Once
 from tranque.server.lobby.presence import Presence
 from tranque.server.lobby.quickmatch import QuickMatch
 from tranque.server.lobby.registry import Registry
+from tranque.server.moderation.enforce import set_aside
 from tranque.server.players.friends import Friends
 from tranque.server.settings import Settings
 from tranque.server.store import Store, UserRow
@@ -69,6 +71,8 @@ class ServerState:
     session_sockets: SessionSockets = field(default_factory=SessionSockets)
     # Bot accounts' sockets (accounts/bot_tokens.py).
     bot_sockets: BotSockets = field(default_factory=BotSockets)
+    # People's sockets by account, closed by a suspension or a ban (moderation/enforce.py).
+    account_sockets: AccountSockets = field(default_factory=AccountSockets)
     bot_quick: QuickMatch = field(init=False)  # the bot accounts' own quick match
     login_limiter: LoginLimit = field(init=False)
     registrations: EventLimit = field(init=False)
@@ -122,6 +126,8 @@ class ServerState:
             self.quick.share(shared.bus, shared.node, shared.leases, shared.settings)
             self.bot_quick.share(shared.bus, shared.node, shared.leases, shared.settings)
             self.bot_sockets.share(shared.bus, f"{shared.settings.prefix}:bot_tokens")
+            self.account_sockets.share(shared.bus, f"{shared.settings.prefix}:accounts")
+            self.account_sockets.on_barred = lambda user_id: set_aside(self.registry, user_id)
         else:
             self.presence = Presence(settings.clock)
         self.friends = Friends(self.store, self.registry, self.presence, settings.social_limits)
@@ -134,6 +140,7 @@ class ServerState:
             await self.quick.start()
             await self.bot_quick.start()
             await self.bot_sockets.start()
+            await self.account_sockets.start()
 
     async def close_shared(self) -> None:
         """With other processes: say goodbye (before the bus is closed). Nothing otherwise."""

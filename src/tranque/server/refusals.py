@@ -446,6 +446,74 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "A esta mesa no puede entrar nadie más: es de práctica o de partida rápida.",
         "en": "Nobody else can join this table: it is a practice or quick match table.",
     },
+    # Moderation: reports, the moderators' API, sanctions (http/reports.py, http/moderation.py,
+    # http/accounts.py's login, ws/endpoint.py's phrases) ------------------------------------------
+    "bad_report_reason": {
+        "es": "Elige el motivo del reporte: {reasons}.",
+        "en": "Choose the report's reason: {reasons}.",
+    },
+    "report_note_too_long": {
+        "es": "La nota del reporte es muy larga (máximo {most} caracteres).",
+        "en": "The report's note is too long (at most {most} characters).",
+    },
+    "report_self": {"es": "No te puedes reportar a ti mismo.", "en": "You cannot report yourself."},
+    "report_bot": {
+        "es": "Los bots no se reportan: si un bot juega mal, avísale a su dueño.",
+        "en": "Bots are not reported: if a bot misbehaves, tell its owner.",
+    },
+    "report_no_game": {
+        "es": "No jugaste esa partida con esa persona.",
+        "en": "You did not play that game with that person.",
+    },
+    "too_many_reports": {
+        "es": "Ya hiciste {most} reportes hoy; vuelve a intentarlo mañana.",
+        "en": "You have made {most} reports today; try again tomorrow.",
+    },
+    "already_reported": {
+        "es": "Ya reportaste a «{name}» por esto; los moderadores lo van a revisar.",
+        "en": "You have already reported «{name}» for this; the moderators will look into it.",
+    },
+    "not_a_moderator": {
+        "es": "Esta página es solo para moderadores.",
+        "en": "This page is for moderators only.",
+    },
+    "bad_sanction": {"es": "La sanción debe ser {kinds}.", "en": "The sanction must be {kinds}."},
+    "sanction_reason_missing": {
+        "es": "Escribe el motivo: queda en el registro.",
+        "en": "Write the reason: it goes into the log.",
+    },
+    "sanction_minutes": {
+        "es": "Di cuántos minutos dura (de 1 a {most}).",
+        "en": "Say how many minutes it lasts (1 to {most}).",
+    },
+    "sanction_self": {"es": "No te puedes sancionar a ti mismo.", "en": "You cannot sanction yourself."},
+    "sanction_moderator": {
+        "es": "«{name}» es moderador: primero quítale el rol con «tranque admin grant».",
+        "en": "«{name}» is a moderator: take the role away first with «tranque admin grant».",
+    },
+    "no_such_sanction": {"es": "No existe esa sanción.", "en": "There is no such sanction."},
+    "sanction_lifted": {
+        "es": "Esa sanción ya se había levantado.",
+        "en": "That sanction was lifted already.",
+    },
+    "no_such_item": {"es": "No existe ese aviso en la cola.", "en": "There is no such item in the queue."},
+    "item_closed": {"es": "Ese aviso ya estaba cerrado.", "en": "That item was closed already."},
+    "account_suspended": {
+        "es": "Tu cuenta está suspendida hasta el {until}.",
+        "en": "Your account is suspended until {until}.",
+    },
+    "account_banned": {
+        "es": "Tu cuenta fue expulsada de Tranque por los moderadores.",
+        "en": "Your account was banned from Tranque by the moderators.",
+    },
+    "account_muted": {
+        "es": "Los moderadores te silenciaron hasta el {until}: tus frases no le llegan a nadie.",
+        "en": "The moderators muted you until {until}: your phrases reach nobody.",
+    },
+    "account_muted.forever": {
+        "es": "Los moderadores te silenciaron: tus frases no le llegan a nadie.",
+        "en": "The moderators muted you: your phrases reach nobody.",
+    },
 }
 
 # Nouns counted in refusals: (singular, plural) in each language.

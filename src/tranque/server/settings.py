@@ -59,6 +59,8 @@ class Settings:
     cluster: ClusterSettings = field(default_factory=ClusterSettings)
     # Tests: the bus and leases of a cluster of processes simulated in one (instead of Redis).
     cluster_links: Callable[[], tuple[Bus, Leases]] | None = None
+    # Moderation (moderation/, http/moderation.py, http/reports.py).
+    reports_per_day: int = 10  # reports one account may make in 24 hours
 
     def table_defaults(self) -> dict[str, Any]:
         return {

@@ -744,6 +744,34 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Accuracy: the share of the decisions (the unforced moves) that were accurate. Mean "
         "loss: what each decision lost against the best, on average.",
     },
+    # `tranque admin grant NAME ROLE` (terminal/admin.py) ----------------------------------
+    "help_admin": {
+        "es": "administra el sitio: da a una cuenta el rol de admin, moderador o jugador",
+        "en": "run the site: give an account the role of admin, moderator or player",
+    },
+    "opt_admin_action": {"es": "grant: dar un rol a una cuenta", "en": "grant: give an account a role"},
+    "opt_admin_name": {"es": "el nombre de la cuenta", "en": "the account's name"},
+    "opt_admin_role": {"es": "admin, moderator o player", "en": "admin, moderator or player"},
+    "admin_bad_role": {
+        "es": "No hay un rol «{role}»: elige admin, moderator o player.",
+        "en": "There is no role «{role}»: choose admin, moderator or player.",
+    },
+    "admin_no_account": {
+        "es": "No hay ninguna cuenta llamada «{name}» en esa base de datos.",
+        "en": "There is no account called «{name}» in that database.",
+    },
+    "admin_bot_account": {
+        "es": "«{name}» es una cuenta de bot: un bot no modera.",
+        "en": "«{name}» is a bot account: a bot does not moderate.",
+    },
+    "admin_memory_db": {
+        "es": "Una base de datos en memoria no guarda roles: usa --db con la del sitio.",
+        "en": "An in-memory database keeps no roles: pass the site's with --db.",
+    },
+    "admin_granted": {
+        "es": "«{name}» ahora es {role} (antes: {before}).",
+        "en": "«{name}» is now {role} (before: {before}).",
+    },
 }
 
 # Nouns counted in messages: (singular, plural) in each language.

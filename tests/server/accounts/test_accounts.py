@@ -42,7 +42,7 @@ class TestRegisterLoginLogout:
             assert created.status_code == 201
             assert created.json() == {"id": created.json()["id"], "name": "Pedro_23"}
             me = http.get("/api/me")
-            assert me.status_code == 200 and me.json() == created.json()
+            assert me.status_code == 200 and me.json() == {**created.json(), "role": "player"}
 
     def test_login_with_the_name_in_any_case(self, server: LiveServer) -> None:
         with client(server) as http:

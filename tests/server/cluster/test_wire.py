@@ -50,6 +50,7 @@ SAMPLES: list[wire.Message] = [
     wire.QuickBoss(sender="node-b"),
     wire.QuickBye(sender="node-b"),
     wire.BotRevoked(bot_id=42),
+    wire.AccountBarred(user_id=7, reason="account_suspended"),
 ]
 
 # The kinds on the wire: renaming one breaks the bus between two releases.
@@ -73,6 +74,7 @@ KINDS = {
     "quick.boss",
     "quick.bye",
     "bot.revoked",
+    "account.barred",
 }
 
 FORWARDED: dict[str, Any] = {
@@ -88,6 +90,7 @@ FORWARDED: dict[str, Any] = {
     "account_seat": commands.AccountSeat(9),
     "start_game": commands.StartGame(),
     "hint": commands.Hint(0),
+    "set_aside": commands.SetAside(9),
 }
 
 

@@ -161,6 +161,11 @@ class AccountSeatCommand(WireCommand, tag="account_seat", frozen=True, kw_only=T
     user_id: int
 
 
+class SetAsideCommand(WireCommand, tag="set_aside", frozen=True, kw_only=True):
+    command_type = commands.SetAside
+    user_id: int
+
+
 class StartGameCommand(WireCommand, tag="start_game", frozen=True, kw_only=True):
     command_type = commands.StartGame
 
@@ -181,6 +186,7 @@ AnyCommand = (
     | StandCommand
     | FillWithBotsCommand
     | AccountSeatCommand
+    | SetAsideCommand
     | StartGameCommand
     | HintCommand
 )
@@ -198,6 +204,7 @@ _WIRE_COMMANDS: dict[type[Any], type[WireCommand]] = {
         StandCommand,
         FillWithBotsCommand,
         AccountSeatCommand,
+        SetAsideCommand,
         StartGameCommand,
         HintCommand,
     )
@@ -391,6 +398,16 @@ class BotRevoked(Message, tag="bot.revoked", frozen=True, kw_only=True):
     bot_id: int
 
 
+# Moderation (moderation/enforce.py, accounts/account_sockets.py) ------------------------------
+
+
+class AccountBarred(Message, tag="account.barred", frozen=True, kw_only=True):
+    """The account was suspended or banned: every process closes its sockets (`reason`)."""
+
+    user_id: int
+    reason: str
+
+
 AnyMessage = (
     TableEvents
     | TableOwner
@@ -411,6 +428,7 @@ AnyMessage = (
     | QuickBoss
     | QuickBye
     | BotRevoked
+    | AccountBarred
 )
 _DECODER = msgspec.json.Decoder(AnyMessage)
 MESSAGE_KINDS = frozenset(str(cls.__struct_config__.tag) for cls in AnyMessage.__args__)

@@ -42,6 +42,7 @@ from tranque.server.accounts.sessions import SESSION_COOKIE, TOKEN_MAX, user_fro
 from tranque.server.addresses import client_address, is_https
 from tranque.server.app_state import ServerState, server_state
 from tranque.server.http.errors import ApiError, SpanishErrors
+from tranque.server.moderation.standing import barred, utc_text
 from tranque.server.store import NameTaken, UserRow
 from tranque.server.table.seats import token_hash
 
@@ -127,6 +128,10 @@ class Me(BaseModel):
     name: str
 
 
+class MeWithRole(Me):
+    role: str = Field(description="player | moderator | admin")
+
+
 def clean_name(name: str) -> str:
     name = normal_form(name)
     if not NAME_PATTERN.fullmatch(name) or len(skeleton(name)) > SKELETON_MAX:
@@ -186,8 +191,18 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     if user is None:
         raise ApiError(401, "wrong_login")
     await limiter.succeeded(address, key)
+    sanction = await barred(state.store, user.user_id, state.settings.clock.now())
+    if sanction is not None:  # the right password of a suspended or banned account
+        raise sanction_refusal(sanction.kind, sanction.until)
     await start_session(request, response, user)
     return Me(id=user.user_id, name=user.name)
+
+
+def sanction_refusal(kind: str, until: float | None) -> ApiError:
+    """A suspended or banned account's login: 403, saying until when a suspension lasts."""
+    if kind == "ban" or until is None:
+        return ApiError(403, "account_banned")
+    return ApiError(403, "account_suspended", until=utc_text(until))
 
 
 async def _authenticate(state: ServerState, name: str, body: Credentials) -> UserRow | None:
@@ -213,6 +228,7 @@ async def logout(request: Request) -> Response:
     return response
 
 
-@router.get("/me", response_model=Me, summary="Con qué cuenta has entrado")
-async def me(user: Annotated[UserRow, Depends(require_user)]) -> Me:
-    return Me(id=user.user_id, name=user.name)
+@router.get("/me", response_model=MeWithRole, summary="Con qué cuenta has entrado")
+async def me(request: Request, user: Annotated[UserRow, Depends(require_user)]) -> MeWithRole:
+    role = await server_state(request).store.role_of(user.user_id)
+    return MeWithRole(id=user.user_id, name=user.name, role=role)

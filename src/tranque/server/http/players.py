@@ -105,6 +105,7 @@ async def profile(request: Request, user: UserRow, viewer: UserRow | None) -> di
         "avatar": avatar_of(user.user_id, user.avatar),
         "member_since": int(user.created_at),
         "is_me": viewer_id == user.user_id,
+        "is_bot": user.is_bot,
         "xp": {period: page.xp.get(key, 0) for period, key in keys.items()},
         "totals": {
             "played": sum(stat.played for stat in page.stats),

@@ -148,9 +148,18 @@ class Recorder:
         record = record_of(end.table_id, state)
         fmt = game_format(rules)
 
+        # A banned account's rating and XP are frozen while the ban holds (moderation/enforce.py).
+        frozen = {
+            row.user_id
+            for row in await self.store.sanctions_of(accounts)
+            if row.kind == "ban" and row.lifted_at is None
+        }
+
         def keep(known: Mapping[int, RatingRow]) -> KeptGame:
             kept = finished_game(end.table_id, state, options, record, end.at, known, bot_accounts)
-            return KeptGame(kept.game, kept.players, kept.ratings, kept.xp)
+            ratings = [rating for rating in kept.ratings if rating.user_id not in frozen]
+            gained = [entry for entry in kept.xp if entry[1] not in frozen]
+            return KeptGame(kept.game, kept.players, ratings, gained)
 
         return _Ended(bots_pool(fmt) if options.bots else fmt, accounts, keep)
 

@@ -13,13 +13,16 @@ from typing import Protocol
 
 from tranque.server.store.accounts import AccountStore, UserRow
 from tranque.server.store.analyses import AnalysisStore
+from tranque.server.store.moderation import ModerationStore
 from tranque.server.store.outbox import GameEnds
 from tranque.server.store.players import PlayerStore, RatingRow
 from tranque.server.store.social import SocialStore
 from tranque.server.store.tables import TableLog
 
 
-class Store(TableLog, AccountStore, PlayerStore, SocialStore, AnalysisStore, GameEnds, Protocol):
+class Store(
+    TableLog, AccountStore, PlayerStore, SocialStore, AnalysisStore, GameEnds, ModerationStore, Protocol
+):
     """Every area, over one database."""
 
     async def start(self) -> None:

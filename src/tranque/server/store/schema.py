@@ -265,3 +265,101 @@ sa.Index(
     sqlite_where=table_events.c.kind == "game_ended",
     postgresql_where=table_events.c.kind == "game_ended",
 )
+
+# Moderation (revision 0010, store/moderation.py) ----------------------------------------------
+
+# An account's role when it is not a player's: "moderator" or "admin".
+account_roles = sa.Table(
+    "account_roles",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("role", sa.String(16), nullable=False),
+    sa.Column("granted_at", sa.Double, nullable=False),
+)
+
+# The moderators' queue: players' reports (kind "report", with reporter, reason and note) and
+# the items other parts of the server raise (any other kind, with evidence). `subjects` lists
+# the accounts an item is about; `subject_id` is a report's one account. `game_key` is the game's
+# id, or "" for none: with the reporter and the account, one report per game and person.
+review_items = sa.Table(
+    "review_items",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("subjects", sa.JSON, nullable=False),
+    sa.Column("evidence", sa.JSON, nullable=False),
+    sa.Column("game_key", sa.String(80), nullable=False, server_default=""),
+    sa.Column("reporter_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=True),
+    sa.Column("subject_id", sa.Integer, nullable=True),
+    sa.Column("reason", sa.String(16), nullable=True),
+    sa.Column("note", sa.String(500), nullable=True),
+    sa.Column("status", sa.String(16), nullable=False),  # open | closed
+    sa.Column("created_at", sa.Double, nullable=False),
+    sa.Column("closed_at", sa.Double, nullable=True),
+    sa.Column("closed_by", sa.Integer, nullable=True),
+    sa.Column("resolution", sa.String(500), nullable=True),
+    sa.Index("ix_review_items_status_created_at", "status", "created_at"),
+    sa.Index("ix_review_items_reporter_id_created_at", "reporter_id", "created_at"),
+    sa.Index(
+        "ix_review_items_reporter_id_subject_id_game_key",
+        "reporter_id",
+        "subject_id",
+        "game_key",
+        unique=True,
+    ),
+)
+
+# Mutes, suspensions (until a time) and bans; lifting one keeps its row.
+sanctions = sa.Table(
+    "sanctions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),  # mute | suspend | ban
+    sa.Column("until", sa.Double, nullable=True),  # NULL: until lifted
+    sa.Column("created_at", sa.Double, nullable=False),
+    sa.Column("created_by", sa.Integer, nullable=True),
+    sa.Column("reason", sa.String(500), nullable=False),
+    sa.Column("lifted_at", sa.Double, nullable=True),
+    sa.Column("lifted_by", sa.Integer, nullable=True),
+    sa.Index("ix_sanctions_user_id", "user_id"),
+)
+
+# Every moderator's action (and `tranque admin grant`'s: moderator_id NULL).
+moderation_log = sa.Table(
+    "moderation_log",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.Double, nullable=False),
+    sa.Column("moderator_id", sa.Integer, nullable=True),
+    sa.Column("action", sa.String(16), nullable=False),
+    sa.Column("subject_id", sa.Integer, nullable=True),
+    sa.Column("item_id", sa.Integer, nullable=True),
+    sa.Column("reason", sa.String(500), nullable=False),
+    sa.Column("details", sa.JSON, nullable=False),
+    sa.Index("ix_moderation_log_at", "at"),
+)
+
+# A banned account's ratings and XP, off the rankings while the ban holds (as `ratings`, `xp`).
+withheld_ratings = sa.Table(
+    "withheld_ratings",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("pool", sa.String(16), primary_key=True),
+    sa.Column("mu", sa.Double, nullable=False),
+    sa.Column("sigma", sa.Double, nullable=False),
+    sa.Column("shown", sa.Double, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.Double, nullable=False),
+    sa.Column("name_key", NAME_ORDER, nullable=False, server_default=""),
+)
+
+withheld_xp = sa.Table(
+    "withheld_xp",
+    metadata,
+    sa.Column("period", sa.String(16), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("xp", sa.Integer, nullable=False),
+    sa.Column("name_key", NAME_ORDER, nullable=False, server_default=""),
+    sa.Index("ix_withheld_xp_user_id", "user_id"),
+)

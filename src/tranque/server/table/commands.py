@@ -529,6 +529,29 @@ class Stand:
 
 
 @dataclass
+class SetAside:
+    """A suspended or banned account's seat goes to the table (docs/protocol.md,
+    «Moderation»): at a waiting table it is emptied; in a game a bot covers it (R16) and the
+    seat gets a new token that nobody holds, so the old one no longer opens it. Whether the
+    table changed; nothing at a table the account does not sit at, or one that is over."""
+
+    user_id: int
+
+    async def run(self, table: TableContext) -> bool:
+        state = table.state
+        seat = state.seat_of_user(self.user_id)
+        if seat is None or state.phase.is_over:
+            return False
+        if state.phase is Phase.WAITING:
+            await table.record(SeatChanged(seat.vacate()))
+            return True
+        covered = seat if seat.state is SeatState.COVERED else seat.cover()
+        table.account_tokens.pop(seat.index, None)
+        await table.record(SeatChanged(covered.rekey(token_hash(new_token()))))
+        return True
+
+
+@dataclass
 class StartGame:
     """The table's setup starts the game: every seat is taken (the registry, quick match)."""
 

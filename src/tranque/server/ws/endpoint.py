@@ -17,6 +17,7 @@ from tranque.server.accounts.sessions import SESSION_COOKIE, user_from_session
 from tranque.server.addresses import client_address
 from tranque.server.app_state import ServerState, server_state
 from tranque.server.lobby.registry import Registry
+from tranque.server.moderation.standing import muted, utc_text
 from tranque.server.refusals import Refusal
 from tranque.server.store import UserRow
 from tranque.server.table import commands
@@ -82,7 +83,15 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         forget_socket = state.bot_sockets.add(user.user_id, websocket)
     else:
         user = await user_from_session(state.store, websocket.cookies.get(SESSION_COOKIE), now)
-        forget_socket = state.session_sockets.add(websocket.cookies.get(SESSION_COOKIE), websocket)
+        forget_session = state.session_sockets.add(websocket.cookies.get(SESSION_COOKIE), websocket)
+        forget_account = (
+            state.account_sockets.add(user.user_id, websocket) if user is not None else (lambda: None)
+        )
+
+        def forget_socket() -> None:
+            forget_session()
+            forget_account()
+
     limits = state.settings.socket_limits
     client = Client(websocket, user, limits.bucket(user is not None and user.is_bot, now))
     client.connection.start(limits.heartbeat_seconds)
@@ -147,6 +156,17 @@ async def _answer(state: ServerState, client: Client, text: str) -> None:
         client.connection.send(protocol.error(error, message_id))
 
 
+async def _not_muted(state: ServerState, client: Client) -> None:
+    """A muted account's phrases reach nobody: refused before the table hears them."""
+    if client.user is None:
+        return
+    mute = await muted(state.store, client.user.user_id, state.settings.clock.now())
+    if mute is not None and mute.until is None:
+        raise TableError("account_muted.forever")
+    if mute is not None and mute.until is not None:
+        raise TableError("account_muted", until=utc_text(mute.until))
+
+
 def _table(client: Client) -> Table:
     if client.table is None:
         raise TableError("no_table")
@@ -189,6 +209,7 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
         case protocol.Ready():
             await _as_seat(client, commands.Ready(client.seat))
         case protocol.Phrase():
+            await _not_muted(state, client)
             await _as_seat(client, commands.Phrase(client.seat, message.phrase))
         case protocol.Vote():
             await _as_seat(client, commands.Vote(client.seat, message.agree))

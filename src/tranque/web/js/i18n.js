@@ -5,6 +5,7 @@ import { MESSAGES_ANALYSIS } from "./messages_analysis.js";
 import { PLAYERS_MESSAGES } from "./messages_players.js";
 import { FRIENDS_MESSAGES } from "./messages_friends.js";
 import { BOTS_MESSAGES } from "./messages_bots.js";
+import { MODERATION_MESSAGES } from "./messages_moderation.js";
 
 export const MESSAGES = {
   ...PLAYERS_MESSAGES,
@@ -256,6 +257,7 @@ export const MESSAGES = {
   ...MESSAGES_ANALYSIS,
   ...FRIENDS_MESSAGES,
   ...BOTS_MESSAGES,
+  ...MODERATION_MESSAGES,
 };
 
 const NUMBER_WORDS = {

@@ -1,6 +1,6 @@
 // The app: one socket, hash routes (#/, #/practicar, #/crear, #/entrar, #/jugar-ahora,
 // #/mesa/ID, #/unirse/CODE, #/partida/GAME_ID, #/clasificacion[/TAB[/PAGE]], #/jugador/NAME,
-// #/amigos, #/bots), and the account of whoever is using the browser.
+// #/amigos, #/bots, #/moderacion), and the account of whoever is using the browser.
 
 import { t, setLang, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
@@ -18,6 +18,7 @@ const LATER = {
   replay: () => import("./replay.js"),
   players: () => import("./players.js"),
   bots: () => import("./bots.js"),
+  moderation: () => import("./moderation.js"),
 };
 const LEADS_TO_TABLE = new Set(["practicar", "crear", "jugar-ahora", "unirse"]);
 
@@ -115,6 +116,7 @@ class App {
     profile.hidden = !this.user;
     if (this.user) profile.href = `#/jugador/${encodeURIComponent(this.user.name)}`;
     document.getElementById("nav-friends").hidden = !this.user;
+    document.getElementById("nav-moderation").hidden = !(this.user && ["moderator", "admin"].includes(this.user.role));
     if (this.user) {
       const who = document.createElement("span");
       who.className = "who";
@@ -184,6 +186,7 @@ class App {
     else if (page === "jugador" && arg) this.later(LATER.players, ({ profileScreen }) => show(profileScreen(this, decodeURIComponent(arg))));
     else if (page === "amigos") this.user ? show(friendsScreen(this)) : this.askLogin(location.hash, "fr_login_reason");
     else if (page === "bots") this.later(LATER.bots, ({ botsScreen }) => show(botsScreen(this)));
+    else if (page === "moderacion") this.user ? this.later(LATER.moderation, ({ moderationScreen }) => show(moderationScreen(this))) : this.askLogin(location.hash, "md_forbidden");
     else show(homeScreen(this));
   }
 

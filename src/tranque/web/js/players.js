@@ -9,6 +9,7 @@ import { api } from "./api.js";
 import { el, button } from "./dom.js";
 import { svg } from "./tiles.js";
 import { presetTitle } from "./presets.js";
+import { reportButton } from "./report.js";
 import {
   RANKING_TABS, rankingView, rankingHash, rankingQuery, pageNumbers, avatarUrl, ratingText, signed,
   chartGeometry, resultKey, formatKey, dateText, friendActions,
@@ -160,6 +161,7 @@ function profileParts(app, profile, presets, reload) {
   const out = [head];
   if (profile.is_me) out.push(avatarPicker(app, profile, picture));
   else if (app.user) out.push(friendBox(app, profile, reload));
+  if (app.user && !profile.is_me && !profile.is_bot) out.push(el("div", { class: "profile-card report-card" }, reportButton(profile.name)));
   out.push(xpSection(profile), gamesSection(profile, titleOf), ratingsSection(profile), recentSection(profile, titleOf));
   return out;
 }

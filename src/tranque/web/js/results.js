@@ -13,6 +13,7 @@ import { tileSvg, svg } from "./tiles.js";
 import { roundSummary, gameSummary } from "./results_text.js";
 import { DealBook } from "./fairness.js";
 import { ratingChanges } from "./rating_view.js";
+import { reportButton } from "./report.js";
 
 let overlay = null;
 
@@ -195,6 +196,15 @@ function renderGameEnd(view, data) {
   download.download = `tranque-${view.tableId}.json`;
   actions.append(download, button(t("home"), "", () => view.onLeave()));
   box.append(actions);
+  // «Reportar»: a seated player may report the other people at the table (never a bot, never
+  // oneself) about this game, for the moderators (docs/playing.md).
+  const others = view.seat === null || data.reason === "annulled" ? [] : (view.state.seats || []).filter((seat) => seat.kind === "human" && seat.seat !== view.seat);
+  if (others.length) {
+    const game = `${view.tableId}.${view.state.game}`;
+    const reports = element("div", "res-report");
+    for (const seat of others) reports.append(reportButton(view.nameOf(seat.seat), game));
+    box.append(reports);
+  }
   const votes = element("p", "res-rematch-status note");
   votes.setAttribute("aria-live", "polite");
   box.append(votes);

@@ -16,12 +16,13 @@ from tranque.server.store.sql.engine import (
     upgrade_connection,
     upgrade_to_head,
 )
+from tranque.server.store.sql.moderation import SqlModeration
 from tranque.server.store.sql.outbox import SqlOutbox
 from tranque.server.store.sql.social import SqlSocial
 from tranque.server.store.sql.tables import SqlTableLog
 
 
-class SqlStore(SqlTableLog, SqlAccounts, SqlOutbox, SqlSocial, SqlAnalyses):
+class SqlStore(SqlTableLog, SqlAccounts, SqlOutbox, SqlSocial, SqlAnalyses, SqlModeration):
     """The persistent `Store`. `SqlStore("sqlite+aiosqlite:///./tranque.db")`, or a PostgreSQL URL."""
 
 
