@@ -13,8 +13,8 @@ from collections.abc import Hashable, Iterable
 from typing import Any
 
 from tranque.server.json_text import dumps
-from tranque.server.store import StoredEvent
-from tranque.server.table.events import TableEvent, decode
+from tranque.server.store import StoredEvent, TableLog
+from tranque.server.table.events import SeatChanged, TableEvent, decode
 from tranque.server.table.state import TableState, Viewer
 
 
@@ -31,6 +31,16 @@ def replay(state: TableState, events: Iterable[StoredEvent]) -> None:
     table whose store refused what it had applied, rebuild their state this one way."""
     for stored in events:
         state.apply(from_stored(stored), stored.seq)
+
+
+async def seated_accounts(store: TableLog, table_id: str) -> set[int]:
+    """The accounts holding the table's seats as its log last says (its `seat` records only:
+    no game is replayed), e.g. the players of its last game once it is over."""
+    holders: dict[int, int | None] = {}
+    for stored in await store.load_events(table_id):
+        if stored.kind == SeatChanged.kind:
+            holders[int(stored.data["seat"])] = stored.data.get("user_id")
+    return {user_id for user_id in holders.values() if user_id is not None}
 
 
 def frame(seq: int, at: float, event: TableEvent, viewer: Viewer) -> dict[str, Any]:
