@@ -199,16 +199,17 @@ def t1_seeds(label: str, attempt: int) -> list[bytes]:
     return [hashlib.sha256(f"T1:{label}:{attempt}:{n}".encode()).digest() for n in range(12)]
 
 
-def covered_duel(server: LiveServer, label: str, attempt: int, back_after: int) -> dict[str, Any]:
+def covered_duel(server: LiveServer, label: str, attempt: int, back_after: int, level: str) -> dict[str, Any]:
     """A competitive duel (deals fixed by `attempt`, bots seeded: the same attempt plays the
     same way) in which ana lets three turns run out, the covering bot makes `back_after` of
     her decisions, then she says `return` and plays to the end; beto plays all along. What
-    happened: the end, who the table says won, and the moves of seat 0 by who made them."""
+    happened: the end, who the table says won, the moves of seat 0 by who made them, and the
+    levels the covering bot was asked to play at (the host chose `level`)."""
     (ana, ana_headers), (beto, beto_headers) = (
         make_account(server, f"ana{label}{attempt}"),
         make_account(server, f"beto{label}{attempt}"),
     )
-    body = {"preset": "clasico", "players": 2, "target": 100, "competitive": True, "bot_level": "expert"}
+    body = {"preset": "clasico", "players": 2, "target": 100, "competitive": True, "bot_level": level}
     made = httpx.post(f"{server.http}/api/tables", json=body, headers=ana_headers, timeout=20)
     assert made.status_code == 201, made.text
     table = made.json()["table"]
@@ -303,10 +304,10 @@ def players_of(server: LiveServer, table: str) -> list[GamePlayerRow]:
     return sorted(server.on_server(read), key=lambda player: player.seat)
 
 
-def first_where(server: LiveServer, label: str, back_after: int, fits: Any) -> dict[str, Any]:
+def first_where(server: LiveServer, label: str, back_after: int, level: str, fits: Any) -> dict[str, Any]:
     """The first attempt (deterministic deals and bots, so always the same one) that fits."""
     for attempt in range(16):
-        played = covered_duel(server, label, attempt, back_after)
+        played = covered_duel(server, label, attempt, back_after, level)
         if fits(played):
             return played
     raise AssertionError(f"no attempt of {label} fits")
@@ -319,7 +320,7 @@ def test_T1_a_seat_the_covering_bot_mostly_played_loses_the_rated_game_it_won_on
             decisions, by_bot = bot_share(played)
             return seat_zero_won_back(played) and 3 * by_bot > decisions
 
-        played = first_where(server, "mostly", 8, fits)
+        played = first_where(server, "mostly", 8, "greedy", fits)
         table, (ana, beto) = played["table"], played["users"]
         # The table's result: ana's seat won, and she was back (not covered) at the end...
         assert played["end"]["winners"] == [0] and played["returned"]
@@ -333,13 +334,14 @@ def test_T1_a_seat_the_covering_bot_mostly_played_loses_the_rated_game_it_won_on
         found = ratings_of(server, [ana, beto], "duel")
         assert found[ana].shown < found[beto].shown
         assert xp_of(server, ana) == {}
-        # The covering bot at a competitive table is capped at «Bota gorda», not the host's expert.
-        assert played["levels"] and set(played["levels"]) == {"greedy"}, played["levels"]
 
 
-def test_T1_control_back_early_the_seat_keeps_the_game_it_won() -> None:
+def test_T1_control_back_early_the_seat_keeps_the_game_it_won_and_the_bot_is_no_expert() -> None:
+    """The host chose the expert for the table's bots; the one that covers a seat at a
+    competitive table plays as «Bota gorda» (greedy) all the same."""
     with LiveServer(fast_settings(auto_move_seconds=0.05, between_rounds_seconds=5)) as server:
-        played = first_where(server, "early", 1, seat_zero_won_back)
+        played = first_where(server, "early", 1, "expert", seat_zero_won_back)
+        assert played["levels"] and set(played["levels"]) == {"greedy"}, played["levels"]
         decisions, by_bot = bot_share(played)
         assert by_bot == 1 and 3 * by_bot <= decisions
         ana_row, beto_row = players_of(server, played["table"])
