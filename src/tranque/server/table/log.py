@@ -14,7 +14,7 @@ from typing import Any
 
 from tranque.server.json_text import dumps
 from tranque.server.store import StoredEvent, TableLog
-from tranque.server.table.events import SeatChanged, TableEvent, decode
+from tranque.server.table.events import GameStarted, SeatChanged, TableEvent, decode
 from tranque.server.table.state import TableState, Viewer
 
 
@@ -33,14 +33,17 @@ def replay(state: TableState, events: Iterable[StoredEvent]) -> None:
         state.apply(from_stored(stored), stored.seq)
 
 
-async def seated_accounts(store: TableLog, table_id: str) -> set[int]:
-    """The accounts holding the table's seats as its log last says (its `seat` records only:
-    no game is replayed), e.g. the players of its last game once it is over."""
-    holders: dict[int, int | None] = {}
+async def last_game(store: TableLog, table_id: str) -> tuple[int, set[int]]:
+    """The number of the table's last game (0: none started) and the accounts holding its
+    seats, as its log last says (its `game_started` and `seat` records only: no game is
+    replayed)."""
+    number, holders = 0, dict[int, int | None]()
     for stored in await store.load_events(table_id):
         if stored.kind == SeatChanged.kind:
             holders[int(stored.data["seat"])] = stored.data.get("user_id")
-    return {user_id for user_id in holders.values() if user_id is not None}
+        elif stored.kind == GameStarted.kind:
+            number = int(stored.data.get("game", 1))
+    return number, {user_id for user_id in holders.values() if user_id is not None}
 
 
 def frame(seq: int, at: float, event: TableEvent, viewer: Viewer) -> dict[str, Any]:
