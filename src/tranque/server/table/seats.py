@@ -184,8 +184,9 @@ class Seat:
     # JSON --------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The referee's record of this seat (account id, token hash and address key included;
-        records from before address keys have none, and a seat without one writes none)."""
+        """The referee's record of this seat (account id, token hash, address key and the keys
+        of the other places it was used from included; records from before address keys have
+        none, and a seat without them writes none)."""
         data: dict[str, Any] = {
             "seat": self.index,
             "name": self.name,
