@@ -295,7 +295,9 @@ async def record_public(server: LiveServer, chooser: random.Random) -> None:
 
 async def record_competitive(server: LiveServer, chooser: random.Random) -> None:
     """A competitive duel between two accounts from two addresses (each socket says its own
-    X-Forwarded-For, as behind a proxy): `rating` events before the game, then a rated end."""
+    X-Forwarded-For, as behind a proxy): `rating` events before the game, the guest's seat
+    opened once from a phone of its own (a third address: a `place` event, and the game still
+    counts), then a rated end."""
     cookies = []
     for name in ("rival-uno", "rival-dos"):  # each from a browser of its own
         answer = httpx.post(
@@ -316,12 +318,15 @@ async def record_competitive(server: LiveServer, chooser: random.Random) -> None
         seated = await host.request({"type": "sit", "table": table, "seat": 0})
         await host.request({"type": "hello", "table": table, "token": seated["token"], "last_seq": 0})
         joined = await guest.request({"type": "sit", "table": table, "seat": 1})
+        async with Viewer(server, {**headers[1], "X-Forwarded-For": "198.51.100.3"}) as phone:
+            await phone.request({"type": "hello", "table": table, "token": joined["token"]})
         await asyncio.gather(
             play(host, table, seated["token"], chooser, hello=False, phrase_at=None),
             play(guest, table, joined["token"], random.Random(12), phrase_at=None),
         )
         await host.checkpoint(table, seated["token"])
-    assert host.events("rating") and "rating_changes" in host.events("game_ended")[-1]["data"]
+    assert host.events("rating") and host.events("place")
+    assert "rating_changes" in host.events("game_ended")[-1]["data"]
     host.save("competitive-host-2", viewer="seat", you=seated["seat"])
 
 

@@ -95,3 +95,32 @@ def test_two_players_from_one_connection_are_told_the_game_does_not_count(
         assert "no cuenta para la clasificación" in line.inner_text()
     host.context.close()
     guest.context.close()
+
+
+def test_FP2_a_seat_opened_from_the_other_players_connection_mid_game_stops_counting(
+    browser: Any, live: LiveServer, console_errors: ConsoleErrors
+) -> None:
+    """Both sat from their own homes and the game counts; then beto's seat is opened in a
+    browser at ana's connection (his session copied there): both pages say at once that the
+    game no longer counts, in Spanish and, on an English page, in English."""
+    host, guest = two_at_a_competitive_table(
+        browser, live, console_errors, ("198.51.100.21", "198.51.100.22")
+    )
+    host.locator(".rating-line").filter(has_text="Partida competitiva").wait_for()
+    moved = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        storage_state=guest.context.storage_state(),
+        extra_http_headers={"X-Forwarded-For": "198.51.100.21"},
+    )
+    again = console_errors.watch(moved.new_page())
+    again.goto(guest.url)
+    again.wait_for_selector(".hand-tile")
+    for page in (host, guest, again):
+        line = page.locator(".rating-line")
+        line.filter(has_text="Dos puestos se jugaron desde la misma conexión").wait_for()
+        assert "ya no cuenta para la clasificación" in line.inner_text()
+    host.evaluate("localStorage.setItem('tranque.lang', 'en')")
+    host.reload()
+    host.locator(".rating-line").filter(has_text="Two seats were played from the same connection").wait_for()
+    for context in (host.context, guest.context, moved):
+        context.close()

@@ -228,6 +228,30 @@ async def test_two_people_from_one_address_change_no_rating_and_are_told_before_
         assert [p.xp for p in await store.game_players(game.game_id)] == [0, 0]
 
 
+async def test_a_place_shared_in_play_is_in_the_log_and_outlives_a_restart(store: Store) -> None:
+    """Seat 1 is followed from seat 0's address after the start: a `place` event (no data for
+    viewers), the game unrated from then, and the state a restart rebuilds says the same."""
+    async with seated_table(store, DUEL, addresses(2)) as (rig, _):
+        assert rig.table.snapshot(None)["rating"]["rated"]
+        watcher = await rig.hello(None)
+        socket = Socket("beto at ana's")
+        socket.seat = await rig.call(commands.Subscribe(socket, rig.tokens[1], None, "10.0.0.1"))
+        places = [stored for stored in await rig.log() if stored.kind == "place"]
+        assert [stored.data["seat"] for stored in places] == [1]
+        assert "10.0.0.1" not in str(places[0].data)  # the key, never the address
+        shown = [frame for frame in watcher.frames if frame.get("kind") in ("place", "rating")]
+        assert [frame["kind"] for frame in shown] == ["place", "rating"] and shown[0]["data"] == {}
+        assert (shown[1]["data"]["rated"], shown[1]["data"]["reason"]) == (False, "same_address_in_play")
+        again = Socket("beto at ana's, again")
+        await rig.call(commands.Subscribe(again, rig.tokens[1], None, "10.0.0.1"))
+        assert len([stored for stored in await rig.log() if stored.kind == "place"]) == 1  # known place
+        rebuilt = await rig.replayed()
+        assert rebuilt == rig.table.state
+        assert rebuilt.seats[1].address_keys == rig.table.state.seats[0].address_keys | {
+            rig.table.state.seats[1].address_key
+        }
+
+
 async def test_the_address_is_kept_as_a_key_never_shown(store: Store) -> None:
     users = await accounts(store, 2)
     async with TableRig.opened(DUEL, TableKind.PUBLIC, store, competitive=True) as rig:

@@ -26,14 +26,15 @@ from tranque.server.store.sql import SqlStore
 
 
 class Account(Human):
-    """One seat's person (`Human` plays seat 0 only; this any seat)."""
+    """One seat's person (`Human` plays seat 0 only; this any seat), playing from its own
+    address (a seat played from another seat's address is not rated)."""
 
     def __init__(self, server: ServerProcess, table: str, token: str, seat: int) -> None:
         super().__init__(server, table, token)
         self.seat = seat
 
     async def connect(self, last_seq: int | None = None, handled_up_to: int = 0) -> Message:
-        client = Client(cast(Any, self.server))
+        client = Client(cast(Any, self.server), headers={"X-Forwarded-For": f"192.0.2.{self.seat + 1}"})
         await client.connect()
         self.clients.append(client)
         answer = await client.hello(self.table, self.token, last_seq)

@@ -35,9 +35,14 @@ async def sit(server: LiveServer, headers: dict[str, str], address: str, table: 
     return seated["seat"], seated["token"]
 
 
-async def play_all(server: LiveServer, table: str, tokens: list[str]) -> list[dict[str, Any]]:
+async def play_all(
+    server: LiveServer, table: str, tokens: list[str], addresses: list[str]
+) -> list[dict[str, Any]]:
+    """Every seat played to the end, each from its own address (the one it sat down from: a
+    seat played from another seat's address is not rated)."""
     clients = [
-        ScriptedClient(server, table, token, rng=random.Random(seat)) for seat, token in enumerate(tokens)
+        ScriptedClient(server, table, token, rng=random.Random(seat), headers={"X-Forwarded-For": address})
+        for seat, (token, address) in enumerate(zip(tokens, addresses, strict=True))
     ]
     for client in clients:
         await client.player.connect()
@@ -98,7 +103,9 @@ def test_a_competitive_duel_played_to_the_end_changes_ratings_and_xp_in_the_stor
             assert (seat_ana[0], seat_beto[0]) == (0, 1)
             playing = await first_sync(server, table, seat_ana[1])
             assert playing["rating"]["chances"] == [0.5, 0.5]
-            return await play_all(server, table, [seat_ana[1], seat_beto[1]])
+            return await play_all(
+                server, table, [seat_ana[1], seat_beto[1]], ["198.51.100.1", "198.51.100.2"]
+            )
 
         ended = asyncio.run(scenario())
         server.recorded()  # ratings and XP are kept after the game's end
@@ -131,7 +138,12 @@ def test_two_players_from_one_address_are_told_before_the_game_and_change_nothin
             assert sync["phase"] == "waiting"
             assert (sync["rating"]["rated"], sync["rating"]["reason"]) == (False, "same_address")
             third = await sit(server, made[2][1], "198.51.100.8", table)
-            return await play_all(server, table, [first[1], second[1], third[1]])
+            return await play_all(
+                server,
+                table,
+                [first[1], second[1], third[1]],
+                ["198.51.100.7", "198.51.100.7", "198.51.100.8"],
+            )
 
         ended = asyncio.run(scenario())
         server.recorded()  # ratings and XP are kept after the game's end
@@ -173,7 +185,7 @@ def test_a_casual_table_is_not_rated() -> None:
         async def scenario() -> list[dict[str, Any]]:
             first = await sit(server, ana_headers, "198.51.100.1", table)
             second = await sit(server, beto_headers, "198.51.100.2", table)
-            return await play_all(server, table, [first[1], second[1]])
+            return await play_all(server, table, [first[1], second[1]], ["198.51.100.1", "198.51.100.2"])
 
         ended = asyncio.run(scenario())
         server.recorded()  # ratings and XP are kept after the game's end

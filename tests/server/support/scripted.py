@@ -79,8 +79,10 @@ class ScriptedClient:
         compression: bool = True,
         reconnect_after: int | None = None,
         hints: float = 0.0,
+        headers: dict[str, str] | None = None,
     ) -> None:
         self.server = server
+        self.headers = headers  # the socket's (e.g. X-Forwarded-For: where it plays from)
         self.table = table
         self.token = token
         self.rng = rng or random.Random(0)
@@ -145,7 +147,9 @@ class ScriptedClient:
         ]
 
     def _new_player(self) -> Player:
-        return Player(self.server) if self.compression else PlainPlayer(self.server)
+        return (
+            Player(self.server, self.headers) if self.compression else PlainPlayer(self.server, self.headers)
+        )
 
     # Driving --------------------------------------------------------------------------
 
@@ -224,7 +228,7 @@ class ScriptedClient:
 
     async def _synced_legal_actions(self, turn_id: int) -> list[dict[str, Any]] | None:
         """The legal actions of a fresh sync; None when that turn is already over."""
-        async with Player(self.server) as peek:
+        async with Player(self.server, self.headers) as peek:
             await peek.send({"type": "hello", "table": self.table, "token": self.token})
             sync = await peek.expect(lambda m: m["type"] == "sync")
             await peek.expect(lambda m: m["type"] in ("ack", "error"))

@@ -78,6 +78,8 @@ test("the table's line: rated with chances, or why it does not count", () => {
     guest: "pl_unrated_guest",
     bot: "pl_unrated_bot",
     same_address: "pl_unrated_same_address",
+    same_address_in_play: "pl_unrated_same_address_in_play",
+    many_places: "pl_unrated_many_places",
     person_at_bots_table: "pl_unrated_person_at_bots_table",
     same_owner: "pl_unrated_same_owner",
   };

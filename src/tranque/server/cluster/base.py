@@ -50,6 +50,7 @@ class LocalSocket:
 
     ref: str
     token: str | None
+    address: str | None = None  # the socket's client address (commands.Subscribe)
 
 
 @dataclass

@@ -65,7 +65,7 @@ class Forwarding(ClusterBase):
             local = self._locals.get(key)
             ref = local.ref if local is not None else secrets.token_hex(8)
             viewer = await self._subscribe(table, command, ref)
-            self._locals[key] = LocalSocket(ref, command.token)
+            self._locals[key] = LocalSocket(ref, command.token, command.address)
             return viewer
         if isinstance(command, commands.Unsubscribe):
             local = self._locals.pop((table_id, command.subscriber), None)
@@ -85,7 +85,9 @@ class Forwarding(ClusterBase):
             if local is None or (seat is not None and table.subscribers.get(command.subscriber) != seat):
                 raise TableError("not_your_seat")
             inner = wire.wire_command(command.command)
-            request = wire.SocketRequest(ref=local.ref, token=local.token, command=inner)
+            request = wire.SocketRequest(
+                ref=local.ref, token=local.token, command=inner, address=local.address
+            )
             return await self._call(table, request)
         if not wire.is_forwarded(command):
             raise TableError("table_moved")  # a timer's or bot's command, for the owner alone
@@ -102,7 +104,8 @@ class Forwarding(ClusterBase):
                 return viewer
             try:
                 self.counters.forwarded += 1
-                viewer = await self._call(table, wire.SubscribeRequest(ref=ref, token=command.token))
+                request = wire.SubscribeRequest(ref=ref, token=command.token, address=command.address)
+                viewer = await self._call(table, request)
                 await table.call_here(Follow(command.subscriber, viewer, command.last_seq), local=True)
                 return viewer
             except TableError as error:
@@ -184,11 +187,11 @@ class Forwarding(ClusterBase):
         if stub is None:
             stub = self._stubs[key] = RemoteSocket(node, request.ref)
         if isinstance(request, wire.SubscribeRequest):
-            return commands.Subscribe(stub, request.token, None)
+            return commands.Subscribe(stub, request.token, None, request.address)
         from_socket = commands.FromSocket(stub, _command_of(request.command))
         table = self.registry.tables.get(table_id) if self.registry is not None else None
         if table is not None and not table.follows(stub):
             # A new owner that has not heard from this socket yet (its process is telling
             # it right now): it follows first, as its process would have it.
-            return FollowThen(commands.Subscribe(stub, request.token, None), from_socket)
+            return FollowThen(commands.Subscribe(stub, request.token, None, request.address), from_socket)
         return from_socket

@@ -95,7 +95,9 @@ class Replicas(ClusterBase):
             deadline = asyncio.get_running_loop().time() + 2 * self.settings.call_seconds
             while not table.owned:  # taken over here: its sockets are counted already
                 try:
-                    await self._call(table, wire.SubscribeRequest(ref=local.ref, token=local.token))
+                    await self._call(
+                        table, wire.SubscribeRequest(ref=local.ref, token=local.token, address=local.address)
+                    )
                     break
                 except TableError as error:
                     if error.code != "table_moved" or asyncio.get_running_loop().time() > deadline:

@@ -159,6 +159,7 @@ class FillWithBotsCommand(WireCommand, tag="fill_with_bots", frozen=True, kw_onl
 class AccountSeatCommand(WireCommand, tag="account_seat", frozen=True, kw_only=True):
     command_type = commands.AccountSeat
     user_id: int
+    address: str | None = None
 
 
 class SetAsideCommand(WireCommand, tag="set_aside", frozen=True, kw_only=True):
@@ -228,6 +229,7 @@ class SubscribeRequest(_Tagged, tag="subscribe", frozen=True, kw_only=True):
 
     ref: str
     token: str | None = None
+    address: str | None = None  # the socket's, which the owner keeps as a key (commands.Subscribe)
 
 
 class UnsubscribeRequest(_Tagged, tag="unsubscribe", frozen=True, kw_only=True):
@@ -240,6 +242,7 @@ class SocketRequest(_Tagged, tag="socket", frozen=True, kw_only=True):
     ref: str
     token: str | None = None
     command: AnyCommand | None
+    address: str | None = None
 
 
 class RunRequest(_Tagged, tag="run", frozen=True, kw_only=True):

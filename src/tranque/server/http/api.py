@@ -24,9 +24,12 @@ from tranque.server.http.accounts import current_user
 from tranque.server.http.errors import ApiError, SpanishErrors
 from tranque.server.lobby.limits import account_games, account_key, address_key, live_games
 from tranque.server.lobby.once import MAX_KEY
+from tranque.server.players.access import can_see, may_see, private_game
 from tranque.server.refusals import Counted
 from tranque.server.table import bot_text
 from tranque.server.table.choices import catalogue, target_choices
+from tranque.server.table.log import last_game
+from tranque.server.table.state import TableOptions
 
 router = APIRouter(prefix="/api", route_class=SpanishErrors)
 
@@ -135,9 +138,25 @@ async def lobby(request: Request) -> list[dict[str, Any]]:
 
 @router.get("/tables/{table_id}/record", summary="El registro de una partida terminada")
 async def record(table_id: str, request: Request) -> dict[str, Any]:
-    found = await server_state(request).store.load_record(table_id)
-    if found is None:
+    """The record of the table's last finished game, seen exactly as GET
+    /api/games/{id}/record sees it (players/access.py): once the game is kept, by the kept
+    game's own rule; before (the recorder keeps it just after the end), or for an annulled
+    game, by the same rule read from the table (a private casual game: its players only).
+    To anybody else it answers as if there were none."""
+    store = server_state(request).store
+    found = await store.load_record(table_id)
+    row = await store.table(table_id)
+    if found is None or row is None:
         raise ApiError(404, "no_record")
+    number, seated = await last_game(store, table_id)
+    user = await current_user(request)
+    kept = await store.load_game(f"{table_id}.{number}")
+    if kept is not None:
+        visible = can_see(kept, await store.game_players(kept.game_id), user)
+    else:
+        visible = may_see(private_game(TableOptions(**row.config["options"])), seated, user)
+    if not visible:
+        raise ApiError(404, "no_record")  # a private game: as if there were none
     return found
 
 

@@ -14,6 +14,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
 
+from tranque.server.addresses import client_address
 from tranque.server.app_state import server_state
 from tranque.server.http.accounts import require_user, same_origin_json
 from tranque.server.http.api import TableRequest
@@ -152,7 +153,7 @@ async def my_seats(request: Request, user: Annotated[UserRow, Depends(require_us
         if table.state.seat_of_user(user.user_id) is None or table.state.phase.is_over:
             continue
         try:
-            held = await table.call(commands.AccountSeat(user.user_id))
+            held = await table.call(commands.AccountSeat(user.user_id, client_address(request)))
         except TableError:
             continue  # retired meanwhile
         if held is not None:

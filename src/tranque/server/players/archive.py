@@ -17,12 +17,13 @@ from typing import Any
 
 from tranque.engine import Rules
 from tranque.server.players import ratings, xp
-from tranque.server.players.game_rating import RatedPlayer, rate_game, standings
+from tranque.server.players.access import private_game
+from tranque.server.players.game_rating import RatedPlayer, mostly_bot, rate_game, standings
 from tranque.server.players.table_rating import unrated_reason
 from tranque.server.store import GamePlayerRow, GameRow, RatingRow
 from tranque.server.table.hints import with_hints
 from tranque.server.table.seats import SeatKind
-from tranque.server.table.state import TableKind, TableOptions, TableState
+from tranque.server.table.state import TableOptions, TableState
 
 
 def game_format(rules: Rules) -> str:
@@ -58,7 +59,7 @@ def finished_game(
     rules = state.rules
     game = state.playing_game()
     winners = set(game.winners)
-    private = options.kind is TableKind.PRIVATE
+    private = private_game(options)  # a competitive game is public once it ends (access.py)
     fmt = game_format(rules)
     reason = unrated_reason(options.competitive, state.seats, bot_accounts if options.bots else None)
     pool = ratings.bots_pool(fmt) if options.bots else fmt  # bots are rated among themselves, with no XP
@@ -95,10 +96,14 @@ def finished_game(
         summary=summary,
         record=with_hints(record, state),
     )
-    rated = rate_game(rules, state.seats, game.winners, game.scores, known) if reason is None else []
+    # At a competitive table a seat the covering bot mostly played is scored as abandoned.
+    bot_played = bot_played_seats(state) if options.competitive else frozenset()
+    rated = (
+        rate_game(rules, state.seats, game.winners, game.scores, known, bot_played) if reason is None else []
+    )
     by_seat = {player.seat: player for player in rated}
     players = []
-    for standing in standings(rules, state.seats, game.winners, game.scores):
+    for standing in standings(rules, state.seats, game.winners, game.scores, bot_played):
         seat = state.seats[standing.seat]
         if seat.kind is not SeatKind.HUMAN or seat.user_id is None:
             continue
@@ -126,6 +131,16 @@ def finished_game(
             for period in xp.periods(now)
         ],
         [_change(player) for player in rated],
+    )
+
+
+def bot_played_seats(state: TableState) -> frozenset[int]:
+    """The people's seats whose decisions in the game the covering bot mostly made
+    (game_rating.mostly_bot), back at the end or not."""
+    return frozenset(
+        seat.index
+        for seat in state.humans
+        if mostly_bot(state.decisions.get(seat.index, 0), state.bot_moves.get(seat.index, 0))
     )
 
 

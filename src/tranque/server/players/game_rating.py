@@ -4,7 +4,10 @@ each player's new rating and XP (the model is `ratings`, the XP rule `xp`).
 The teams finish in this order: the winners first (tied when several, R14), then the others
 by score, equal scores tied. A person whose seat is still covered by a bot when the game ends
 (R16) abandoned it and loses it: they never win, and get no XP. Someone back before the end is
-not an abandoner.
+not an abandoner, unless the covering bot made more than a third of the seat's decisions in
+the game (`mostly_bot`): that game is the bot's more than theirs, and at a competitive table
+it is scored as an abandon too, whatever the table's result (archive.py passes those seats as
+`bot_played`). Forced moves are no decisions; the clock's moves are the person's missed ones.
 
 Alone (1 contra 1, or 3 to 6 each for themselves), an abandoner finishes last, below every
 player who stayed, and the game is rated once in that order, for everybody.
@@ -18,7 +21,7 @@ the abandoner a loss.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from tranque.engine import Rules
@@ -65,25 +68,42 @@ def finish_ranks(rules: Rules, winners: Sequence[int], scores: Sequence[int]) ->
     ]
 
 
-def abandoned(seat: Seat) -> bool:
-    return seat.is_human and seat.state is SeatState.COVERED
+def mostly_bot(decisions: int, bot_moves: int) -> bool:
+    """Whether the covering bot made more than a third of a seat's `decisions` (its turns
+    with a choice: its own moves, the bot's and the clock's).
+
+    >>> [mostly_bot(12, 4), mostly_bot(12, 5), mostly_bot(0, 0)]
+    [False, True, False]
+    """
+    return 3 * bot_moves > decisions
 
 
-def _alone_ranks(rules: Rules, seats: Sequence[Seat], ranks: Sequence[int]) -> list[int]:
+def abandoned(seat: Seat, bot_played: Collection[int] = ()) -> bool:
+    return seat.is_human and (seat.state is SeatState.COVERED or seat.index in bot_played)
+
+
+def _alone_ranks(
+    rules: Rules, seats: Sequence[Seat], ranks: Sequence[int], bot_played: Collection[int] = ()
+) -> list[int]:
     """The places when each plays alone: abandoners below everybody who stayed."""
-    keys = [(abandoned(seats[team]), ranks[team]) for team in range(rules.team_count)]
+    keys = [(abandoned(seats[team], bot_played), ranks[team]) for team in range(rules.team_count)]
     return [sum(1 for other in keys if other < key) for key in keys]
 
 
 def standings(
-    rules: Rules, seats: Sequence[Seat], winners: Sequence[int], scores: Sequence[int]
+    rules: Rules,
+    seats: Sequence[Seat],
+    winners: Sequence[int],
+    scores: Sequence[int],
+    bot_played: Collection[int] = (),
 ) -> list[Standing]:
     """How every seat finished (an abandoner never wins; alone, the best who stayed does)."""
     ranks = finish_ranks(rules, winners, scores)
     if not rules.is_pairs:
-        ranks = _alone_ranks(rules, seats, ranks)
+        ranks = _alone_ranks(rules, seats, ranks, bot_played)
+    gone = [abandoned(seat, bot_played) for seat in seats]
     return [
-        Standing(seat.index, ranks[rules.team_of(seat.index)] == 0 and not abandoned(seat), abandoned(seat))
+        Standing(seat.index, ranks[rules.team_of(seat.index)] == 0 and not gone[seat.index], gone[seat.index])
         for seat in seats
     ]
 
@@ -94,25 +114,27 @@ def rate_game(
     winners: Sequence[int],
     scores: Sequence[int],
     known: Mapping[int, RatingRow],
+    bot_played: Collection[int] = (),
 ) -> list[RatedPlayer]:
     """Every player's new rating and XP after a rated game (every seat an account's);
-    `known`: their current ratings in the game's pool, by user id (none yet: a newcomer's)."""
+    `known`: their current ratings in the game's pool, by user id (none yet: a newcomer's);
+    `bot_played`: the seats scored as abandoned though back at the end (`mostly_bot`)."""
     ranks = finish_ranks(rules, winners, scores)
     teams = [rules.seats_of(team) for team in range(rules.team_count)]
     before = [[ratings.of_row(known.get(_user(seats[index]))) for index in team] for team in teams]
     if rules.is_pairs:
         after = ratings.rate(before, ranks)
         for team, members in enumerate(teams):
-            if any(abandoned(seats[index]) for index in members):
+            if any(abandoned(seats[index], bot_played) for index in members):
                 last = [*ranks]
                 last[team] = 1 + max(rank for other, rank in enumerate(ranks) if other != team)
                 as_last = ratings.rate(before, last)
                 for place, index in enumerate(members):
-                    if abandoned(seats[index]):
+                    if abandoned(seats[index], bot_played):
                         after[team][place] = as_last[team][place]
     else:
-        after = ratings.rate(before, _alone_ranks(rules, seats, ranks))
-    finish = {standing.seat: standing for standing in standings(rules, seats, winners, scores)}
+        after = ratings.rate(before, _alone_ranks(rules, seats, ranks, bot_played))
+    finish = {standing.seat: standing for standing in standings(rules, seats, winners, scores, bot_played)}
     players = []
     for team, members in enumerate(teams):
         for place, index in enumerate(members):

@@ -3,7 +3,11 @@ during it (`sync.rating` and the `rating` event, docs/protocol.md).
 
 A game is rated when its table is competitive («competitiva», chosen when it is made), every
 person at it has an account, no bot sat down from the start (a bot covering an absent person,
-R16, is not one) and no two people play from one address. At a table that accepts bots
+R16, is not one) and no two people play from one address: not when they sit down
+(`same_address`), nor at any time after (`same_address_in_play`: a seat followed, or its
+token handed out, from a place another seat was used from; the game stops counting from
+then, and the table says so at once), nor a seat used from more places than a table follows
+(`many_places`, seats.MAX_PLACES). At a table that accepts bots
 (rated in the bots' pools) every account must be a bot account and no two of them may have one
 owner (who could let one lose to the other), instead of the address check (one owner runs bots
 from one machine, and many owners may share a host). Otherwise the reason says why not,
@@ -19,7 +23,7 @@ from typing import Any
 from tranque.engine import Rules
 from tranque.server.players import ratings
 from tranque.server.store import RatingRow
-from tranque.server.table.seats import Seat, SeatKind
+from tranque.server.table.seats import MAX_PLACES, Seat, SeatKind
 
 
 class Unrated(StrEnum):
@@ -28,6 +32,8 @@ class Unrated(StrEnum):
     BOT = "bot"  # a bot sat down from the start
     PERSON_AT_BOTS_TABLE = "person_at_bots_table"  # a person sits at a table that accepts bots
     SAME_ADDRESS = "same_address"  # two people play from one address
+    SAME_ADDRESS_IN_PLAY = "same_address_in_play"  # two seats were used from one place since
+    MANY_PLACES = "many_places"  # a seat was used from more places than a table follows
     SAME_OWNER = "same_owner"  # two bot accounts of one owner play at one table
 
 
@@ -54,6 +60,11 @@ def unrated_reason(
     keys = [seat.address_key for seat in humans if seat.address_key is not None]
     if len(set(keys)) < len(keys):
         return Unrated.SAME_ADDRESS
+    places = [seat.address_keys for seat in humans]
+    if any(mine & theirs for index, mine in enumerate(places) for theirs in places[index + 1 :]):
+        return Unrated.SAME_ADDRESS_IN_PLAY
+    if any(len(seat.places) >= MAX_PLACES for seat in humans):
+        return Unrated.MANY_PLACES
     return None
 
 

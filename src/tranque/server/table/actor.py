@@ -33,13 +33,14 @@ from tranque.server.players.table_rating import rating_json
 from tranque.server.stopping import stop_tasks
 from tranque.server.store import RatingRow, StaleEpoch, StoredEvent, TableStore
 from tranque.server.table import commands, views
-from tranque.server.table.bots import Bots
+from tranque.server.table.bots import Bots, cover_level
 from tranque.server.table.clock import Clock, Timer
 from tranque.server.table.context import Subscriber
 from tranque.server.table.events import (
     EndReason,
     GameEnded,
     GameStarted,
+    PlaceSeen,
     RatingShown,
     SeatChanged,
     TableCreated,
@@ -305,7 +306,7 @@ class Table:
                 await self.store.save_record(self.table_id, record)
         finally:
             self._recording = False
-        if isinstance(event, SeatChanged | GameStarted | GameEnded):
+        if isinstance(event, SeatChanged | PlaceSeen | GameStarted | GameEnded):
             self._rating_stale = True
         if isinstance(event, GameEnded):
             self.known_ratings.clear()  # the recorder changes them (players/recorder.py)
@@ -592,7 +593,7 @@ class Table:
 
     def _think(self, seat: Seat, turn_id: int) -> None:
         view = self.game.view(seat.index)
-        level = seat.bot_level or self.options.bot_level
+        level = seat.bot_level or cover_level(self.options.bot_level, self.options.competitive)
         task = asyncio.get_running_loop().create_task(self._bot_move(level, view, turn_id))
         self._thinking.add(task)
         task.add_done_callback(self._thinking.discard)

@@ -10,10 +10,30 @@ import asyncio
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Protocol
 
-from tranque.bots import make_bot
+from tranque.bots import bot_names, make_bot
 from tranque.engine import Action, PlayerView
 
 SEARCHING_LEVELS = frozenset({"expert"})
+# The strongest bot that may cover an absent person's seat (R16) at a competitive table,
+# whatever the host chose: «Bota gorda» plays the heaviest tile that fits, weaker than a
+# beginner who counts, so covering gives the seat no help it could not get by itself, while
+# a partner in pairs is not left with a bot that plays at random.
+COMPETITIVE_COVER = "greedy"
+
+
+def cover_level(table_level: str, competitive: bool) -> str:
+    """The level of the bot that covers an absent person at a table (R16): the table's, but
+    at a competitive table never stronger than `COMPETITIVE_COVER`.
+
+    >>> [cover_level("expert", False), cover_level("expert", True), cover_level("random", True)]
+    ['expert', 'greedy', 'random']
+    """
+    if not competitive:
+        return table_level
+    levels = bot_names()
+    if table_level not in levels:  # a level of another name: the cap, to be safe
+        return COMPETITIVE_COVER
+    return min(table_level, COMPETITIVE_COVER, key=levels.index)
 
 
 class Bots(Protocol):

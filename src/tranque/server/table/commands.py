@@ -39,6 +39,7 @@ from tranque.server.table.events import (
     HintGiven,
     Mover,
     PhraseSaid,
+    PlaceSeen,
     ReadyGiven,
     RematchVoted,
     RoundEnded,
@@ -49,7 +50,7 @@ from tranque.server.table.events import (
     Voted,
 )
 from tranque.server.table.hints import suggest
-from tranque.server.table.seats import Seat, SeatKind, SeatState, new_token, token_hash
+from tranque.server.table.seats import MAX_PLACES, Seat, SeatKind, SeatState, new_token, token_hash
 from tranque.server.table.state import Phase, TableError, TableKind, TableState, Turn, Viewer
 
 PHRASE_INTERVAL = 2.0
@@ -115,6 +116,20 @@ def game_started(state: TableState) -> GameStarted:
     return GameStarted(first_starter, state.game_number + 1)
 
 
+def place_seen(table: TableContext, seat: Seat, address: str | None) -> list[TableEvent]:
+    """A `place` event if a person's seat is used from a place it was not known to be used
+    from, at a competitive table for people (where two seats used from one place make the
+    game unrated) while its games are not over; past `MAX_PLACES` the seat is not followed
+    further (and its game is not rated, players/table_rating.py)."""
+    options = table.options
+    if not (options.competitive and not options.bots and seat.is_human) or table.state.phase.is_over:
+        return []
+    key = seat_address_key(table.table_id, address)
+    if key is None or key in seat.address_keys or len(seat.places) >= MAX_PLACES:
+        return []
+    return [PlaceSeen(seat.index, key)]
+
+
 def current_turn(state: TableState, turn_id: int) -> Turn | None:
     """The turn a timer or bot was started for, if it is still the one being played."""
     turn = state.turn
@@ -133,6 +148,7 @@ class Subscribe:
     subscriber: Subscriber
     token: str | None = None
     last_seq: int | None = None
+    address: str | None = None  # the socket's (addresses.client_address), kept only as a key
 
     async def run(self, table: TableContext) -> Viewer:
         state = table.state
@@ -148,8 +164,14 @@ class Subscribe:
             await Unsubscribe(self.subscriber).run(table)  # the same socket, another seat
         await table.follow(self.subscriber, viewer, self.last_seq)
         seat = None if viewer is None else state.seats[viewer]
-        if seat is not None and seat.state is SeatState.AWAY and not state.phase.is_over:
-            await table.record(SeatChanged(seat.arrive()))
+        if seat is None:
+            return viewer
+        events: list[TableEvent] = []
+        if seat.state is SeatState.AWAY and not state.phase.is_over:
+            events.append(SeatChanged(seat.arrive()))
+        events += place_seen(table, seat, self.address)  # applied after: the arrived seat, seen here
+        if events:
+            await table.record(*events)
         return viewer
 
 
@@ -500,6 +522,7 @@ class AccountSeat:
     or, when the server no longer has it (a restart), a new one (the old stops working)."""
 
     user_id: int
+    address: str | None = None  # the request's (addresses.client_address), kept only as a key
 
     async def run(self, table: TableContext) -> tuple[int, str] | None:
         state = table.state
@@ -507,10 +530,15 @@ class AccountSeat:
         if seat is None or state.phase.is_over:
             return None
         token = table.account_tokens.get(seat.index)
+        events: list[TableEvent] = []
         if token is None or token_hash(token) != seat.token_hash:
             token = new_token()
-            await table.record(SeatChanged(seat.rekey(token_hash(token))))
-            table.account_tokens[seat.index] = token
+            events.append(SeatChanged(seat.rekey(token_hash(token))))
+        # Whoever is handed the seat's token may play it: the seat is used from here too.
+        events += place_seen(table, seat, self.address)
+        if events:
+            await table.record(*events)
+        table.account_tokens[seat.index] = token
         return seat.index, token
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "HintGiven",
     "Mover",
     "PhraseSaid",
+    "PlaceSeen",
     "RatingShown",
     "ReadyGiven",
     "RematchVoted",
@@ -120,6 +121,28 @@ class SeatChanged(TableEvent):
             kept = before.is_human and seat.is_human and before.state is not SeatState.COVERED
             seat = replace(seat, timeouts=before.timeouts if kept else 0)
         state.replace_seat(seat)
+
+
+@dataclass(frozen=True)
+class PlaceSeen(FieldsEvent):
+    """A person's seat was used from a place (an address, as its key for this table:
+    addresses.seat_address_key) it had not been used from: a socket followed it, or its token
+    was handed out again (GET /api/me/seats). Only at a competitive table for people, where
+    two seats ever used from one place make the game unrated (players/table_rating.py).
+
+    The key stays in the log, never on the wire: viewers get the event with no data (the
+    `rating` event that may follow says what it changed)."""
+
+    kind: ClassVar[str] = "place"
+    visible_keys: ClassVar[tuple[str, ...]] = ()
+    seat: int
+    key: str
+
+    def apply(self, state: TableState) -> None:
+        seat = state.seats[seat_index(state, self.seat)]
+        if not seat.is_human:
+            raise TransitionError(f"a place for seat {self.seat}, which is not a person's")
+        state.replace_seat(seat.seen_at(self.key))
 
 
 @dataclass(frozen=True)
@@ -342,6 +365,7 @@ EVENT_TYPES: dict[str, type[TableEvent]] = {
     for cls in (
         TableCreated,
         SeatChanged,
+        PlaceSeen,
         GameStarted,
         RoundStarted,
         TurnStarted,

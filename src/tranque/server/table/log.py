@@ -13,8 +13,8 @@ from collections.abc import Hashable, Iterable
 from typing import Any
 
 from tranque.server.json_text import dumps
-from tranque.server.store import StoredEvent
-from tranque.server.table.events import TableEvent, decode
+from tranque.server.store import StoredEvent, TableLog
+from tranque.server.table.events import GameStarted, SeatChanged, TableEvent, decode
 from tranque.server.table.state import TableState, Viewer
 
 
@@ -31,6 +31,19 @@ def replay(state: TableState, events: Iterable[StoredEvent]) -> None:
     table whose store refused what it had applied, rebuild their state this one way."""
     for stored in events:
         state.apply(from_stored(stored), stored.seq)
+
+
+async def last_game(store: TableLog, table_id: str) -> tuple[int, set[int]]:
+    """The number of the table's last game (0: none started) and the accounts holding its
+    seats, as its log last says (its `game_started` and `seat` records only: no game is
+    replayed)."""
+    number, holders = 0, dict[int, int | None]()
+    for stored in await store.load_events(table_id):
+        if stored.kind == SeatChanged.kind:
+            holders[int(stored.data["seat"])] = stored.data.get("user_id")
+        elif stored.kind == GameStarted.kind:
+            number = int(stored.data.get("game", 1))
+    return number, {user_id for user_id in holders.values() if user_id is not None}
 
 
 def frame(seq: int, at: float, event: TableEvent, viewer: Viewer) -> dict[str, Any]:

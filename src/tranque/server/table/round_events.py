@@ -275,6 +275,9 @@ class ActionTaken(TableEvent):
             if self.place is not None and laid != (self.place, self.line_ends):
                 raise TransitionError("a stored play whose place on the table the line does not give")
         seat = state.seats[self.seat]
+        forced = self.by is Mover.AUTO or (state.turn is not None and state.turn.auto)
+        if seat.is_human and not forced:  # a decision (game_rating.mostly_bot)
+            state.count_move(self.seat, self.by is Mover.BOT)
         if self.by is Mover.TIMEOUT:
             state.seats[self.seat] = seat.timed_out()
         elif self.by is Mover.HUMAN:

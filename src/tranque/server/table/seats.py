@@ -62,6 +62,11 @@ ALLOWED: dict[tuple[SeatKind, SeatState], frozenset[tuple[SeatKind, SeatState]]]
     (_B, _P): frozenset(),
 }
 
+# The most places a seat's log keeps: past them, a seat is no longer followed place by place
+# and its game is not rated (players/table_rating.py, `many_places`), so the log of a table
+# stays small whoever reconnects from however many addresses.
+MAX_PLACES = 16
+
 PUBLIC_KEYS = ("seat", "name", "name_en", "kind", "state", "bot_level")
 
 
@@ -78,6 +83,17 @@ class Seat:
     # A person's address as a key of this table (addresses.seat_address_key), never the
     # address itself: whether two people play from one (an unrated game). Never public.
     address_key: str | None = None
+    # The keys of every other address the seat was used from since (a socket following it,
+    # its token handed out again: `events.PlaceSeen`), sorted; never public either.
+    places: tuple[str, ...] = ()
+
+    @property
+    def address_keys(self) -> frozenset[str]:
+        """Every place this seat is known to have been used from (as keys)."""
+        keys = set(self.places)
+        if self.address_key is not None:
+            keys.add(self.address_key)
+        return frozenset(keys)
 
     @property
     def played_by_bot(self) -> bool:
@@ -128,6 +144,11 @@ class Seat:
         self._require(self.is_human and self.user_id is not None, "give a new token to")
         return replace(self, token_hash=hashed_token)
 
+    def seen_at(self, key: str) -> Seat:
+        """The same seat, known to have been used from the place of `key` too."""
+        self._require(self.is_human, "note a place of")
+        return replace(self, places=tuple(sorted({*self.places, key})))
+
     def reset_timeouts(self) -> Seat:
         self._require(self.is_human, "reset the timeouts of")
         return replace(self, timeouts=0)
@@ -163,8 +184,9 @@ class Seat:
     # JSON --------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The referee's record of this seat (account id, token hash and address key included;
-        records from before address keys have none, and a seat without one writes none)."""
+        """The referee's record of this seat (account id, token hash, address key and the keys
+        of the other places it was used from included; records from before address keys have
+        none, and a seat without them writes none)."""
         data: dict[str, Any] = {
             "seat": self.index,
             "name": self.name,
@@ -177,6 +199,8 @@ class Seat:
         }
         if self.address_key is not None:
             data["address_key"] = self.address_key
+        if self.places:
+            data["places"] = list(self.places)
         return data
 
     def public_json(self) -> dict[str, Any]:
@@ -205,4 +229,5 @@ class Seat:
             state=SeatState(data["state"]),
             timeouts=int(data.get("timeouts", 0)),
             address_key=data.get("address_key"),
+            places=tuple(data.get("places", ())),
         )

@@ -155,6 +155,11 @@ class TableState:
         self.rating: dict[str, Any] | None = None  # the last `rating` event's data
         self.hints: dict[int, int] = {}  # seat → hints it was given in this game (practice)
         self.last_hint: dict[int, tuple[int, Action]] = {}  # seat → (turn_id, action) of its last hint
+        # A person's seat → its turns with a choice in this game (its own moves, the covering
+        # bot's and the clock's; forced moves aside), and how many of them the bot made
+        # (players/game_rating.py `mostly_bot`).
+        self.decisions: dict[int, int] = {}
+        self.bot_moves: dict[int, int] = {}
 
     def apply(self, event: Foldable, seq: int) -> None:
         """Fold one event in: the only way a table's state changes."""
@@ -205,6 +210,14 @@ class TableState:
         self.rematch = set()
         self.hints = {}
         self.last_hint = {}
+        self.decisions = {}
+        self.bot_moves = {}
+
+    def count_move(self, seat: int, by_bot: bool) -> None:
+        """A person's seat made a decision in this game (by the covering bot, if `by_bot`)."""
+        self.decisions[seat] = self.decisions.get(seat, 0) + 1
+        if by_bot:
+            self.bot_moves[seat] = self.bot_moves.get(seat, 0) + 1
 
     def hint_counts(self) -> list[int]:
         """How many hints each seat was given in this game (practice tables; zeros elsewhere)."""
@@ -264,6 +277,8 @@ class TableState:
             "rating": self.rating,
             "hints": self.hint_counts(),
             "last_hint": {seat: [turn, action.to_json()] for seat, (turn, action) in self.last_hint.items()},
+            "decisions": dict(sorted(self.decisions.items())),
+            "bot_moves": dict(sorted(self.bot_moves.items())),
             "game": None if game is None else _game_facts(game),
         }
 

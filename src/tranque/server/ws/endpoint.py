@@ -188,7 +188,7 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
             # A refused hello (bad token, private table) must leave the socket where it was.
             previous = client.table
             seat: int | None = await table.call(
-                commands.Subscribe(client.connection, message.token, message.last_seq)
+                commands.Subscribe(client.connection, message.token, message.last_seq, client.address)
             )
             client.table, client.seat = table, seat
             if previous is not None and previous is not table:

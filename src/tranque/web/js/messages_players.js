@@ -78,7 +78,7 @@ export const PLAYERS_MESSAGES = {
   pl_friend_friends: { es: "Son amigos.", en: "You are friends." },
   pl_blocked: { es: "Lo bloqueaste: no ves sus frases y el juego rápido no los sienta juntos.", en: "You have blocked them: you do not see their phrases and quick match never seats you together." },
   // The table's line about the ranking (sync `rating`)
-  pl_rated: { es: "Partida competitiva: cuenta para la clasificación", en: "Competitive game: it counts for the rankings" },
+  pl_rated: { es: "Partida competitiva: cuenta para la clasificación y queda pública al terminar", en: "Competitive game: it counts for the rankings and is public once it ends" },
   pl_chances: { es: "Probabilidad de ganar: {list}", en: "Chance of winning: {list}" },
   pl_chance: { es: "{name} {n} %", en: "{name} {n}%" },
   pl_unrated: { es: "No cuenta para la clasificación.", en: "It does not count for the rankings." },
@@ -86,6 +86,8 @@ export const PLAYERS_MESSAGES = {
   pl_unrated_guest: { es: "Hay invitados sin cuenta: no cuenta para la clasificación.", en: "There are guests without an account: it does not count for the rankings." },
   pl_unrated_bot: { es: "Hay una máquina en la mesa: no cuenta para la clasificación.", en: "The machine has a seat at the table: it does not count for the rankings." },
   pl_unrated_same_address: { es: "Dos jugadores desde la misma conexión: no cuenta para la clasificación.", en: "Two players from the same connection: it does not count for the rankings." },
+  pl_unrated_same_address_in_play: { es: "Dos puestos se jugaron desde la misma conexión: esta partida ya no cuenta para la clasificación.", en: "Two seats were played from the same connection: this game no longer counts for the rankings." },
+  pl_unrated_many_places: { es: "Un puesto se jugó desde demasiadas conexiones: esta partida no cuenta para la clasificación.", en: "A seat was played from too many connections: this game does not count for the rankings." },
   pl_unrated_person_at_bots_table: { es: "Juega una persona en una mesa de bots: no cuenta para la clasificación de los bots.", en: "A person plays at a bots' table: it does not count for the bots' rankings." },
   pl_unrated_same_owner: { es: "Dos bots del mismo dueño: no cuenta para la clasificación de los bots.", en: "Two bots of the same owner: it does not count for the bots' rankings." },
   // The create-table form
@@ -93,7 +95,7 @@ export const PLAYERS_MESSAGES = {
   pl_casual: { es: "Amistosa", en: "Casual" },
   pl_competitive: { es: "Competitiva", en: "Competitive" },
   pl_casual_hint: { es: "Amistosa: se juega igual, pero no cuenta para la clasificación.", en: "Casual: the same game, but it does not count for the rankings." },
-  pl_competitive_hint: { es: "Competitiva: cuenta para el rating y la XP si todos tienen cuenta y no hay máquina en la mesa.", en: "Competitive: it counts for rating and XP if everybody has an account and no machine sits at the table." },
+  pl_competitive_hint: { es: "Competitiva: cuenta para el rating y la XP si todos tienen cuenta, no hay máquina en la mesa y cada quien juega desde su conexión. Al terminar, la partida queda pública (resultado, registro y repetición), aunque la mesa sea privada.", en: "Competitive: it counts for rating and XP if everybody has an account, no machine sits at the table and each plays from their own connection. Once it ends, the game is public (result, record and replay), even at a private table." },
   // The game's end
   pl_changes_title: { es: "Clasificación", en: "Rankings" },
   pl_change_line: { es: "{name}: rating {before} → {after} ({change}), +{xp} XP", en: "{name}: rating {before} → {after} ({change}), +{xp} XP" },
