@@ -30,19 +30,31 @@ class ApiError(Refusal):
     'The password must have at least 8 characters (and at most 1024).'
     """
 
-    def __init__(self, status: int, key: str, /, parameter: str | None = None, **params: object) -> None:
+    def __init__(
+        self,
+        status: int,
+        key: str,
+        /,
+        parameter: str | None = None,
+        retry_after: int | None = None,
+        **params: object,
+    ) -> None:
         super().__init__(key, **params)
         self.status = status
         self.parameter = parameter
+        self.retry_after = retry_after  # seconds: also in the body and a `Retry-After` header
 
     def body(self) -> dict[str, Any]:
         body = super().body()
         if self.parameter is not None:
             body["parameter"] = self.parameter
+        if self.retry_after is not None:
+            body["retry_after"] = self.retry_after
         return body
 
     def response(self) -> JSONResponse:
-        return JSONResponse(self.body(), status_code=self.status)
+        headers = None if self.retry_after is None else {"Retry-After": str(self.retry_after)}
+        return JSONResponse(self.body(), status_code=self.status, headers=headers)
 
 
 # Pydantic's kinds of problem with a field, by the catalogue's `bad_request` case.
