@@ -34,6 +34,7 @@ from tests.server.support.harness import LiveServer, free_port
 from tranque.cli import main
 from tranque.server.accounts.sessions import LOGGED_OUT_CLOSE, SESSION_COOKIE
 from tranque.server.app import WEB_DIR
+from tranque.server.http.accounts import DEVICE_COOKIE
 from tranque.server.http.security_headers import script_hashes
 from tranque.server.settings import Settings
 from tranque.server.store import NameTaken
@@ -309,6 +310,7 @@ class TestBehindAProxy:
             with client(server) as http:
                 created = register(http, "Pedro", headers={"X-Forwarded-Proto": "https"})
                 assert "secure" in cookie_flags(created)
+                assert "secure" in cookie_flags(created, DEVICE_COOKIE)
                 assert "server" not in created.headers  # no banner naming the software
             with client(server) as http:
                 assert "secure" not in cookie_flags(login_from(http, "203.0.113.9"))
@@ -319,8 +321,12 @@ class TestBehindAProxy:
             assert created.status_code == 201 and "secure" not in cookie_flags(created)
 
 
-def cookie_flags(response: httpx.Response) -> set[str]:
-    (header,) = [value for key, value in response.headers.multi_items() if key == "set-cookie"]
+def cookie_flags(response: httpx.Response, name: str = SESSION_COOKIE) -> set[str]:
+    (header,) = [
+        value
+        for key, value in response.headers.multi_items()
+        if key == "set-cookie" and value.startswith(f"{name}=")
+    ]
     return {part.strip().lower() for part in header.split(";")}
 
 

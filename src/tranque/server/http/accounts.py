@@ -39,6 +39,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
 from tranque.server.accounts.names import NAME_PATTERN, SKELETON_MAX, login_key, normal_form, skeleton
+from tranque.server.accounts.password_checks import BUSY
 from tranque.server.accounts.passwords import (
     PASSWORD_MAX,
     PASSWORD_MIN,
@@ -166,9 +167,10 @@ async def register(body: Credentials, request: Request, response: Response) -> M
         raise ApiError(429, "too_many_registrations")
     # The estimate only now: a refused password has used one registration of the place's quota.
     problem = await state.passwords.weakness(body.password, name)
-    if problem is not None:  # weak_password (estimated, or past its budget), password_check_busy
-        status = 503 if problem == "password_check_busy" else 422
-        raise ApiError(status, problem, parameter="password", retry_after=5 if status == 503 else None)
+    if problem == BUSY:
+        raise ApiError(503, "password_check_busy", parameter="password", retry_after=5)
+    if problem is not None:  # weak_password (estimated, or past its budget)
+        raise ApiError(422, problem, parameter="password")
     hashed = await hash_password(body.password)
     try:
         user = await state.store.create_user(name, hashed, state.settings.clock.now())

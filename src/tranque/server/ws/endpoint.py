@@ -76,8 +76,9 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     place = client_place(websocket, state.settings.ipv6_prefix)
     if state.sockets_by_place[place] >= state.settings.sockets_per_place:
         # Each socket costs memory and a share of the message budget: one place gets so many.
-        refusal = Refusal("too_many_sockets", most=state.settings.sockets_per_place)
-        await websocket.send_json(protocol.error(refusal))
+        await websocket.send_json(
+            protocol.error(Refusal("too_many_sockets", most=state.settings.sockets_per_place))
+        )
         await websocket.close(code=CROWDED_CLOSE, reason="too_many_sockets")
         return
     state.sockets_by_place[place] += 1
