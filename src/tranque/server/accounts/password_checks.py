@@ -66,7 +66,11 @@ class PasswordChecks:
         """Wait, the first time, for the worker to start and read zxcvbn's word lists."""
         if self._warm is None:
             self._warm = asyncio.ensure_future(self._run(estimated_weakness, "calentando motores", ""))
-        await asyncio.shield(self._warm)
+        try:
+            await asyncio.shield(self._warm)
+        except Exception:
+            self._warm = None  # the next sign-up tries again
+            raise
 
     async def _run(self, estimate: Callable[[str, str], str | None], password: str, name: str) -> str | None:
         loop = asyncio.get_running_loop()
