@@ -174,6 +174,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await registry.close()
             bots.close()
             await verifier.close()
+            await state.passwords.close()
             await analyses.close()
             await store.close()
 

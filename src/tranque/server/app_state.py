@@ -9,6 +9,7 @@ what the cluster calls when another process's lease lapsed.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 import redis.asyncio
@@ -16,8 +17,18 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from starlette.requests import HTTPConnection
 
+from tranque.server.accounts.account_delays import (
+    AccountDelay,
+    AccountDelays,
+    DelayPolicy,
+    KnownDevice,
+    KnownDevices,
+    RedisAccountDelays,
+    RedisKnownDevices,
+)
 from tranque.server.accounts.account_sockets import AccountSockets
 from tranque.server.accounts.bot_tokens import BotSockets
+from tranque.server.accounts.password_checks import PasswordChecks
 from tranque.server.accounts.sessions import SessionSockets
 from tranque.server.accounts.throttle import (
     EventLimit,
@@ -76,6 +87,10 @@ class ServerState:
     bot_quick: QuickMatch = field(init=False)  # the bot accounts' own quick match
     login_limiter: LoginLimit = field(init=False)
     registrations: EventLimit = field(init=False)
+    account_delays: AccountDelay = field(init=False)  # failed logins per name, from anywhere
+    devices: KnownDevice = field(init=False)  # the devices each name logged in from
+    passwords: PasswordChecks = field(init=False)  # new passwords' estimates, in a worker
+    sockets_by_place: Counter[str] = field(default_factory=Counter)  # open WebSockets (ws/endpoint.py)
     once: Once = field(init=False)  # double clicks on «Empezar» and «Crear mesa» (once.py)
     presence: Presence = field(init=False)  # each account's open sockets (lobby/presence.py)
     friends: Friends = field(init=False)
@@ -84,6 +99,17 @@ class ServerState:
     def __post_init__(self) -> None:
         settings, shared = self.settings, self.shared
         now = settings.clock.now
+        policy = DelayPolicy(
+            settings.account_failures_free,
+            settings.account_failures_seconds,
+            settings.account_delay_seconds,
+            settings.account_delay_max_seconds,
+        )
+        self.passwords = PasswordChecks(
+            settings.password_check_seconds,
+            settings.password_checks_at_once,
+            settings.password_check_in_processes,
+        )
         if shared is not None and shared.redis_url is not None:
             self.limiter_redis = redis.asyncio.Redis.from_url(
                 shared.redis_url,
@@ -106,11 +132,15 @@ class ServerState:
                 now,
                 prefix + "registrations:",
             )
+            self.account_delays = RedisAccountDelays(self.limiter_redis, policy, now, prefix + "account:")
+            self.devices = RedisKnownDevices(self.limiter_redis, now, prefix + "devices:")
         else:
             self.login_limiter = LoginLimiter(
                 settings.login_failures_per_minute, settings.login_failures_per_address_per_minute, now
             )
             self.registrations = SlidingWindow(settings.registrations_per_address_per_hour, 3600, now)
+            self.account_delays = AccountDelays(policy, now)
+            self.devices = KnownDevices(now)
         self.once = Once(settings.clock)
         self.bot_quick = QuickMatch(
             self.registry,

@@ -514,6 +514,27 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "Los moderadores te silenciaron: tus frases no le llegan a nadie.",
         "en": "The moderators muted you: your phrases reach nobody.",
     },
+    # The server's loop and places (accounts/password_checks.py, http/accounts.py, ws/endpoint.py)
+    "weak_password.unchecked": {
+        "es": "No alcanzamos a evaluar esa contraseña. Usa una frase de varias palabras "
+        "que solo tú conozcas.",
+        "en": "We could not assess that password in time. Use a phrase of several words only you know.",
+    },
+    "password_check_busy": {
+        "es": "Ahora mismo se están creando muchas cuentas; vuelve a intentarlo en unos segundos.",
+        "en": "Many accounts are being created right now; try again in a few seconds.",
+    },
+    "too_many_attempts.account": {
+        "es": "Ha habido muchos intentos fallidos con esa cuenta; espera {seconds} s y vuelve "
+        "a probar, o entra desde un dispositivo donde ya hayas entrado antes.",
+        "en": "There have been many failed attempts on that account; wait {seconds} s and try "
+        "again, or log in from a device you have logged in from before.",
+    },
+    "too_many_sockets": {
+        "es": "Desde tu conexión ya hay {most} conexiones abiertas con Tranque; cierra alguna "
+        "pestaña y vuelve a intentarlo.",
+        "en": "Your connection already has {most} connections open to Tranque; close a tab and try again.",
+    },
 }
 
 # Nouns counted in refusals: (singular, plural) in each language.

@@ -38,6 +38,18 @@ class Settings:
     limits: Limits = field(default_factory=Limits)  # what one client may send and create
     socket_limits: SocketLimits = field(default_factory=SocketLimits)  # heartbeats, message rate
     verify_in_processes: bool = True  # records are checked in worker processes; False: in threads
+    # Where clients come from and what one place may hold (addresses.py, ws/endpoint.py), new
+    # passwords' estimates off the loop (accounts/password_checks.py), and the per-account
+    # login delays (accounts/throttle.py `AccountDelays`; docs/deploy.md «Logins»).
+    ipv6_prefix: int = 64  # an IPv6 address counts as its network of this many bits (one home)
+    sockets_per_place: int = 50  # WebSockets open at once from one place; more: closed with 4031
+    password_check_seconds: float = 2.0  # an estimate past this: `weak_password` (unchecked)
+    password_checks_at_once: int = 4  # estimates under way or waiting; more: `password_check_busy`
+    password_check_in_processes: bool = True  # False: in a thread of this process (tests)
+    account_failures_free: int = 10  # failed logins on one name, from anywhere, before delays
+    account_failures_seconds: float = 3600.0  # the window those failures are counted in
+    account_delay_seconds: float = 2.0  # the first delay; each further failure doubles it...
+    account_delay_max_seconds: float = 900.0  # ...up to this
     # Post-game analyses asked for on the site (analysis/queue.py, http/analysis.py).
     analysis_workers: int = 1  # worker processes (and jobs at a time); 0: keep requests pending
     analysis_queue_size: int = 20  # jobs not over yet on the whole site; more: `analysis_busy`

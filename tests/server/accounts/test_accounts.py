@@ -29,8 +29,10 @@ def memory_server() -> Iterator[LiveServer]:
         yield running
 
 
-def set_cookie(response: httpx.Response) -> str:
-    (header,) = [v for k, v in response.headers.multi_items() if k == "set-cookie"]
+def set_cookie(response: httpx.Response, name: str = SESSION_COOKIE) -> str:
+    (header,) = [
+        v for k, v in response.headers.multi_items() if k == "set-cookie" and v.startswith(f"{name}=")
+    ]
     return header
 
 

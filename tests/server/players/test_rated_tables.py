@@ -218,3 +218,36 @@ def test_quick_match_tables_are_competitive() -> None:
         sync = asyncio.run(scenario())
         assert sync["kind"] == "quick"
         assert (sync["rating"]["competitive"], sync["rating"]["rated"]) == (True, True)
+
+
+def test_FP3_two_addresses_of_one_ipv6_64_are_one_place_and_not_rated() -> None:
+    """One host's IPv6 privacy addresses (one /64) are the same place: the table's `rating`
+    says the game will not be rated, for the same address, before it starts."""
+    with LiveServer(game_settings()) as server:
+        (_, ana), (_, beto) = make_account(server, "ana"), make_account(server, "beto")
+        table = create_table(server, ana, preset="clasico", players=2, competitive=True)
+
+        async def scenario() -> list[dict[str, Any]]:
+            _, token = await sit(server, ana, "2001:db8:1:2::10", table)
+            async with Player(server) as follower:
+                await follower.request({"type": "hello", "table": table, "token": token})
+                await sit(server, beto, "2001:db8:1:2::11", table)
+                await follower.expect(lambda m: m.get("kind") == "game_started")
+                return [frame for frame in follower.frames if frame.get("type") == "event"]
+
+        shown = [event["data"] for event in asyncio.run(scenario()) if event["kind"] == "rating"]
+        assert shown and (shown[-1]["rated"], shown[-1]["reason"]) == (False, "same_address")
+
+
+def test_FP3_two_ipv6_64s_are_two_places() -> None:
+    with LiveServer(game_settings()) as server:
+        (_, ana), (_, beto) = make_account(server, "ana"), make_account(server, "beto")
+        table = create_table(server, ana, preset="clasico", players=2, competitive=True)
+
+        async def scenario() -> dict[str, Any]:
+            await sit(server, ana, "2001:db8:1:2::10", table)
+            _, token = await sit(server, beto, "2001:db8:1:3::10", table)
+            return await first_sync(server, table, token)
+
+        rating = asyncio.run(scenario())["rating"]
+        assert (rating["rated"], rating["reason"]) == (True, None)

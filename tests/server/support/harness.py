@@ -60,8 +60,15 @@ def test_database(url: str | None) -> tuple[str | None, Path | None]:
 
 def fast_settings(database_url: str | None = "memory://", **changes: Any) -> Settings:
     """Settings for a test server: the in-memory store, a `FakeClock` the test moves, bots in
-    the server's own process that answer at once; `changes` override any of them."""
-    values: dict[str, Any] = {"clock": FakeClock(), "bot_processes": 0, "bot_min_seconds": 0}
+    the server's own process that answer at once, and no cap on sockets per place (every test
+    client is 127.0.0.1; tests/server/ws/test_sockets_per_place.py sets one); `changes` override
+    any of them."""
+    values: dict[str, Any] = {
+        "clock": FakeClock(),
+        "bot_processes": 0,
+        "bot_min_seconds": 0,
+        "sockets_per_place": 10**6,
+    }
     return Settings(database_url=database_url, **{**values, **changes})
 
 

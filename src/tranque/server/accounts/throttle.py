@@ -1,8 +1,9 @@
 """Per-client limits, counted on the app's clock: failed logins and registrations.
 
 Each limit is a sliding window of event times per key. In memory: a restart forgets, which
-is acceptable for limits measured in minutes and hours. Keys are client addresses as
-`addresses.client_address` gives them, so behind a trusted proxy they are the real clients'.
+is acceptable for limits measured in minutes and hours. Keys are client places as
+`addresses.client_place` gives them (an IPv4 address, an IPv6 /64), so behind a trusted proxy
+they are the real clients'.
 
 With several processes the windows are in Redis (`RedisSlidingWindow`, `RedisLoginLimiter`),
 so that a client counts the same whichever process it reaches: a sorted set per key, its

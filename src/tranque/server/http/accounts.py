@@ -4,8 +4,14 @@ Names are checked and compared as names.py says (NFKC; look-alikes of an existin
 refused), passwords as passwords.py says (argon2id; common ones and the name are refused). A
 login creates a session: a random token in the `tranque_session` cookie, of which the
 database keeps only the SHA-256; logging out ends it and closes the sockets opened with it
-(sessions.py). Failed logins and registrations are limited per client address
-(accounts/throttle.py, addresses.py).
+(sessions.py). Failed logins and registrations are limited per client place (an IPv4
+address, an IPv6 /64: accounts/throttle.py, addresses.py), and failed logins on one name from
+anywhere get growing delays, except from a device the account logged in from before (the
+`tranque_device` cookie) or with its own live session (accounts/account_delays.py).
+
+A new password's cheap checks (length, the name) come first; the strength estimate runs last,
+after the name's checks and once the place's registration quota is taken, in a worker process
+(accounts/password_checks.py): a refused sign-up costs no estimate, and none runs on the loop.
 
 Every refusal is a JSON body {"code", "message", "message_en"}, the message in Spanish and in
 English; a bad field also names it (`parameter`): http/errors.py.
@@ -23,6 +29,8 @@ victim's cookie to abuse.
 
 from __future__ import annotations
 
+import hashlib
+import math
 import secrets
 from typing import Annotated
 from urllib.parse import urlsplit
@@ -31,15 +39,16 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
 from tranque.server.accounts.names import NAME_PATTERN, SKELETON_MAX, login_key, normal_form, skeleton
+from tranque.server.accounts.password_checks import BUSY
 from tranque.server.accounts.passwords import (
     PASSWORD_MAX,
     PASSWORD_MIN,
+    cheap_weakness,
     hash_password,
     password_matches,
-    weakness,
 )
 from tranque.server.accounts.sessions import SESSION_COOKIE, TOKEN_MAX, user_from_session
-from tranque.server.addresses import client_address, is_https
+from tranque.server.addresses import client_place, is_https
 from tranque.server.app_state import ServerState, server_state
 from tranque.server.http.errors import ApiError, SpanishErrors
 from tranque.server.moderation.standing import barred, utc_text
@@ -47,6 +56,8 @@ from tranque.server.store import NameTaken, UserRow
 from tranque.server.table.seats import token_hash
 
 SESSION_SECONDS = 30 * 24 * 3600
+DEVICE_COOKIE = "tranque_device"  # a browser's random id, set by a login (accounts/account_delays.py)
+DEVICE_SECONDS = 365 * 24 * 3600
 NAME_MAX = 64  # longer than any name: a login with it is simply wrong
 
 
@@ -150,29 +161,37 @@ async def register(body: Credentials, request: Request, response: Response) -> M
     name = clean_name(body.name)
     check_password(body.password, name)
     state = server_state(request)
-    # Known refusals first: they cost no hash and no registration from the address's quota.
+    # Known refusals first: they cost no estimate, no hash and no registration from the quota.
     if await state.store.find_user(name) is not None:
         raise ApiError(409, "name_taken", parameter="name")
     similar = await state.store.find_similar_user(name)
     if similar is not None:
         raise ApiError(409, "name_confusable", parameter="name", similar=similar.name)
-    address = client_address(request)
+    address = client_place(request, state.settings.ipv6_prefix)
     if not await state.registrations.take(address):  # checked and counted at once (accounts/throttle.py)
         raise ApiError(429, "too_many_registrations")
+    # The estimate only now: a refused password has used one registration of the place's quota.
+    problem = await state.passwords.weakness(body.password, name)
+    if problem == BUSY:
+        raise ApiError(503, "password_check_busy", parameter="password", retry_after=5)
+    if problem is not None:  # weak_password (estimated, or past its budget)
+        raise ApiError(422, problem, parameter="password")
     hashed = await hash_password(body.password)
     try:
         user = await state.store.create_user(name, hashed, state.settings.clock.now())
     except NameTaken:
         raise ApiError(409, "name_taken", parameter="name") from None
+    await remember_device(request, response, login_key(name))
     await start_session(request, response, user)
     return Me(id=user.user_id, name=user.name)
 
 
 def check_password(password: str, name: str) -> None:
-    problem = weakness(password, name)
+    """The cheap checks of a new password (no estimate: that is `state.passwords`')."""
+    problem = cheap_weakness(password, name)
     if problem == "bad_password":
         raise ApiError(422, "bad_password", parameter="password", least=PASSWORD_MIN, most=PASSWORD_MAX)
-    if problem is not None:  # password_is_name, weak_password
+    if problem is not None:  # password_is_name
         raise ApiError(422, problem, parameter="password")
 
 
@@ -182,11 +201,17 @@ def check_password(password: str, name: str) -> None:
 async def login(body: Credentials, request: Request, response: Response) -> Me:
     state = server_state(request)
     limiter = state.login_limiter
-    address = client_address(request)
+    address = client_place(request, state.settings.ipv6_prefix)
     name = normal_form(body.name[:NAME_MAX])
     key = login_key(name)
     if not await limiter.attempt(address, key):
         raise ApiError(429, "too_many_attempts")
+    device = request.cookies.get(DEVICE_COOKIE, "")[:TOKEN_MAX]
+    if not await _owners_own(request, state, key, device):
+        wait = await state.account_delays.attempt(key)
+        if wait > 0:
+            seconds = math.ceil(wait)
+            raise ApiError(429, "too_many_attempts.account", retry_after=seconds, seconds=str(seconds))
     user = await _authenticate(state, name, body)
     if user is None:
         raise ApiError(401, "wrong_login")
@@ -194,6 +219,8 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     sanction = await barred(state.store, user.user_id, state.settings.clock.now())
     if sanction is not None:  # the right password of a suspended or banned account
         raise sanction_refusal(sanction.kind, sanction.until)
+    await state.account_delays.succeeded(key)
+    await remember_device(request, response, key)
     await start_session(request, response, user)
     return Me(id=user.user_id, name=user.name)
 
@@ -203,6 +230,37 @@ def sanction_refusal(kind: str, until: float | None) -> ApiError:
     if kind == "ban" or until is None:
         return ApiError(403, "account_banned")
     return ApiError(403, "account_suspended", until=utc_text(until))
+
+
+async def remember_device(request: Request, response: Response, name_key: str) -> None:
+    """The account logged in from this browser: its device cookie (a new one if it has none)
+    is one of the account's known devices from now on."""
+    device = request.cookies.get(DEVICE_COOKIE, "")[:TOKEN_MAX]
+    if not device:
+        device = secrets.token_urlsafe(32)
+        response.set_cookie(
+            DEVICE_COOKIE,
+            device,
+            max_age=DEVICE_SECONDS,
+            path="/",
+            httponly=True,
+            samesite="lax",
+            secure=secure_cookies(request),
+        )
+    await server_state(request).devices.remember(name_key, _device_hash(device))
+
+
+async def _owners_own(request: Request, state: ServerState, name_key: str, device: str) -> bool:
+    """Whether the login comes from a device the name logged in from before, or with a live
+    session of that very account: no delay for failures elsewhere applies to it."""
+    if device and await state.devices.known(name_key, _device_hash(device)):
+        return True
+    user = await current_user(request)
+    return user is not None and login_key(user.name) == name_key
+
+
+def _device_hash(device: str) -> str:
+    return hashlib.sha256(device.encode()).hexdigest()
 
 
 async def _authenticate(state: ServerState, name: str, body: Credentials) -> UserRow | None:

@@ -16,7 +16,7 @@ from tranque.bots import bot_names
 from tranque.engine import Rules, RulesError
 from tranque.engine.messages import OneOf
 from tranque.engine.presets import PRESETS
-from tranque.server.addresses import client_address
+from tranque.server.addresses import client_place
 from tranque.server.analysis.verify import RecordRefused
 from tranque.server.analysis.verify_pool import VerifierBusy
 from tranque.server.app_state import ServerState, server_state
@@ -96,7 +96,7 @@ async def practice(body: PracticeRequest, request: Request) -> Seated:
     rules = body.rules()
     user = await current_user(request)
     user_id = None if user is None else user.user_id
-    address = client_address(request)
+    address = client_place(request, state.settings.ipv6_prefix)
 
     async def make() -> Seated:
         # Nothing is awaited between counting the quotas and the registry's claiming them.
@@ -183,7 +183,7 @@ async def verify(
     # The body is read already (http/body_limit.py) and parsed by the worker, not here.
     text = await request.body()
     try:
-        return await state.verifier.check(text, client_address(request), lang)
+        return await state.verifier.check(text, client_place(request, state.settings.ipv6_prefix), lang)
     except RecordRefused as refused:
         return JSONResponse(refused.body, status_code=422)
     except VerifierBusy as busy:

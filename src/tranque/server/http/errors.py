@@ -31,19 +31,31 @@ class ApiError(Refusal):
     'The password must have at least 8 characters (and at most 1024).'
     """
 
-    def __init__(self, status: int, key: str, /, parameter: str | None = None, **params: object) -> None:
+    def __init__(
+        self,
+        status: int,
+        key: str,
+        /,
+        parameter: str | None = None,
+        retry_after: int | None = None,
+        **params: object,
+    ) -> None:
         super().__init__(key, **params)
         self.status = status
         self.parameter = parameter
+        self.retry_after = retry_after  # seconds: also in the body and a `Retry-After` header
 
     def body(self) -> dict[str, Any]:
         body = super().body()
         if self.parameter is not None:
             body["parameter"] = self.parameter
+        if self.retry_after is not None:
+            body["retry_after"] = self.retry_after
         return body
 
     def response(self) -> JSONResponse:
-        return JSONResponse(self.body(), status_code=self.status)
+        headers = None if self.retry_after is None else {"Retry-After": str(self.retry_after)}
+        return JSONResponse(self.body(), status_code=self.status, headers=headers)
 
 
 # Pydantic's kinds of problem with a field, by the catalogue's `bad_request` case.
@@ -110,12 +122,4 @@ class RetryLater(ApiError):
     """
 
     def __init__(self, key: str, retry_after: float, /, **params: object) -> None:
-        super().__init__(429, key, None, **params)
-        self.retry_after = max(1, math.ceil(retry_after))
-
-    def body(self) -> dict[str, Any]:
-        return {**super().body(), "retry_after": self.retry_after}
-
-    def response(self) -> JSONResponse:
-        headers = {"Retry-After": str(self.retry_after)}
-        return JSONResponse(self.body(), status_code=self.status, headers=headers)
+        super().__init__(429, key, None, max(1, math.ceil(retry_after)), **params)

@@ -50,8 +50,8 @@ class Limits:
 
 
 def address_key(address: str) -> str:
-    """The quota key of a client address. Stored with the table, so hashed: not a secret
-    (addresses are few), only not written down as it is."""
+    """The quota key of a client's place (`addresses.client_place`: an IPv6 /64 is one). Stored
+    with the table, so hashed: not a secret (addresses are few), only not written down as it is."""
     return "address:" + hashlib.sha256(address.encode()).hexdigest()[:24]
 
 

@@ -14,7 +14,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tranque.server.accounts.bot_tokens import BAD_TOKEN_CLOSE, bearer_token, bot_of_token
 from tranque.server.accounts.sessions import SESSION_COOKIE, user_from_session
-from tranque.server.addresses import client_address
+from tranque.server.addresses import client_place
 from tranque.server.app_state import ServerState, server_state
 from tranque.server.lobby.registry import Registry
 from tranque.server.moderation.standing import muted, utc_text
@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 FOREIGN_ORIGIN_CLOSE = 4003
 FLOOD_CLOSE = 4029  # kept sending after `flood_refusals` messages in a row were refused
+CROWDED_CLOSE = 4031  # `Settings.sockets_per_place` sockets are open from the client's place already
 
 Answer = dict[str, object]  # what an `ack` carries besides its type and id
 SeatCommand = (
@@ -54,7 +55,7 @@ def _same_origin(websocket: WebSocket) -> bool:
 class Client:
     """What the server knows of one socket: its connection, its account, its table."""
 
-    def __init__(self, websocket: WebSocket, user: UserRow | None, bucket: TokenBucket) -> None:
+    def __init__(self, websocket: WebSocket, user: UserRow | None, bucket: TokenBucket, address: str) -> None:
         self.connection = Connection(websocket)
         self.user = user
         self.bucket = bucket  # the socket's message rate (Settings.socket_limits)
@@ -62,7 +63,7 @@ class Client:
         self.table: Table | None = None
         self.seat: int | None = None
         self.follows_lobby = False  # the registry sends it the lobby's updates
-        self.address = client_address(websocket)
+        self.address = address  # its place (addresses.client_place): one IPv6 /64 is one
 
 
 @router.websocket("/ws")
@@ -73,6 +74,25 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await websocket.close(code=FOREIGN_ORIGIN_CLOSE)
         return
     await websocket.accept()
+    place = client_place(websocket, state.settings.ipv6_prefix)
+    if state.sockets_by_place[place] >= state.settings.sockets_per_place:
+        # Each socket costs memory and a share of the message budget: one place gets so many.
+        await websocket.send_json(
+            protocol.error(Refusal("too_many_sockets", most=state.settings.sockets_per_place))
+        )
+        await websocket.close(code=CROWDED_CLOSE, reason="too_many_sockets")
+        return
+    state.sockets_by_place[place] += 1
+    try:
+        await _serve(state, websocket, place)
+    finally:
+        state.sockets_by_place[place] -= 1
+        if state.sockets_by_place[place] <= 0:
+            del state.sockets_by_place[place]
+
+
+async def _serve(state: ServerState, websocket: WebSocket, place: str) -> None:
+    """One accepted socket, from its first message to its end."""
     now = state.settings.clock.now()
     token = bearer_token(websocket.headers)
     if token is not None:  # a bot account's program (accounts/bot_tokens.py)
@@ -93,7 +113,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             forget_account()
 
     limits = state.settings.socket_limits
-    client = Client(websocket, user, limits.bucket(user is not None and user.is_bot, now))
+    client = Client(websocket, user, limits.bucket(user is not None and user.is_bot, now), place)
     client.connection.start(limits.heartbeat_seconds)
     try:
         if user is not None:  # online for its friends, and deaf to whom it blocks (lobby/presence.py)
