@@ -61,7 +61,12 @@ def test_database(url: str | None) -> tuple[str | None, Path | None]:
 def fast_settings(database_url: str | None = "memory://", **changes: Any) -> Settings:
     """Settings for a test server: the in-memory store, a `FakeClock` the test moves, bots in
     the server's own process that answer at once; `changes` override any of them."""
-    values: dict[str, Any] = {"clock": FakeClock(), "bot_processes": 0, "bot_min_seconds": 0}
+    values: dict[str, Any] = {
+        "clock": FakeClock(),
+        "bot_processes": 0,
+        "bot_min_seconds": 0,
+        "fairplay_sampler": False,  # a test that wants the fair-play sampler turns it on
+    }
     return Settings(database_url=database_url, **{**values, **changes})
 
 

@@ -248,3 +248,27 @@ sa.Index(
     sqlite_where=table_events.c.kind == "game_ended",
     postgresql_where=table_events.c.kind == "game_ended",
 )
+
+# Fair-play figures (revision 0011, moderation/sampler.py): per account and per sampled rated
+# game, its judged decisions against the expert at the sampler's budget, and its rating as it
+# sat down, which the signals (moderation/signals.py) compare.
+fairplay_samples = sa.Table(
+    "fairplay_samples",
+    metadata,
+    sa.Column("game_id", sa.String(80), sa.ForeignKey("games.game_id"), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("finished_at", sa.Double, nullable=False),  # the game's
+    sa.Column("format", sa.String(16), nullable=False),
+    sa.Column("mu_before", sa.Double, nullable=False),
+    sa.Column("sigma_before", sa.Double, nullable=False),
+    sa.Column("decisions", sa.Integer, nullable=False),
+    sa.Column("accurate", sa.Integer, nullable=False),
+    sa.Column("inaccuracies", sa.Integer, nullable=False),
+    sa.Column("errors", sa.Integer, nullable=False),
+    sa.Column("total_loss", sa.Double, nullable=False),
+    sa.Column("deals", sa.Integer, nullable=False),
+    sa.Column("sampled_at", sa.Double, nullable=False),
+    # The signals read a window of the latest games; a restarted sampler, the last one.
+    sa.Index("ix_fairplay_samples_finished_at", "finished_at"),
+)
