@@ -15,8 +15,10 @@ Three kinds, each with the evidence a moderator needs to judge it:
   more above the expectation *and* `accuracy_z` standard errors above it.
 - `pair_sits_together`: two accounts that keep sitting at the same individual tables (3 to 6,
   each for themselves) and win there, between them, far more than the ratings of everybody
-  at those tables predict (the rating model's chances of each seat winning): one feeding the
-  other points leaves exactly that trace. Flagged with `pair_min_games` games together when
+  at those tables predict (the rating model's chances of each seat winning), plus what each
+  wins above its rating at the tables it plays without the other (so that a strong player
+  not yet rated so, who wins everywhere, does not make every table-mate suspect): one
+  feeding the other points leaves exactly that trace. Flagged with `pair_min_games` games together when
   the excess of their joint wins is at least `pair_margin` of the games and `pair_z`
   standard errors.
 - `rating_flow`: rating points that keep flowing from one account to another. Each rated
@@ -282,13 +284,19 @@ class _Pair:
 
 def pair_signals(results: Iterable[GamePlayerRow], limits: Thresholds = THRESHOLDS) -> list[Signal]:
     """`pair_sits_together` for every two accounts whose joint wins at the individual tables
-    they shared are far above what everybody's ratings there predicted."""
+    they shared are far above what everybody's ratings there predicted, once each account's
+    own excess at the tables it played without the other (if `pair_min_games` or more) is
+    carried over: a strong player underrated so far wins everywhere, a fed one with its feeder."""
     pairs: dict[tuple[int, int], _Pair] = defaultdict(_Pair)
     played: dict[int, int] = defaultdict(int)  # individual rated games, per account
+    won: dict[int, int] = defaultdict(int)
+    chance: dict[int, float] = defaultdict(float)  # expected wins, by the ratings
     for rows in by_game(r for r in results if r.format == "individual"):
         chances = ratings.win_chances([[_before(row)] for row in rows])
-        for row in rows:
+        for row, value in zip(rows, chances, strict=True):
             played[row.user_id] += 1
+            won[row.user_id] += int(row.won)
+            chance[row.user_id] += value
         for (i, a), (j, b) in combinations(enumerate(rows), 2):
             if a.user_id > b.user_id:
                 (i, a), (j, b) = (j, b), (i, a)
@@ -301,11 +309,21 @@ def pair_signals(results: Iterable[GamePlayerRow], limits: Thresholds = THRESHOL
             pair.wins = (pair.wins[0] + int(a.won), pair.wins[1] + int(b.won))
             pair.expected = (pair.expected[0] + chances[i], pair.expected[1] + chances[j])
             pair.game_ids = [*(pair.game_ids or []), a.game_id][-GAME_IDS:]
+
+    def apart(user: int, place: int, pair: _Pair) -> float:
+        """The account's wins above the ratings per game at tables without the other."""
+        games = played[user] - pair.games
+        if games < limits.pair_min_games:
+            return 0.0
+        return (won[user] - pair.wins[place] - (chance[user] - pair.expected[place])) / games
+
     signals = []
     for (first, second), pair in sorted(pairs.items()):
         if pair.games < limits.pair_min_games or pair.joint_variance <= 0:
             continue
-        excess = pair.joint_wins - pair.joint_expected
+        elsewhere = apart(first, 0, pair) + apart(second, 1, pair)
+        expected = min(float(pair.games), max(0.0, pair.joint_expected + elsewhere * pair.games))
+        excess = pair.joint_wins - expected
         z = excess / math.sqrt(pair.joint_variance)
         if excess / pair.games < limits.pair_margin or z < limits.pair_z:
             continue
@@ -321,9 +339,11 @@ def pair_signals(results: Iterable[GamePlayerRow], limits: Thresholds = THRESHOL
                         round(pair.games / played[second], 3),
                     ],
                     "joint_wins": pair.joint_wins,
-                    "joint_expected": round(pair.joint_expected, 2),
+                    "joint_expected": round(expected, 2),
+                    "by_ratings_alone": round(pair.joint_expected, 2),
                     "wins": list(pair.wins),
                     "expected_wins": [round(value, 2) for value in pair.expected],
+                    "excess_elsewhere": [round(apart(first, 0, pair), 3), round(apart(second, 1, pair), 3)],
                     "z": round(z, 2),
                     "game_ids": list(pair.game_ids or []),
                 },
