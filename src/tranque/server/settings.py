@@ -54,7 +54,7 @@ class Settings:
     # per-account figures kept, signals handed to `fairplay_on_signal` for review, never a sanction.
     fairplay_sampler: bool = True  # False: this process samples nothing
     fairplay_sample_rate: float = 0.25  # share of the rated games analysed (the same in every process)
-    fairplay_deals: int = 100  # deals per decision (a player's own analysis: `analysis_deals`)
+    fairplay_deals: int = 50  # deals per decision (a player's own analysis: `analysis_deals`)
     fairplay_window_days: float = 30.0  # the signals look at this many days of games
     fairplay_poll_seconds: float = (
         30.0  # it looks for new rated games (and waits for players' analyses) this often

@@ -82,7 +82,7 @@ class FairPlaySampler:
         clock: Clock,
         *,
         rate: float = 0.25,
-        deals: int = 100,
+        deals: int = 50,
         window: float = 30 * 86400.0,
         thresholds: Thresholds = THRESHOLDS,
         on_signal: OnSignal | None = None,
