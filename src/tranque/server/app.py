@@ -140,6 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             thresholds=settings.fairplay_thresholds,
             on_signal=settings.fairplay_on_signal,
             poll=settings.fairplay_poll_seconds,
+            check_every=settings.fairplay_check_seconds,
             in_processes=settings.fairplay_in_processes,
         )
         collector = Collector() if managed() else None

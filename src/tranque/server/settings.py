@@ -56,9 +56,8 @@ class Settings:
     fairplay_sample_rate: float = 0.25  # share of the rated games analysed (the same in every process)
     fairplay_deals: int = 50  # deals per decision (a player's own analysis: `analysis_deals`)
     fairplay_window_days: float = 30.0  # the signals look at this many days of games
-    fairplay_poll_seconds: float = (
-        30.0  # it looks for new rated games (and waits for players' analyses) this often
-    )
+    fairplay_poll_seconds: float = 30.0  # it looks for new rated games, or waits for players' analyses
+    fairplay_check_seconds: float = 3600.0  # the signals are computed at most this often (and at start)
     fairplay_in_processes: bool = True  # False: evaluated in a thread of this process (tests)
     fairplay_thresholds: Thresholds = field(default_factory=Thresholds)  # minimum games, margins, z
     fairplay_on_signal: Callable[[Signal], Awaitable[None]] | None = None  # None: logged only

@@ -15,9 +15,11 @@ before its next decision. Each account's figures for the game (decisions, accura
 inaccuracies, errors, total loss) and its rating as it sat down are kept
 (`Store.save_fairplay_samples`).
 
-After a pass that sampled anything (and once at start) the signals are computed, in a
-thread, over the last `window` seconds of samples and rated results; each one not handed
-over yet by this process goes to `on_signal` (by default: logged). A signal is for a person to
+At start, and after a pass that sampled anything once `check_every` seconds have gone by
+since the last time, the signals are computed, in the worker process, over the last
+`window` seconds of samples and rated results (read whole: on a site of hundreds of
+thousands of rated games a month this read is what to make incremental first); each one not
+handed over yet by this process goes to `on_signal` (by default: logged). A signal is for a person to
 review, never a sanction: nothing here changes an account.
 
 With several processes on one database each runs a sampler: they choose the same games, and
@@ -87,6 +89,7 @@ class FairPlaySampler:
         thresholds: Thresholds = THRESHOLDS,
         on_signal: OnSignal | None = None,
         poll: float = 30.0,
+        check_every: float = 3600.0,
         in_processes: bool = True,
         evaluate: Callable[[Job], Evaluation] = evaluate_job,
     ) -> None:
@@ -98,11 +101,12 @@ class FairPlaySampler:
         self.thresholds = thresholds
         self.on_signal = on_signal or log_signal
         self.poll = poll  # seconds between looks for new rated games (and while players' analyses run)
+        self.check_every = check_every  # seconds between two computations of the signals, at least
         self.in_processes = in_processes
         self.evaluate = evaluate  # top level, for a worker process; tests wrap it (threads)
         self._cursor: tuple[float, str] | None = None
         self._signalled: set[tuple[str, tuple[int, ...], str]] = set()
-        self._checked = False
+        self._checked_at: float | None = None  # when the signals were last computed
         self._task: asyncio.Task[None] | None = None
         self._executor: Executor | None = None
 
@@ -166,8 +170,9 @@ class FairPlaySampler:
                     await self.store.save_fairplay_samples(samples)
                     sampled += 1
             self._cursor = (game.finished_at, game.game_id)
-        if sampled or not self._checked:
-            self._checked = True
+        now = self.clock.now()
+        if self._checked_at is None or (sampled and now - self._checked_at >= self.check_every):
+            self._checked_at = now
             await self.check()
         return sampled
 
@@ -234,7 +239,10 @@ class FairPlaySampler:
         since = self.clock.now() - self.window
         samples = await self.store.fairplay_samples(since)
         results = await self.store.rated_results(since)
-        found = await asyncio.to_thread(all_signals, samples, results, self.thresholds)
+        if not samples and not results:
+            return []  # nothing to look at: no worker process started for it
+        loop = asyncio.get_running_loop()  # in the worker process: a big window holds no GIL here
+        found = await loop.run_in_executor(self._worker(), all_signals, samples, results, self.thresholds)
         new = [signal for signal in found if signal.key not in self._signalled]
         for signal in new:
             self._signalled.add(signal.key)
