@@ -224,3 +224,27 @@ async def test_the_callback_gets_each_signal_once(store: Store) -> None:
         assert await sampler.check() == [] and len(got) == 1  # handed over once
     finally:
         await sampler.close()
+
+
+async def test_the_signals_are_computed_at_start_then_at_most_every_check_interval(store: Store) -> None:
+    clock = FakeClock()
+    ana = (await store.create_user("ana", "hash", 1.0)).user_id
+    bea = (await store.create_user("bea", "hash", 1.0)).user_id
+    checks: list[float] = []
+
+    class Counted(FairPlaySampler):
+        async def check(self) -> list[Signal]:
+            checks.append(self.clock.now())
+            return await super().check()
+
+    sampler = Counted(store, clock, rate=1.0, deals=DEALS, in_processes=False, check_every=3600.0)
+    try:
+        assert await sampler.run_once() == 0 and checks == [clock.now()]  # at start
+        await keep_rated(store, "a.1", [ana, bea], clock.now() - 10)
+        assert await sampler.run_once() == 1 and len(checks) == 1  # sampled, but within the hour
+        clock.advance(3600.0)
+        await keep_rated(store, "b.1", [ana, bea], clock.now() - 10)
+        assert await sampler.run_once() == 1 and len(checks) == 2
+        assert await sampler.run_once() == 0 and len(checks) == 2  # nothing sampled: nothing to look at
+    finally:
+        await sampler.close()
