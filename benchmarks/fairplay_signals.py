@@ -10,7 +10,9 @@ at random, offline: the engine plays them, and the site's own rating code (`fini
 the OpenSkill model of players/ratings.py) rates them in order.
 
 1. Established: the honest accounts (random, greedy, heuristic) play `--establish` games among
-   themselves first, rated but neither kept nor analysed: their ratings settle.
+   themselves first, rated but not analysed: their ratings settle. The pairs and flows
+   signals are computed over these results (every two accounts meet many times): how many
+   honest pairs they flag. `--establish-only` stops there.
 2. Observed: the expert accounts arrive with a newcomer's rating, as a person driven by the
    expert would, and everybody plays `--games` games, seated at random. Each is kept in an
    in-memory store as the recorder keeps it (`games` and `game_players` rows, with the
@@ -28,6 +30,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
+import itertools
 import random
 import statistics
 import time
@@ -38,7 +42,17 @@ from tranque.bots import make_bot
 from tranque.bots.arena import play_out
 from tranque.engine.record import to_record
 from tranque.server.moderation.sampler import FairPlaySampler
-from tranque.server.moderation.signals import ACCURACY, FLOW, PAIR, Signal, account_accuracies, fit_line
+from tranque.server.moderation.signals import (
+    ACCURACY,
+    FLOW,
+    PAIR,
+    Signal,
+    account_accuracies,
+    by_game,
+    fit_line,
+    flow_signals,
+    pair_signals,
+)
 from tranque.server.players import ratings
 from tranque.server.players.game_rating import finish_ranks
 from tranque.server.settings import Settings
@@ -107,8 +121,10 @@ async def observe(args: argparse.Namespace) -> None:
     population = Population(args.per_level)
     started = time.process_time()
     honest = population.of(*HONEST)
+    results: list[GamePlayerRow] = []
     for number in range(args.establish):
-        play(population, draw.sample(honest, 4), seed=1_000_000 + number)
+        _, rows = play(population, draw.sample(honest, 4), seed=1_000_000 + number)
+        results += [dataclasses.replace(row, finished_at=float(number)) for row in rows]
     established = time.process_time() - started
     print(
         f"1. {len(honest)} honest accounts played {args.establish} games among themselves "
@@ -117,6 +133,23 @@ async def observe(args: argparse.Namespace) -> None:
     for level in HONEST:
         mus = [population.rating[user].mu for user in population.of(level)]
         print(f"   {level:9} μ {min(mus):5.1f} – {max(mus):5.1f}")
+    thresholds = Settings().fairplay_thresholds
+    meetings: dict[tuple[int, int], int] = defaultdict(int)
+    for rows in by_game(results):
+        for a, b in itertools.combinations(sorted(row.user_id for row in rows), 2):
+            meetings[a, b] += 1
+    pairs, flows = pair_signals(results, thresholds), flow_signals(results, thresholds)
+    print(
+        f"   pairs of honest accounts: {len(meetings)}, "
+        f"met {min(meetings.values())}–{max(meetings.values())} times; "
+        f"flagged: {len(pairs)} as sitting together, {len(flows)} as a rating flow"
+    )
+    for signal in [*pairs, *flows]:
+        levels = [population.level[user] for user in signal.accounts]
+        evidence = {k: v for k, v in signal.evidence.items() if k != "game_ids"}
+        print(f"   {signal.kind} {signal.accounts} {levels}: {evidence}")
+    if args.establish_only:
+        return
 
     clock = FakeClock()
     store = MemoryStore()
@@ -214,6 +247,9 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=None, help="sample rate (default: the server's)")
     parser.add_argument("--deals", type=int, default=None, help="deals per decision (default: the server's)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--establish-only", action="store_true", help="stop after part 1 and its pairs' signals"
+    )
     asyncio.run(observe(parser.parse_args()))
 
 
