@@ -32,6 +32,7 @@ import argparse
 import asyncio
 import dataclasses
 import itertools
+import json
 import random
 import statistics
 import time
@@ -47,16 +48,19 @@ from tranque.server.moderation.signals import (
     FLOW,
     PAIR,
     Signal,
+    Thresholds,
     account_accuracies,
+    accuracy_signals,
     by_game,
     fit_line,
     flow_signals,
     pair_signals,
+    trimmed_line,
 )
 from tranque.server.players import ratings
 from tranque.server.players.game_rating import finish_ranks
 from tranque.server.settings import Settings
-from tranque.server.store import GamePlayerRow, GameRow, MemoryStore
+from tranque.server.store import FairPlaySample, GamePlayerRow, GameRow, MemoryStore
 from tranque.server.table.clock import FakeClock
 
 RULES = Rules.preset("clasico", players=4, mode="individual")
@@ -199,30 +203,48 @@ async def observe(args: argparse.Namespace) -> None:
     await sampler.close()
     analysed = time.process_time() - started
     samples = await store.fairplay_samples(0.0)
+    if args.dump:
+        with open(args.dump, "w", encoding="utf-8") as out:
+            json.dump({"levels": population.level, "samples": [dataclasses.asdict(s) for s in samples]}, out)
     print(
         f"3. sampler: rate {rate}, {deals} deals per decision: {sampled} games analysed, "
         f"{analysed:.0f} s CPU ({analysed / max(1, sampled):.1f} s a game)"
     )
-    line = fit_line(samples)
-    assert line is not None
-    print(
-        f"   line: accuracy {100 * line.at(20):.1f}% at μ 20, {100 * line.at(25):.1f}% at μ 25, "
-        f"{100 * line.at(30):.1f}% at μ 30; dispersion φ {line.dispersion:.2f}"
-    )
+    report(population.level, samples, found, settings.fairplay_thresholds)
+
+
+def report(
+    level_of: dict[int, str], samples: list[FairPlaySample], found: list[Signal], limits: Thresholds
+) -> None:
+    """The line the accuracy signal used, and per level its accounts' figures and flags."""
+    first = fit_line(samples)
+    assert first is not None
+    line = trimmed_line(samples, first, limits)
+    for name, fitted in (("line fitted on every sample", first), ("line trimmed (the signal's)", line)):
+        print(
+            f"   {name}: {100 * fitted.at(20):.1f}% at μ 20, {100 * fitted.at(25):.1f}% at μ 25, "
+            f"{100 * fitted.at(30):.1f}% at μ 30, {100 * fitted.at(35):.1f}% at μ 35; "
+            f"φ {fitted.dispersion:.2f}, "
+            f"{fitted.games} games"
+        )
     measured = {a.user_id: a for a in account_accuracies(samples, line)}
+    mus: dict[int, list[float]] = defaultdict(list)
+    for sample in samples:
+        mus[sample.user_id].append(sample.mu_before)
     flagged: dict[str, set[int]] = defaultdict(set)
     for signal in found:
         flagged[signal.kind].update(signal.accounts)
     print()
     print(
-        "| level | accounts | sampled games (min–max) | judged decisions | accuracy | expected | z "
-        "| flagged: accuracy / pair / flow |"
+        "| level | accounts | sampled games (min–max) | μ as they sat (min–max) | judged decisions "
+        "| accuracy | expected | z (min–max) | flagged: accuracy / pair / flow |"
     )
-    print("|---|---:|---|---:|---:|---:|---:|---|")
+    print("|---|---:|---|---|---:|---:|---:|---|---|")
     for level in LEVELS:
-        users = population.of(level)
+        users = [user for user, its in level_of.items() if its == level]
         mine = [measured[user] for user in users if user in measured]
         games = [a.games for a in mine] or [0]
+        seen = [mu for user in users for mu in mus[user]] or [0.0]
         decisions = sum(a.decisions for a in mine)
         accuracy = 100 * sum(a.accurate for a in mine) / max(1, decisions)
         expected = 100 * sum(a.expected for a in mine) / max(1, decisions)
@@ -230,13 +252,25 @@ async def observe(args: argparse.Namespace) -> None:
         counts = " / ".join(str(len(flagged[kind] & set(users))) for kind in (ACCURACY, PAIR, FLOW))
         print(
             f"| {level} | {len(users)} | {statistics.mean(games):.1f} ({min(games)}–{max(games)}) "
-            f"| {decisions} | {accuracy:.1f}% | {expected:.1f}% | {min(zs):.1f} – {max(zs):.1f} | {counts} |"
+            f"| {min(seen):.1f}–{max(seen):.1f} | {decisions} | {accuracy:.1f}% | {expected:.1f}% "
+            f"| {min(zs):.1f} – {max(zs):.1f} | {counts} |"
         )
     print()
     for signal in found:
-        levels = [population.level[user] for user in signal.accounts]
+        levels = [level_of[user] for user in signal.accounts]
         evidence = {k: v for k, v in signal.evidence.items() if k not in ("game_ids", "line")}
         print(f"   {signal.kind} {signal.accounts} {levels}: {evidence}")
+
+
+def from_dump(path: str) -> None:
+    """The accuracy signal again over the samples a run wrote with `--dump` (no play, no analysis)."""
+    with open(path, encoding="utf-8") as source:
+        dumped = json.load(source)
+    level_of = {int(user): level for user, level in dumped["levels"].items()}
+    samples = [FairPlaySample(**sample) for sample in dumped["samples"]]
+    limits = Settings().fairplay_thresholds
+    print(f"{len(samples)} samples of {len(level_of)} accounts, from {path}: the accuracy signal only")
+    report(level_of, samples, accuracy_signals(samples, limits), limits)
 
 
 def main() -> None:
@@ -247,10 +281,16 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=None, help="sample rate (default: the server's)")
     parser.add_argument("--deals", type=int, default=None, help="deals per decision (default: the server's)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--dump", metavar="PATH", help="write the accounts' levels and samples as JSON")
+    parser.add_argument("--from-dump", metavar="PATH", help="only recompute the accuracy signal from a dump")
     parser.add_argument(
         "--establish-only", action="store_true", help="stop after part 1 and its pairs' signals"
     )
-    asyncio.run(observe(parser.parse_args()))
+    args = parser.parse_args()
+    if args.from_dump:
+        from_dump(args.from_dump)
+    else:
+        asyncio.run(observe(args))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ Three kinds, each with the evidence a moderator needs to judge it:
   than its rating predicts. Per format, the expected accuracy of a game is a line in the
   rating's μ as the account sat down, fitted on every sampled game of that format (weighted
   least squares, weighted by the game's judged decisions), then fitted again without the
-  accounts the first fit flags, so that a few of them do not pull the line up. An account's
+  accounts `trim_z` standard errors or more above it, until those stay the same, so that a
+  few of them do not pull the line up (for the honest as well as for them). An account's
   expected "precisa" moves are the sum over its sampled games of decisions × the line at its
   μ then; the spread of a game's count around the line is the binomial one times the
   population's overdispersion φ (≥ 1: games differ in how hard they are, beyond chance).
@@ -51,6 +52,7 @@ PAIR = "pair_sits_together"
 FLOW = "rating_flow"
 KINDS = (ACCURACY, PAIR, FLOW)
 GAME_IDS = 20  # evidence lists at most this many game ids (the latest)
+TRIM_ROUNDS = 5  # fits of the accuracy line without the accounts far above it, at most
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ class Thresholds:
     accuracy_margin: float = 8.0  # points of accuracy above the expectation
     accuracy_z: float = 4.0  # standard errors above it
     population_games: int = 30  # sampled games of a format before its line is fitted
+    trim_z: float = 2.0  # accounts this far above the line are left out of it when it is fitted again
     pair_min_games: int = 10  # individual games the two sat at together
     pair_margin: float = 0.25  # joint wins above the expectation, as a share of those games
     pair_z: float = 3.0
@@ -204,6 +207,27 @@ def _far_above(account: AccountAccuracy, limits: Thresholds) -> bool:
     )
 
 
+def trimmed_line(population: Sequence[FairPlaySample], line: Line, limits: Thresholds) -> Line:
+    """`line` fitted again without the accounts `trim_z` or more standard errors above it
+    (with enough games), until those stay the same (at most `TRIM_ROUNDS` times): a few
+    accounts far above the rest must not raise their own expectation, nor the honest ones'."""
+    left_out: set[int] = set()
+    for _ in range(TRIM_ROUNDS):
+        above = {
+            a.user_id
+            for a in account_accuracies(population, line)
+            if a.games >= limits.min_games and a.decisions >= limits.min_decisions and a.z >= limits.trim_z
+        }
+        if above == left_out:
+            break
+        kept = [s for s in population if s.user_id not in above]
+        refitted = fit_line(kept)
+        if refitted is None or refitted.games < limits.population_games:
+            break
+        left_out, line = above, refitted
+    return line
+
+
 def accuracy_signals(samples: Iterable[FairPlaySample], limits: Thresholds = THRESHOLDS) -> list[Signal]:
     """`accuracy_above_rating` for every account and format far above its line."""
     by_format: dict[str, list[FairPlaySample]] = defaultdict(list)
@@ -214,9 +238,7 @@ def accuracy_signals(samples: Iterable[FairPlaySample], limits: Thresholds = THR
         line = fit_line(population)
         if line is None or line.games < limits.population_games:
             continue
-        first = {a.user_id for a in account_accuracies(population, line) if _far_above(a, limits)}
-        if first:  # fitted again without them, so that they do not raise their own expectation
-            line = fit_line([s for s in population if s.user_id not in first]) or line
+        line = trimmed_line(population, line, limits)
         for account in account_accuracies(population, line):
             if _far_above(account, limits):
                 signals.append(_accuracy_signal(account, line))
