@@ -82,6 +82,16 @@ def test_FP2b_an_account_far_above_its_rating_is_flagged_with_its_evidence() -> 
     assert abs(evidence["line"]["slope"] - 0.01) < 0.002
 
 
+def test_several_accounts_far_above_do_not_lift_their_own_expectation() -> None:
+    # A quarter of the accounts agree with the expert far more than the rest; their ratings
+    # have climbed: fitted on everybody, the line would rise towards them.
+    cheats = [samples_of(90 + n, [27.0 + 0.5 * g for g in range(12)], [0.86] * 12) for n in range(4)]
+    population = honest_population() + [s for cheat in cheats for s in cheat]
+    signals = accuracy_signals(population, LIMITS)
+    assert [s.accounts for s in signals] == [(90,), (91,), (92,), (93,)]
+    assert abs(signals[0].evidence["line"]["slope"] - 0.01) < 0.002
+
+
 def test_accounts_in_line_with_their_rating_are_not_flagged() -> None:
     strong = samples_of(50, [31.0] * 12, [expected_share(31.0) + 0.03] * 12)  # strong and rated so
     assert accuracy_signals(honest_population() + strong, LIMITS) == []
