@@ -2,11 +2,12 @@
 is analysed off the event loop and its people's figures kept (those the analysis gives, a bot
 account's seat left out); a game out of the sample, or unrated, is not; a restarted sampler
 goes on where the last one left off; players' own analyses come first; the signals found
-are handed to the callback once each."""
+are handed to the callback once each; in processes, a worker process evaluates."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from typing import Any
 
@@ -18,7 +19,7 @@ from tranque.engine.record import to_record
 from tranque.server.moderation.sampler import FairPlaySampler, chosen
 from tranque.server.moderation.signals import FLOW, Signal
 from tranque.server.players import ratings
-from tranque.server.store import AnalysisRow, GamePlayerRow, GameRow, Store
+from tranque.server.store import AnalysisRow, GamePlayerRow, GameRow, MemoryStore, Store
 from tranque.server.table.clock import FakeClock
 
 pytestmark = pytest.mark.anyio
@@ -248,3 +249,22 @@ async def test_the_signals_are_computed_at_start_then_at_most_every_check_interv
         assert await sampler.run_once() == 0 and len(checks) == 2  # nothing sampled: nothing to look at
     finally:
         await sampler.close()
+
+
+async def test_in_processes_the_decisions_are_evaluated_in_a_worker_process() -> None:
+    store, clock = MemoryStore(), FakeClock()
+    ana = (await store.create_user("ana", "hash", 1.0)).user_id
+    bea = (await store.create_user("bea", "hash", 1.0)).user_id
+    await keep_rated(store, "mesa.1", [ana, bea], clock.now() - 60)
+    sampler = sampler_of(store, clock, in_processes=True)
+    try:
+        assert await sampler.run_once() == 1
+        pids = sampler.worker_pids()
+        assert pids and os.getpid() not in pids
+    finally:
+        await sampler.close()
+    report = analyze(small_game(seed=GAME_SEED), deals=DEALS, seed=0)
+    kept = await store.fairplay_samples(0.0)
+    assert [(s.decisions, s.accurate) for s in kept] == [
+        (report.accuracy_of(seat).decisions, report.accuracy_of(seat).accurate) for seat in (0, 1)
+    ]

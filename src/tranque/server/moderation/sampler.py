@@ -242,7 +242,12 @@ class FairPlaySampler:
         if not samples and not results:
             return []  # nothing to look at: no worker process started for it
         loop = asyncio.get_running_loop()  # in the worker process: a big window holds no GIL here
-        found = await loop.run_in_executor(self._worker(), all_signals, samples, results, self.thresholds)
+        executor = self._worker()
+        try:
+            found = await loop.run_in_executor(executor, all_signals, samples, results, self.thresholds)
+        except BrokenProcessPool:
+            self._drop(executor)  # a new worker process for the next time
+            raise
         new = [signal for signal in found if signal.key not in self._signalled]
         for signal in new:
             self._signalled.add(signal.key)
@@ -252,6 +257,13 @@ class FairPlaySampler:
                 log.exception("handing over the fair-play signal %s failed", signal.kind)
                 self._signalled.discard(signal.key)  # handed over again at the next check
         return new
+
+    def worker_pids(self) -> list[int]:
+        """The worker process's id (none before the first evaluation, or in a thread)."""
+        executor = self._executor
+        if not isinstance(executor, ProcessPoolExecutor):
+            return []
+        return sorted(getattr(executor, "_processes", None) or {})
 
     def _worker(self) -> Executor:
         if self._executor is None:
