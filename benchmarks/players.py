@@ -306,7 +306,7 @@ async def fill(url: str, filler: Filler) -> None:
 
 @contextlib.asynccontextmanager
 async def running_app(url: str) -> AsyncIterator[tuple[httpx.AsyncClient, Any]]:
-    app = create_app(Settings(database_url=url, bot_processes=0))
+    app = create_app(Settings(database_url=url, bot_processes=0, fairplay_sampler=False))  # reads only
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:

@@ -226,6 +226,7 @@ def browser_settings(**changes: Any) -> Settings:
         "auto_move_seconds": 0.3,
         "between_rounds_seconds": 1.0,
         "quick_match_wait_seconds": 1.0,
+        "fairplay_sampler": False,  # no background analyses in the tests' servers
     }
     return Settings(**{**values, **changes})
 

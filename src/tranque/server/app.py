@@ -39,6 +39,8 @@ from tranque.server.http.static_files import router as static_router
 from tranque.server.http.web_page import load_site
 from tranque.server.lobby.quickmatch import QuickMatch
 from tranque.server.lobby.registry import Registry
+from tranque.server.moderation.review_queue import queue_signals
+from tranque.server.moderation.sampler import FairPlaySampler
 from tranque.server.players.recorder import Recorder
 from tranque.server.settings import Settings
 from tranque.server.store import Store
@@ -133,6 +135,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             poll=settings.analysis_poll_seconds,
             stale_after=settings.analysis_stale_seconds,
         )
+        fairplay = FairPlaySampler(
+            store,
+            settings.clock,
+            rate=settings.fairplay_sample_rate,
+            deals=settings.fairplay_deals,
+            window=settings.fairplay_window_days * 86400.0,
+            thresholds=settings.fairplay_thresholds,
+            on_signal=settings.fairplay_on_signal or queue_signals(store),
+            poll=settings.fairplay_poll_seconds,
+            check_every=settings.fairplay_check_seconds,
+            in_processes=settings.fairplay_in_processes,
+        )
         collector = Collector() if managed() else None
         shared = (
             Shared(cluster.bus, cluster.leases, cluster.node, settings.cluster, settings.redis_url)
@@ -140,7 +154,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             else None
         )
         state = ServerState(
-            settings, store, registry, quick, bots, verifier, analyses, collector, shared=shared
+            settings,
+            store,
+            registry,
+            quick,
+            bots,
+            verifier,
+            analyses,
+            collector,
+            shared=shared,
+            fairplay=fairplay,
         )
         app.state.tranque = state
         if cluster is not None:
@@ -159,6 +182,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             registry.game_over = recorder.wake
             recorder.start()
         await analyses.start()  # its workers claim jobs from the store (a restart's stale ones too)
+        if settings.fairplay_sampler:  # in the background, after the players' own analyses
+            await fairplay.start()
         if collector is not None:
             collector.start()
         try:
@@ -176,6 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await verifier.close()
             await state.passwords.close()
             await analyses.close()
+            await fairplay.close()
             await store.close()
 
     # The docs' Swagger UI and ReDoc come from fastapi_offline's copies, served from this origin.

@@ -49,6 +49,7 @@ from tranque.server.lobby.presence import Presence
 from tranque.server.lobby.quickmatch import QuickMatch
 from tranque.server.lobby.registry import Registry
 from tranque.server.moderation.enforce import set_aside
+from tranque.server.moderation.sampler import FairPlaySampler
 from tranque.server.players.friends import Friends
 from tranque.server.settings import Settings
 from tranque.server.store import Store, UserRow
@@ -79,6 +80,7 @@ class ServerState:
     analyses: AnalysisQueue
     collector: Collector | None = None  # when `tranque serve` collects garbage on the clock
     shared: Shared | None = None  # one of several processes: what they share
+    fairplay: FairPlaySampler | None = None  # fair-play signals in the background (moderation/sampler.py)
     session_sockets: SessionSockets = field(default_factory=SessionSockets)
     # Bot accounts' sockets (accounts/bot_tokens.py).
     bot_sockets: BotSockets = field(default_factory=BotSockets)

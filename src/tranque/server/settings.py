@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tranque.server.cluster.settings import ClusterSettings
 from tranque.server.lobby.limits import Limits
+from tranque.server.moderation.signals import Signal, Thresholds
 from tranque.server.players.social_limits import SocialLimits
 from tranque.server.table.clock import Clock, RealClock
 from tranque.server.ws.limits import SocketLimits
@@ -66,6 +67,17 @@ class Settings:
     # The recorder (players/recorder.py): game ends into history, ratings and XP, after the table.
     recorder: bool = True  # False: this process records none (tests: a crash before the recording)
     recorder_retry_seconds: float = 5.0  # it looks for game ends (a failed one, another process's) this often
+    # Fair-play signals (moderation/): a sample of the rated games analysed in the background,
+    # per-account figures kept, signals handed to `fairplay_on_signal` for review, never a sanction.
+    fairplay_sampler: bool = True  # False: this process samples nothing
+    fairplay_sample_rate: float = 0.25  # share of the rated games analysed (the same in every process)
+    fairplay_deals: int = 50  # deals per decision (a player's own analysis: `analysis_deals`)
+    fairplay_window_days: float = 30.0  # the signals look at this many days of games
+    fairplay_poll_seconds: float = 30.0  # it looks for new rated games, or waits for players' analyses
+    fairplay_check_seconds: float = 3600.0  # the signals are computed at most this often (and at start)
+    fairplay_in_processes: bool = True  # False: evaluated in a thread of this process (tests)
+    fairplay_thresholds: Thresholds = field(default_factory=Thresholds)  # minimum games, margins, z
+    fairplay_on_signal: Callable[[Signal], Awaitable[None]] | None = None  # None: the moderators' queue
     # Several processes (cluster/node.py): Redis for the tables' ownership and fan-out. None: one process.
     redis_url: str | None = None
     cluster: ClusterSettings = field(default_factory=ClusterSettings)

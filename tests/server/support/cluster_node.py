@@ -42,6 +42,7 @@ def node_settings(database_url: str, redis_url: str, prefix: str, lease_seconds:
         limits=Limits(live_games_per_address=10_000),  # every test client comes from 127.0.0.1
         sockets_per_place=10**6,
         socket_limits=SocketLimits(burst=10**9, bot_burst=10**9),  # the clients play as fast as the bots
+        fairplay_sampler=False,  # no background analyses in the tests' servers
     )
 
 

@@ -68,6 +68,7 @@ def fast_settings(database_url: str | None = "memory://", **changes: Any) -> Set
         "bot_processes": 0,
         "bot_min_seconds": 0,
         "sockets_per_place": 10**6,
+        "fairplay_sampler": False,  # a test that wants the fair-play sampler turns it on
     }
     return Settings(database_url=database_url, **{**values, **changes})
 

@@ -28,6 +28,7 @@ def main() -> None:
         auto_move_seconds=60,
         socket_limits=SocketLimits(burst=10**9, bot_burst=10**9),  # clients play as fast as the bots
         recorder="--no-recorder" not in sys.argv[3:],
+        fairplay_sampler=False,  # no background analyses in the tests' servers
     )
     app = create_app(settings)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")

@@ -3,6 +3,7 @@
 from tranque.server.store.accounts import AccountStore, BotRow, NameTaken, TooManyBots, UserRow
 from tranque.server.store.analyses import AnalysisRow, AnalysisStore
 from tranque.server.store.base import Store, TableStore
+from tranque.server.store.fairplay import FairPlaySample, FairPlayStore, RatedGame
 from tranque.server.store.memory import MemoryStore
 from tranque.server.store.players import (
     GamePlayerRow,
@@ -27,6 +28,8 @@ __all__ = [
     "AnalysisStore",
     "BotRow",
     "DuplicateEvent",
+    "FairPlaySample",
+    "FairPlayStore",
     "FriendLink",
     "GamePlayerRow",
     "GameRow",
@@ -39,6 +42,7 @@ __all__ = [
     "PlayerStore",
     "PoolRating",
     "Ranked",
+    "RatedGame",
     "RatingPoint",
     "RatingRow",
     "SocialSend",

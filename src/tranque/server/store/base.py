@@ -1,7 +1,7 @@
 """The `Store`: every area of the store behind one object, and the part a table needs.
 
 Each area has its protocol, rows and refusals in a module of its own (`tables`, `accounts`,
-`players`, `social`, `analyses`, and `outbox`: the game ends still to record), implemented in
+`players`, `social`, `analyses`, `fairplay`, and `outbox`: the game ends still to record), implemented in
 memory (`store.memory`) and on SQLAlchemy (`store.sql`). A backend composes its areas over one
 database: what the server holds is a `Store`; a part of the server that needs one area is
 typed with that area's protocol.
@@ -13,6 +13,7 @@ from typing import Protocol
 
 from tranque.server.store.accounts import AccountStore, UserRow
 from tranque.server.store.analyses import AnalysisStore
+from tranque.server.store.fairplay import FairPlayStore
 from tranque.server.store.moderation import ModerationStore
 from tranque.server.store.outbox import GameEnds
 from tranque.server.store.players import PlayerStore, RatingRow
@@ -21,7 +22,15 @@ from tranque.server.store.tables import TableLog
 
 
 class Store(
-    TableLog, AccountStore, PlayerStore, SocialStore, AnalysisStore, GameEnds, ModerationStore, Protocol
+    TableLog,
+    AccountStore,
+    PlayerStore,
+    SocialStore,
+    AnalysisStore,
+    ModerationStore,
+    FairPlayStore,
+    GameEnds,
+    Protocol,
 ):
     """Every area, over one database."""
 

@@ -363,3 +363,27 @@ withheld_xp = sa.Table(
     sa.Column("name_key", NAME_ORDER, nullable=False, server_default=""),
     sa.Index("ix_withheld_xp_user_id", "user_id"),
 )
+
+# Fair-play figures (revision 0011, moderation/sampler.py): per account and per sampled rated
+# game, its judged decisions against the expert at the sampler's budget, and its rating as it
+# sat down, which the signals (moderation/signals.py) compare.
+fairplay_samples = sa.Table(
+    "fairplay_samples",
+    metadata,
+    sa.Column("game_id", sa.String(80), sa.ForeignKey("games.game_id"), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("finished_at", sa.Double, nullable=False),  # the game's
+    sa.Column("format", sa.String(16), nullable=False),
+    sa.Column("mu_before", sa.Double, nullable=False),
+    sa.Column("sigma_before", sa.Double, nullable=False),
+    sa.Column("decisions", sa.Integer, nullable=False),
+    sa.Column("accurate", sa.Integer, nullable=False),
+    sa.Column("inaccuracies", sa.Integer, nullable=False),
+    sa.Column("errors", sa.Integer, nullable=False),
+    sa.Column("total_loss", sa.Double, nullable=False),
+    sa.Column("deals", sa.Integer, nullable=False),
+    sa.Column("sampled_at", sa.Double, nullable=False),
+    # The signals read a window of the latest games; a restarted sampler, the last one.
+    sa.Index("ix_fairplay_samples_finished_at", "finished_at"),
+)

@@ -5,7 +5,7 @@ places (analysis/queue.py). Both only add: servers upgrade in place on SQLite an
 alike; analyses asked for before have no place (each counts as a place of its own).
 
 Revision ID: 0012
-Revises: 0010
+Revises: 0011
 Create Date: 2026-12-07
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0012"
-down_revision = "0010"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 

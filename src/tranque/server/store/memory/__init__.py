@@ -5,6 +5,7 @@ Its areas share one `MemoryData`, as the SQL store's share one database.
 
 from tranque.server.store.memory.accounts import MemoryAccounts
 from tranque.server.store.memory.analyses import MemoryAnalyses
+from tranque.server.store.memory.fairplay import MemoryFairPlay
 from tranque.server.store.memory.moderation import MemoryModeration
 from tranque.server.store.memory.outbox import MemoryOutbox
 from tranque.server.store.memory.social import MemorySocial
@@ -12,7 +13,13 @@ from tranque.server.store.memory.tables import MemoryTableLog
 
 
 class MemoryStore(
-    MemoryTableLog, MemoryAccounts, MemoryOutbox, MemorySocial, MemoryAnalyses, MemoryModeration
+    MemoryTableLog,
+    MemoryAccounts,
+    MemoryOutbox,
+    MemorySocial,
+    MemoryAnalyses,
+    MemoryModeration,
+    MemoryFairPlay,
 ):
     """Every area of the `Store`, over one `MemoryData`."""
 

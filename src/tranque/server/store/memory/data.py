@@ -10,6 +10,7 @@ from typing import Any
 
 from tranque.server.store.accounts import UserRow
 from tranque.server.store.analyses import AnalysisRow
+from tranque.server.store.fairplay import FairPlaySample
 from tranque.server.store.players import GamePlayerRow, GameRow, RatingRow
 from tranque.server.store.social import SocialSend
 from tranque.server.store.tables import TableRow
@@ -34,6 +35,7 @@ class MemoryData:
         self._blocks: dict[tuple[int, int], float] = {}  # (user, blocked) → at
         self._analyses: dict[str, AnalysisRow] = {}  # by game id
         self._sends: list[tuple[int, SocialSend]] = []  # (sender, send), oldest first
+        self._fairplay: dict[tuple[str, int], FairPlaySample] = {}  # (game id, user id) → figures
 
     async def start(self) -> None:
         return None

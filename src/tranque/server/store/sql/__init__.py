@@ -1,7 +1,7 @@
 """`SqlStore`: the `Store` on SQLAlchemy 2 (async), SQLite by default and PostgreSQL by URL.
 
 Each area's implementation is a module of its own (`tables`, `accounts`, `players`, `social`,
-`analyses`), all over one `SqlDatabase` (`database`): one engine, migrated to head by `start()`.
+`analyses`, `fairplay`), all over one `SqlDatabase` (`database`): one engine, migrated to head by `start()`.
 """
 
 from tranque.server.store.sql.accounts import SqlAccounts
@@ -16,13 +16,14 @@ from tranque.server.store.sql.engine import (
     upgrade_connection,
     upgrade_to_head,
 )
+from tranque.server.store.sql.fairplay import SqlFairPlay
 from tranque.server.store.sql.moderation import SqlModeration
 from tranque.server.store.sql.outbox import SqlOutbox
 from tranque.server.store.sql.social import SqlSocial
 from tranque.server.store.sql.tables import SqlTableLog
 
 
-class SqlStore(SqlTableLog, SqlAccounts, SqlOutbox, SqlSocial, SqlAnalyses, SqlModeration):
+class SqlStore(SqlTableLog, SqlAccounts, SqlOutbox, SqlSocial, SqlAnalyses, SqlModeration, SqlFairPlay):
     """The persistent `Store`. `SqlStore("sqlite+aiosqlite:///./tranque.db")`, or a PostgreSQL URL."""
 
 
