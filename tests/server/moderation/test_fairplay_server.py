@@ -10,6 +10,7 @@ from tests.server.moderation.test_sampler import rated_duels
 from tests.server.support.http_helpers import database_url, live
 from tranque.server.moderation.sampler import FairPlaySampler
 from tranque.server.moderation.signals import FLOW, Signal
+from tranque.server.store.moderation import ReviewItem
 
 __all__ = ["database_url"]  # the fixture: a server on every backend
 
@@ -66,7 +67,7 @@ def test_a_servers_signals_go_to_the_moderators_queue_once_per_finding(database_
 
         giver, receiver = server.on_server(seed)
 
-        async def check_twice() -> list[Any]:
+        async def check_twice() -> list[ReviewItem]:
             await fairplay.check()
             fairplay._signalled.clear()  # as if another process (or a restart) found it again
             await fairplay.check()
