@@ -71,7 +71,8 @@ def test_a_servers_signals_go_to_the_moderators_queue_once_per_finding(database_
             await fairplay.check()
             fairplay._signalled.clear()  # as if another process (or a restart) found it again
             await fairplay.check()
-            return await store.review_items("open", 100)
+            items: list[ReviewItem] = await store.review_items("open", 100)
+            return items
 
         items = server.on_server(check_twice)
     assert [(item.kind, item.subjects) for item in items] == [(FLOW, [giver, receiver])]
