@@ -13,26 +13,18 @@ processes tells the others over the bus to close theirs.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import secrets
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
-from starlette.websockets import WebSocket
-
+from tranque.server.accounts.owned_sockets import OwnedSockets
 from tranque.server.cluster import wire
 from tranque.server.store import AccountStore, UserRow
 from tranque.server.table.seats import token_hash
-
-if TYPE_CHECKING:
-    from tranque.server.cluster.bus import Bus
 
 TOKEN_PREFIX = "tqb_"
 TOKEN_MAX = 128  # a token is 47 characters; anything much longer is not one
 BAD_TOKEN_CLOSE = 4401
 TOKEN_REVOKED_CLOSE = 4002
-CLOSE_SECONDS = 2  # how long a revocation waits for each socket's closing handshake
 
 
 def new_bot_token() -> str:
@@ -67,36 +59,9 @@ async def bot_of_token(store: AccountStore, token: str, now: float) -> UserRow |
     return await store.bot_by_token(token_hash(token), now)
 
 
-class BotSockets:
+class BotSockets(OwnedSockets):
     """The open sockets of each bot account on this process; with several processes (`share`),
     a revocation on any of them closes the bot's sockets on every one, over the bus."""
-
-    def __init__(self) -> None:
-        self._open: dict[int, set[WebSocket]] = {}
-        self.bus: Bus | None = None
-        self.channel = ""
-        self._closing: set[asyncio.Task[None]] = set()
-
-    def share(self, bus: Bus, channel: str) -> None:
-        """Hear and tell the other processes' revocations on `channel` (before `start`)."""
-        self.bus, self.channel = bus, channel
-
-    async def start(self) -> None:
-        if self.bus is not None:
-            await self.bus.subscribe(self.channel, self._on_message)
-
-    def add(self, bot_id: int, websocket: WebSocket) -> Callable[[], None]:
-        """Keep `websocket` until the bot's token is revoked; returns what forgets it."""
-        self._open.setdefault(bot_id, set()).add(websocket)
-
-        def forget() -> None:
-            sockets = self._open.get(bot_id)
-            if sockets is not None:
-                sockets.discard(websocket)
-                if not sockets:
-                    del self._open[bot_id]
-
-        return forget
 
     async def revoke(self, bot_id: int) -> None:
         """The bot's token no longer holds: close its sockets here, and on the other processes."""
@@ -106,19 +71,9 @@ class BotSockets:
 
     async def close_all(self, bot_id: int) -> None:
         """Close every socket the bot opened on this process."""
-        sockets = self._open.pop(bot_id, set())
-        await asyncio.gather(*(_close(websocket) for websocket in sockets))
+        await self.close_owned(bot_id, TOKEN_REVOKED_CLOSE, "token_revoked")
 
     def _on_message(self, data: bytes) -> None:
         message = wire.decode(data)
-        if not isinstance(message, wire.BotRevoked):
-            return
-        task = asyncio.get_running_loop().create_task(self.close_all(message.bot_id))
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
-
-
-async def _close(websocket: WebSocket) -> None:
-    with contextlib.suppress(Exception):
-        async with asyncio.timeout(CLOSE_SECONDS):
-            await websocket.close(code=TOKEN_REVOKED_CLOSE, reason="token_revoked")
+        if isinstance(message, wire.BotRevoked):
+            self._in_background(self.close_all(message.bot_id))

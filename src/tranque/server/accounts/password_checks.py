@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 
 from tranque.server.accounts.passwords import estimated_weakness
+from tranque.server.worker_pools import worker_pool
 
 log = logging.getLogger(__name__)
 
@@ -85,11 +85,7 @@ class PasswordChecks:
 
     def _worker(self) -> Executor:
         if self._executor is None:
-            if self.in_processes:
-                context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
-            else:
-                self._executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="passwords")
+            self._executor = worker_pool(self.in_processes, self.workers, "passwords")
         return self._executor
 
     async def close(self) -> None:

@@ -38,11 +38,10 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import multiprocessing
 import os
 import socket
 import uuid
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -51,6 +50,7 @@ from tranque.engine.record import replay
 from tranque.server.stopping import stop_tasks
 from tranque.server.store import AnalysisRow, Store
 from tranque.server.table.clock import Clock
+from tranque.server.worker_pools import worker_pool
 
 log = logging.getLogger(__name__)
 
@@ -248,11 +248,7 @@ class AnalysisQueue:
 
     def _worker(self) -> Executor:
         if self._executor is None:
-            if self.in_processes:
-                context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
-            else:
-                self._executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="analysis")
+            self._executor = worker_pool(self.in_processes, self.workers, "analysis")
         return self._executor
 
     def _drop_executor(self, broken: Executor) -> None:

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 from collections import Counter
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from tranque.server.analysis.verify import check_record_text
 from tranque.server.refusals import Refusal
+from tranque.server.worker_pools import worker_pool
 
 log = logging.getLogger(__name__)
 
@@ -99,13 +99,10 @@ class Verifier:
     def _worker(self) -> Executor:
         if self._executor is None:
             workers = self.limits.checks_at_once
+            self._executor = worker_pool(self.in_processes, workers, "verify")
             if self.in_processes:
-                context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
                 for _ in range(workers):  # every worker starts now: no check waits for one to start
                     self._executor.submit(int)
-            else:
-                self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="verify")
         return self._executor
 
     async def close(self) -> None:

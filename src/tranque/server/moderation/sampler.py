@@ -34,10 +34,9 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import multiprocessing
 import os
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from tranque.bots.analysis import Evaluation, Job, evaluate_job, plan
@@ -46,6 +45,7 @@ from tranque.server.moderation.signals import THRESHOLDS, Signal, Thresholds, al
 from tranque.server.stopping import stop_tasks
 from tranque.server.store import FairPlaySample, GamePlayerRow, RatedGame, Store
 from tranque.server.table.clock import Clock
+from tranque.server.worker_pools import worker_pool
 
 log = logging.getLogger(__name__)
 
@@ -267,13 +267,7 @@ class FairPlaySampler:
 
     def _worker(self) -> Executor:
         if self._executor is None:
-            if self.in_processes:
-                context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(
-                    max_workers=1, mp_context=context, initializer=_lower_priority
-                )
-            else:
-                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fairplay")
+            self._executor = worker_pool(self.in_processes, 1, "fairplay", _lower_priority)
         return self._executor
 
     def _drop(self, broken: Executor) -> None:
