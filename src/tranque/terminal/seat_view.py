@@ -9,7 +9,8 @@ asking the server for one each turn (docs/bots.md: a bot's socket has a message 
 >>> seat = SeatView()
 >>> seat.sync({"seq": 7, "you": 0, "rules": game.rules.to_json(), "view": game.view(0).to_json(),
 ...            "turn": None, "seats": [], "phase": "playing", "results": []})
->>> seat.player_view([]) == game.view(0)
+>>> options = [action.to_json() for action in game.view(0).legal_actions]  # the turn's options
+>>> seat.player_view(options) == game.view(0)
 True
 """
 
