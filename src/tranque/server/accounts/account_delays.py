@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import math
 import secrets
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import redis.asyncio
 
-from tranque.server.accounts.throttle import SWEEP_ABOVE, _Redis
+from tranque.server.accounts.throttle import SlidingWindow, _Redis
 
 DEVICES_KEPT = 20  # per account name: the latest ones it logged in from
 DEVICE_SECONDS = 365 * 24 * 3600.0  # a device not seen for a year is forgotten (the cookie's life)
@@ -79,30 +78,23 @@ class DelayPolicy:
 class AccountDelays:
     policy: DelayPolicy
     now: Callable[[], float]
-    failures: dict[str, deque[float]] = field(default_factory=dict)
+    failures: SlidingWindow = field(init=False)  # by name, within `policy.seconds`
+
+    def __post_init__(self) -> None:
+        # Its `limit` is not asked: the policy's delays, not a count, decide.
+        self.failures = SlidingWindow(self.policy.free, self.policy.seconds, self.now)
 
     async def attempt(self, name_key: str) -> float:
         now = self.now()
-        times = self._current(name_key, now)
+        times = self.failures.events(name_key)
         wait = self.policy.wait(len(times), times[-1] if times else now, now)
         if wait > 0:
             return wait
-        if len(self.failures) > SWEEP_ABOVE:
-            for idle in [key for key in self.failures if not self._current(key, now)]:
-                self.failures.pop(idle, None)
-        self.failures.setdefault(name_key, deque()).append(now)
+        self.failures.add(name_key)
         return 0.0
 
     async def succeeded(self, name_key: str) -> None:
-        self.failures.pop(name_key, None)
-
-    def _current(self, name_key: str, now: float) -> deque[float]:
-        times = self.failures.get(name_key, deque())
-        while times and times[0] <= now - self.policy.seconds:
-            times.popleft()
-        if not times:
-            self.failures.pop(name_key, None)
-        return times
+        self.failures.clear(name_key)
 
 
 @dataclass

@@ -100,6 +100,10 @@ class SlidingWindow:
         if times:
             times.pop()
 
+    def events(self, key: str) -> Sequence[float]:
+        """The key's event times still in the window, oldest first."""
+        return self._current(key) or ()
+
     def _current(self, key: str) -> deque[float] | None:
         """The key's times still in the window, forgetting the key when none are."""
         times = self.times.get(key)
