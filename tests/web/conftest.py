@@ -15,6 +15,7 @@ axe-core comes from the npm registry (tests/web/package.json, `npm ci --prefix t
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 from collections.abc import Callable, Generator, Iterator
@@ -248,19 +249,31 @@ def live_paused() -> Iterator[LiveServer]:
 # Screenshots and axe-core --------------------------------------------------------------
 
 
+def emptied_once(folder: Path) -> Path:
+    """`folder`, emptied once per test run. With pytest-xdist every worker is a session of its
+    own; they share the run's id, so only the first to come empties what the others write."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with open(folder.parent / f".{folder.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        marker = folder / ".run"
+        if not run or not marker.exists() or marker.read_text() != run:
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir(parents=True)
+            marker.write_text(run)
+    return folder
+
+
 @pytest.fixture(scope="session")
 def screenshots() -> Path:
-    shutil.rmtree(SCREENSHOTS, ignore_errors=True)
-    SCREENSHOTS.mkdir(parents=True)
-    return SCREENSHOTS
+    return emptied_once(SCREENSHOTS)
 
 
 @pytest.fixture(scope="session")
 def axe_source() -> str:
     if not AXE.exists():
         missing(f"axe-core is not installed ({AXE.relative_to(ROOT)} is missing): run `{AXE_INSTALL}`")
-    shutil.rmtree(AXE_REPORTS, ignore_errors=True)
-    AXE_REPORTS.mkdir(parents=True)
+    emptied_once(AXE_REPORTS)
     return AXE.read_text(encoding="utf-8")
 
 
