@@ -19,6 +19,7 @@ import pytest
 import redis.asyncio
 
 from tests import services
+from tests.server.support.harness import free_port
 from tests.services import unique_name
 from tranque.server.cluster import bus as bus_module
 from tranque.server.cluster import redis_bus as redis_bus_module
@@ -288,13 +289,6 @@ def bus_errors(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 # A private redis-server, killed and started again mid-test
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def answers_ping(port: int) -> bool:

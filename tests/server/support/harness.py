@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 import json
 import os
 import shutil
@@ -36,11 +37,29 @@ T = TypeVar("T")
 Message = dict[str, Any]
 
 
+# Ports for test servers come from below the kernel's ephemeral range (32768-60999 on Linux),
+# which every outgoing connection's local port is taken from, and each pytest-xdist worker has
+# its own slice of them: a port handed out here is bound later (by uvicorn, a subprocess, a
+# private redis-server), and in between neither another worker nor a client's connection may
+# take it.
+PORTS_FROM, PORTS_PER_WORKER = 20000, 1500
+_next_port = itertools.count()
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+    """A loopback port nobody listens on, of this test process's own slice."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    first = PORTS_FROM + index * PORTS_PER_WORKER
+    for _ in range(PORTS_PER_WORKER):
+        port = first + next(_next_port) % PORTS_PER_WORKER
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # still held (a server of an earlier test in TIME_WAIT, say)
+            return port
+    raise RuntimeError(f"no free port in {first}-{first + PORTS_PER_WORKER - 1}")
 
 
 def test_database(url: str | None) -> tuple[str | None, Path | None]:
