@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.server.support.harness import LiveServer
+from tests.server.support.switched_store import switch_tables
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import act_once
 from tests.web.test_practice import start_practice
@@ -86,3 +87,24 @@ def test_a_cut_connection_is_announced_and_the_game_resumes(
     seen: Counter[str] = Counter()
     assert act_once(page, seen)
     context.close()
+
+
+def test_a_table_waiting_for_the_database_says_so_and_goes_on_by_itself(
+    browser: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path
+) -> None:
+    page = console_errors.watch(browser.new_page(viewport={"width": 1280, "height": 800}))
+    start_practice(page, live, players="4")
+    wait_for_my_turn(page)
+    switch_tables(live, down=True)
+    turn = page.evaluate("() => window.tranque.table.state.turn.turn_id")
+    page.locator(".hand-tile.playable").first.click()  # refused: the table waits
+    page.wait_for_selector("#offline:not([hidden])")
+    banner = page.locator("#offline").inner_text()
+    assert "espera su base de datos" in banner and "reloj del turno detenido" in banner
+    page.screenshot(path=str(screenshots / "table-waiting-for-the-database.png"))
+    switch_tables(live, down=False)
+    page.wait_for_selector("#offline[hidden]", state="attached", timeout=15_000)
+    wait_for_my_turn(page)  # the same seat, a full new turn
+    assert page.evaluate("() => window.tranque.table.state.turn.turn_id") > turn
+    page.locator(".hand-tile.playable").first.click()
+    page.wait_for_function(f"() => window.tranque.table.state.turn.turn_id > {turn + 1}", timeout=15_000)

@@ -194,6 +194,11 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "La mesa está pasando a otro servidor; inténtalo de nuevo en un momento.",
         "en": "The table is moving to another server; try again in a moment.",
     },
+    "unavailable": {
+        "es": "El servidor no alcanza la base de datos; la mesa espera y sigue sola en cuanto vuelva.",
+        "en": "The server cannot reach its database; the table waits and goes on by itself "
+        "as soon as it is back.",
+    },
     "internal": {
         "es": "Algo falló en la mesa; inténtalo de nuevo.",
         "en": "Something went wrong at the table; try again.",

@@ -598,17 +598,18 @@ class BatchesStore(MemoryStore):
     """A `MemoryStore` that keeps each `append_events` call's seqs, and refuses the next
     batch once told to (the database gone, or another owner's event in the way)."""
 
-    def __init__(self) -> None:
+    def __init__(self, refusal: Exception | None = None) -> None:
         super().__init__()
         self.batches: list[list[int]] = []
         self.refuse_next = False
+        self.refusal = refusal or OSError("disk I/O error")
 
     async def append_events(
         self, table_id: str, events: Sequence[StoredEvent], epoch: int | None = None
     ) -> None:
         if self.refuse_next:
             self.refuse_next = False
-            raise OSError("disk I/O error")
+            raise self.refusal
         self.batches.append([event.seq for event in events])
         await super().append_events(table_id, events, epoch)
 
@@ -634,7 +635,7 @@ class TestStoring:
             await assert_replays(rig)
 
     async def test_a_refused_append_rebuilds_the_state_from_the_log_and_sends_nothing(self) -> None:
-        store = BatchesStore()
+        store = BatchesStore(ValueError("a bug in the store"))
         async with TableRig.practice(TWO, humans=(0, 1), store=store) as rig:
             turn = rig.table.state.turn
             assert turn is not None
@@ -653,6 +654,32 @@ class TestStoring:
             await act_first(rig, turn.seat)  # the same move, once the store takes it
             assert (await rig.log())[len(log)].kind == "action"
             await assert_replays(rig)
+
+    async def test_an_append_refused_by_an_outage_waits_then_gives_a_full_new_turn(self) -> None:
+        store = BatchesStore(OSError("disk I/O error"))
+        async with TableRig.practice(TWO, humans=(0, 1), store=store) as rig:
+            turn = rig.table.state.turn
+            assert turn is not None
+            mover = await rig.hello(turn.seat)
+            log, sent = await rig.log(), len(mover.frames)
+            store.refuse_next = True
+            with pytest.raises(TableError) as failure:
+                await act_first(rig, turn.seat)
+            assert failure.value.code == "unavailable"
+            assert rig.table.waiting and await rig.log() == log
+            assert [frame["type"] for frame in mover.frames[sent:]] == ["paused"]
+            await rig.advance(0.25)  # the actor's first look back at the store
+            assert not rig.table.waiting
+            logged = await rig.log()
+            assert logged[: len(log)] == log
+            new = logged[len(log) :]
+            assert [event.kind for event in new] == ["turn"]
+            assert new[0].data["seat"] == turn.seat and new[0].data["turn_id"] > turn.turn_id
+            assert new[0].data["deadline"] - new[0].at == rig.rules.turn_seconds
+            assert [frame["type"] for frame in mover.frames[sent:]][:2] == ["paused", "resumed"]
+            await assert_replays(rig)
+            await act_first(rig, turn.seat)  # the move, once the store takes it
+            assert (await rig.log())[len(logged)].kind == "action"
 
     async def test_options_go_only_with_the_turn_still_in_play(self) -> None:
         async with TableRig.practice(TWO, humans=(0, 1)) as rig:

@@ -49,6 +49,7 @@ from tranque.bots.analysis import Evaluation, Plan, evaluate_job, plan
 from tranque.engine.record import replay
 from tranque.server.stopping import stop_tasks
 from tranque.server.store import AnalysisRow, Store
+from tranque.server.store.outage import log_failure
 from tranque.server.table.clock import Clock
 from tranque.server.worker_pools import worker_pool
 
@@ -168,8 +169,8 @@ class AnalysisQueue:
                 row = await self.store.claim_analysis(worker, now, now - self.stale_after)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("claiming an analysis failed; trying again in %s s", self.poll)
+            except Exception as error:
+                log_failure(log, error, "claiming an analysis failed; trying again in %s s", self.poll)
                 row = None
             if row is None:
                 await self._idle(wakeup)

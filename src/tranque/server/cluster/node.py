@@ -46,6 +46,7 @@ from tranque.server.cluster.leases import LeasesUnavailable
 from tranque.server.cluster.replicas import Replicas
 from tranque.server.cluster.takeover import Takeover
 from tranque.server.stopping import stop_tasks
+from tranque.server.store.outage import log_failure
 from tranque.server.table.actor import Table
 from tranque.server.table.state import TableError
 
@@ -104,8 +105,8 @@ class Cluster(Replicas, Forwarding, Takeover):
                 await step()
             except LeasesUnavailable as error:
                 log.warning("cluster: leases unavailable (%s)", error)
-            except Exception:
-                log.exception("cluster: %s failed", getattr(step, "__name__", step))
+            except Exception as error:
+                log_failure(log, error, "cluster: %s failed", getattr(step, "__name__", step))
 
     async def claim_new(self, table_id: str) -> int:
         """The lease of a table this process is creating: it owns it from the start, at epoch 0."""

@@ -3,7 +3,8 @@
 `ApiError` is a refusal raised by an endpoint, its texts from the server's catalogue
 (`refusals.py`): Spanish in `message`, English in `message_en`. Routes of the
 `SpanishErrors` class turn it, FastAPI's own validation errors and `HTTPException`s that
-already carry such a body into one. `table_error` answers a `TableError` that reaches the
+already carry such a body into one, and answer 503 `unavailable` while the database is out
+of reach (store/outage.py). `table_error` answers a `TableError` that reaches the
 app (404 or 409).
 """
 
@@ -19,9 +20,11 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 
 from tranque.server.refusals import Refusal
+from tranque.server.store.outage import is_outage
 from tranque.server.table.actor import TableError
 
 NOT_FOUND_CODES = ("no_such_table", "bad_invite")  # a `TableError` with these is a 404, others 409
+UNAVAILABLE_RETRY_SECONDS = 5  # `Retry-After` while the database is out of reach
 
 
 class ApiError(Refusal):
@@ -103,12 +106,19 @@ class SpanishErrors(APIRoute):
                 if isinstance(error.detail, dict) and "code" in error.detail:
                     return JSONResponse(error.detail, status_code=error.status_code)
                 raise
+            except Exception as error:
+                if is_outage(error):  # the database out of reach: try again soon
+                    return ApiError(503, "unavailable", retry_after=UNAVAILABLE_RETRY_SECONDS).response()
+                raise
 
         return guarded
 
 
 async def table_error(request: Request, error: TableError) -> JSONResponse:
-    """A `TableError` no route turned into its own refusal: 404 for a missing table, else 409."""
+    """A `TableError` no route turned into its own refusal: 404 for a missing table, 503
+    while the database is out of reach, else 409."""
+    if error.code == "unavailable":
+        return ApiError(503, "unavailable", retry_after=UNAVAILABLE_RETRY_SECONDS).response()
     status = 404 if error.code in NOT_FOUND_CODES else 409
     return JSONResponse(error.body(), status_code=status)
 

@@ -44,6 +44,7 @@ from tranque.engine.record import replay
 from tranque.server.moderation.signals import THRESHOLDS, Signal, Thresholds, all_signals
 from tranque.server.stopping import stop_tasks
 from tranque.server.store import FairPlaySample, GamePlayerRow, RatedGame, Store
+from tranque.server.store.outage import log_failure
 from tranque.server.table.clock import Clock
 from tranque.server.worker_pools import worker_pool
 
@@ -128,8 +129,8 @@ class FairPlaySampler:
                 sampled = await self.run_once()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("the fair-play sampler failed; trying again in %s s", self.poll)
+            except Exception as error:
+                log_failure(log, error, "the fair-play sampler failed; trying again in %s s", self.poll)
                 sampled = 0
             if not sampled:
                 await self._sleep(self.poll)

@@ -37,6 +37,7 @@ from tranque.server.players.archive import finished_game, game_format
 from tranque.server.players.ratings import bots_pool
 from tranque.server.stopping import stop_tasks
 from tranque.server.store import RatingRow, Store
+from tranque.server.store.outage import log_failure
 from tranque.server.store.outbox import GameEnd, KeptGame
 from tranque.server.table.events import EndReason, GameEnded
 from tranque.server.table.log import from_stored, replay
@@ -91,8 +92,10 @@ class Recorder:
             self._wake.clear()
             try:
                 await self.catch_up()
-            except Exception:
-                log.exception("recording the game ends failed; trying again in %ss", self.retry_seconds)
+            except Exception as error:
+                log_failure(
+                    log, error, "recording the game ends failed; trying again in %ss", self.retry_seconds
+                )
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.retry_seconds)
 

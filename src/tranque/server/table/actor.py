@@ -8,6 +8,11 @@ in one append and only then sends each viewer its projection, serialised once pe
 (a store that refuses leaves the state rebuilt from the log, and nothing sent). Then it
 re-arms its clocks and bots from the state.
 
+A database out of reach is weather, not death: the table waits (`waiting`), its clocks and
+bots stop, its followers are told (`paused`), every command is refused `unavailable`, and the
+actor tries the log again with backoff; once it reads back, the table goes on from the log,
+whoever was to act gets a full new turn, and its followers are told (`resumed`).
+
 The commands and what a viewer is shown on joining (`views`) see the table only as a
 `TableContext` (context.py), which `Table` implements: they never import this module.
 
@@ -32,6 +37,7 @@ from tranque.server.players.ratings import bots_pool
 from tranque.server.players.table_rating import rating_json
 from tranque.server.stopping import stop_tasks
 from tranque.server.store import RatingRow, StaleEpoch, StoredEvent, TableStore
+from tranque.server.store.outage import is_outage
 from tranque.server.table import commands, views
 from tranque.server.table.bots import Bots, cover_level
 from tranque.server.table.clock import Clock, Timer
@@ -54,6 +60,11 @@ from tranque.server.table.seats import Seat, SeatKind, new_token, token_hash
 from tranque.server.table.state import Phase, TableError, TableOptions, TableState, Viewer
 
 log = logging.getLogger(__name__)
+
+# While the store is out of reach: the first retry after this long, each next one after twice
+# as long, up to the most (docs/deploy.md: play goes on within seconds of the database's return).
+RETRY_FIRST_SECONDS = 0.25
+RETRY_MOST_SECONDS = 2.0
 
 __all__ = ["Command", "Peers", "Phase", "RemoteSocket", "Subscriber", "Table", "TableError", "TableOptions"]
 
@@ -120,6 +131,11 @@ class Table:
         self.deal_secret: Callable[[int], DealSecret] = _fresh_secret  # tests fix the deals here
         self.subscribers: dict[Subscriber, Viewer] = {}
         self.retired = False
+        # The store failed and its log could not be read back yet: commands are refused
+        # `unavailable` and `_retry` tries again (see "Outages" below).
+        self.waiting = False
+        self._retry_seconds = RETRY_FIRST_SECONDS
+        self._followed_seq = 0  # when waiting: the last event the followers were sent
         # With several processes (cluster/node.py) only one owns a table: it decides, stores and
         # fans out; the others keep a replica fed by its events, whose commands go to it.
         self.owned = True
@@ -198,6 +214,8 @@ class Table:
         owner's events, its sockets) whether it owns the table or not."""
         if self.retired or self._task is None or self._task.done():
             raise TableError("no_such_table")
+        if self.waiting and not local:
+            raise TableError("unavailable")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((command, future, local))
         return await future
@@ -221,6 +239,8 @@ class Table:
             command, future, local = await self._queue.get()
             self._running = True
             try:
+                if self.waiting and not local:
+                    raise TableError("unavailable")  # queued before the store failed
                 if local or self.owned:
                     answer = await command.run(self)
                 elif future is None or self.peers is None:
@@ -253,12 +273,17 @@ class Table:
             await self._show_rating()
             await self._store()
         except BaseException as error:
+            followed = self.seq - len(self._unstored)  # all but these are stored (and sent below)
+            if is_outage(error):
+                self._unstored = []
+                self._wait_for_store(followed, error)
+                raise TableError("unavailable") from error
             if self._unstored:  # not stored: they never happened (and nobody was told of them)
                 # After a stale epoch the log goes on with the new owner's events, which this
                 # process's sockets must be sent too (give_up's catch-up): only ours are folded.
-                stored_up_to = self.seq - len(self._unstored) if isinstance(error, StaleEpoch) else None
+                stored_up_to = followed if isinstance(error, StaleEpoch) else None
                 self._unstored = []
-                await self._rebuild(stored_up_to)
+                await self._rebuild(stored_up_to, followed)
             if isinstance(error, StaleEpoch):
                 self._send()
                 self.give_up(refused=True)
@@ -337,16 +362,78 @@ class Table:
         if unsent and self.owned and self.peers is not None:
             self.peers.published(self, unsent)
 
-    async def _rebuild(self, upto: int | None = None) -> None:
+    async def _rebuild(self, upto: int | None, followed: int) -> None:
         """The state as the log has it (up to `upto`, if given), after a store refused events
-        already applied."""
-        self.state = TableState(self.rules)
+        already applied; if the log cannot be read now, the table waits for it."""
         try:
             logged = await self.store.load_events(self.table_id)
-            replay(self.state, logged if upto is None else [event for event in logged if event.seq <= upto])
-        except Exception:
-            log.exception("table %s: its log cannot be read back; it is retired", self.table_id)
-            self.retired = True
+        except Exception as error:
+            self._wait_for_store(followed, error)
+            return
+        self.state = TableState(self.rules)
+        replay(self.state, logged if upto is None else [event for event in logged if event.seq <= upto])
+
+    # Outages: the store out of reach -------------------------------------------------------
+
+    def _wait_for_store(self, followed: int, error: BaseException) -> None:
+        """The store failed: stop the clocks and bots, tell the followers, refuse commands and
+        try the log again soon. `followed`: the last event the followers have or are sent."""
+        if self.waiting:
+            return
+        log.warning("table %s: the store is out of reach (%s); the table waits for it", self.table_id, error)
+        self.waiting, self._followed_seq = True, followed
+        self._retry_seconds = RETRY_FIRST_SECONDS
+        self._clocks.cancel_all()
+        for task in self._thinking:
+            task.cancel()
+        self._tell_followers({"type": "paused", "table": self.table_id, **TableError("unavailable").body()})
+        self._retry_later()
+
+    def _retry_later(self) -> None:
+        when = self.clock.now() + self._retry_seconds
+        self._retry_seconds = min(2 * self._retry_seconds, RETRY_MOST_SECONDS)
+        self._clocks.retry = self.clock.call_at(when, lambda: self.post(_Retry(), local=True))
+
+    async def retry_store(self) -> None:
+        """Read the log back: the state as it says, the events it holds that the followers
+        were never sent sent now, and (as the owner) whoever is to act given a full new turn
+        (`commands.Resume`). Still out of reach: try again later."""
+        if not self.waiting:
+            return
+        try:
+            logged = await self.store.load_events(self.table_id)
+        except Exception as error:
+            log.debug("table %s: the store is still out of reach (%s)", self.table_id, error)
+            self._retry_later()
+            return
+        self._reload(logged)
+        log.warning("table %s: the store is back; the table goes on", self.table_id)
+        self._tell_followers({"type": "resumed", "table": self.table_id})
+        if not self.owned:
+            return
+        try:
+            await commands.Resume(keep_present=True).run(self)  # stores the table's status too
+            if self.state.phase.is_over and self.state.game is not None:
+                await self.store.save_record(self.table_id, views.game_record(self))
+        except TableError:
+            pass  # out of reach again: waiting once more
+        except Exception as error:
+            if not is_outage(error):
+                raise
+            self._wait_for_store(self.seq, error)
+
+    def _reload(self, logged: list[StoredEvent]) -> None:
+        """Leave waiting: the state as the log has it, up to what the followers were sent,
+        then the rest of the log folded in and sent to them."""
+        followed = self._followed_seq
+        self.state = TableState(self.rules)
+        replay(self.state, [event for event in logged if event.seq <= followed])
+        self.waiting = False
+        self.follow_owner([event for event in logged if event.seq > followed])
+
+    def _tell_followers(self, message: dict[str, Any]) -> None:
+        for subscriber in self.subscribers:
+            subscriber.send(message)
 
     # Ownership, with several processes (cluster/node.py) -------------------------------------
 
@@ -367,7 +454,10 @@ class Table:
         replica brought up to the log, only this process's sockets counted as here, and whoever was
         to act given a full new turn (commands.Resume); then its clocks and bots run here."""
         # What the former owner stored and never sent: this process's sockets get it too.
-        self.follow_owner(await self.store.load_events(self.table_id, self.seq))
+        if self.waiting:  # and what this process applied while the store was out of reach, not
+            self._reload(await self.store.load_events(self.table_id))
+        else:
+            self.follow_owner(await self.store.load_events(self.table_id, self.seq))
         for subscriber in [sub for sub in self.subscribers if isinstance(sub, RemoteSocket)]:
             del self.subscribers[subscriber]
         self.owned, self.epoch = True, epoch
@@ -380,6 +470,8 @@ class Table:
             return
         self.owned, self.epoch = False, None
         self._clocks.cancel_all()
+        if self.waiting:  # the replica is read back from the log all the same
+            self._retry_later()
         for task in self._thinking:
             task.cancel()
         for subscriber in [sub for sub in self.subscribers if isinstance(sub, RemoteSocket)]:
@@ -619,6 +711,7 @@ class _Clocks:
         self.round: int | None = None
         self.desertion: Timer | None = None
         self.wait: float | None = None
+        self.retry: Timer | None = None  # the next look at a store out of reach
         self.generation = 0
 
     def rearm_turn(self, turn_id: int | None) -> bool:
@@ -651,3 +744,13 @@ class _Clocks:
         self.rearm_turn(None)
         self.rearm_round(None)
         self.rearm_desertion(None)
+        if self.retry is not None:
+            self.retry.cancel()
+            self.retry = None
+
+
+class _Retry:
+    """The actor's next look at a store out of reach (`Table.retry_store`)."""
+
+    async def run(self, table: Table) -> None:
+        await table.retry_store()

@@ -20,6 +20,7 @@ from tranque.server.lobby.registry import Registry
 from tranque.server.moderation.standing import muted, utc_text
 from tranque.server.refusals import Refusal
 from tranque.server.store import UserRow
+from tranque.server.store.outage import is_outage
 from tranque.server.table import commands
 from tranque.server.table.actor import Table, TableError
 from tranque.server.ws import messages as protocol
@@ -31,6 +32,7 @@ router = APIRouter()
 FOREIGN_ORIGIN_CLOSE = 4003
 FLOOD_CLOSE = 4029  # kept sending after `flood_refusals` messages in a row were refused
 CROWDED_CLOSE = 4031  # `Settings.sockets_per_place` sockets are open from the client's place already
+UNAVAILABLE_CLOSE = 1013  # "try again later": the database is out of reach (its account unknown)
 
 Answer = dict[str, object]  # what an `ack` carries besides its type and id
 SeatCommand = (
@@ -85,6 +87,12 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     state.sockets_by_place[place] += 1
     try:
         await _serve(state, websocket, place)
+    except Exception as error:
+        if not is_outage(error):
+            raise
+        # Its account could not be read: the client reconnects, as after any closed socket.
+        await websocket.send_json(protocol.error(Refusal("unavailable")))
+        await websocket.close(code=UNAVAILABLE_CLOSE, reason="unavailable")
     finally:
         state.sockets_by_place[place] -= 1
         if state.sockets_by_place[place] <= 0:
@@ -174,6 +182,10 @@ async def _answer(state: ServerState, client: Client, text: str) -> None:
         client.connection.send(error.frame())
     except TableError as error:
         client.connection.send(protocol.error(error, message_id))
+    except Exception as error:
+        if not is_outage(error):
+            raise
+        client.connection.send(protocol.error(TableError("unavailable"), message_id))
 
 
 async def _not_muted(state: ServerState, client: Client) -> None:

@@ -11,6 +11,7 @@ export class TurnClock {
     this.getState = getState;
     this.offset = 0; // server time minus this browser's, in ms
     this.frame = null;
+    this.paused = false; // the server's table waits for its database: the clock stands still
   }
 
   // A `turn` event arrived now: its `at` is the server's time of it.
@@ -42,7 +43,7 @@ export class TurnClock {
   draw() {
     const state = this.getState();
     const ring = this.root.querySelector(".badge.active .clock-ring");
-    if (!ring || !state || !state.turn) return;
+    if (!ring || !state || !state.turn || this.paused) return;
     const fraction = this.fraction(state);
     ring.style.strokeDasharray = `${LENGTH}`;
     ring.style.strokeDashoffset = `${LENGTH * (1 - fraction)}`;

@@ -211,6 +211,7 @@ export const MESSAGES = {
   scr_resume_hint: { es: "Tienes un puesto en una partida que sigue en juego.", en: "You hold a seat in a game still being played." },
   scr_quiet: { es: "La conexión no responde. Reconectando…", en: "The connection is not answering. Reconnecting…" },
   scr_page_unloaded: { es: "No se pudo cargar esta página. Revisa la conexión y vuelve a intentarlo.", en: "This page could not be loaded. Check the connection and try again." },
+  scr_server_waiting: { es: "El servidor espera su base de datos: la mesa está en pausa y el reloj del turno detenido. Sigue sola en cuanto vuelva.", en: "The server is waiting for its database: the table is paused and the turn clock stopped. It goes on by itself as soon as it is back." },
   scr_quiet_table: { es: "La conexión no responde y el reloj del turno sigue corriendo. Reconectando…", en: "The connection is not answering and the turn clock keeps running. Reconnecting…" },
   scr_language_label: { es: "Cambiar el idioma a inglés", en: "Switch the language to Spanish" },
   scr_turn_seconds_n: { es: "{n} s", en: "{n} s" },

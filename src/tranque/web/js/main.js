@@ -47,6 +47,7 @@ class App {
     this.missingTable = null; // the table id a `hello` found not to exist
     this.linkQuiet = false;
     this.linkDown = false; // the socket was open and is not now (false before the first open)
+    this.serverWaiting = false; // the table waits for the server's database (`paused`)
     this.routes = 0; // how many times the page changed: a module that arrives late is for one
     this.friends = new FriendsUi(this); // notices, and the table's «Invitar a un amigo»
     this.socket = new Socket({
@@ -300,6 +301,7 @@ class App {
       token: saved ? saved.token : null,
       toast: (text) => this.toast(text),
       onLeave: (next) => this.afterTable(next),
+      onWaiting: (waiting) => this.waiting(waiting),
     });
     this.table.start();
   }
@@ -356,6 +358,8 @@ class App {
       return;
     }
     if (message.type === "notice") return this.friends.notice(message);
+    if (message.type === "paused" || message.type === "resumed") return this.waiting(message.type === "paused");
+    if (message.type === "event" || message.type === "sync") this.waiting(false); // the table moves
     this.notePhase(message);
     if (this.table) this.table.handle(inReadersLanguage(message));
     if (this.table) this.friends.tableChanged(this.table);
@@ -370,13 +374,25 @@ class App {
     else if (message.type === "event" && message.kind === "game_started") seatPhase(localStorage, tableId, "playing");
   }
 
-  // The banner: no network (the browser's word), no socket, or a socket gone quiet.
+  // The server's table waits for its database (docs/protocol.md, `paused`): the turn clock
+  // stands still and the table goes on by itself.
+  waiting(waiting) {
+    if (this.serverWaiting === waiting) return;
+    this.serverWaiting = waiting;
+    if (this.table) this.table.setWaiting(waiting);
+    this.status();
+  }
+
+  // The banner: no network (the browser's word), no socket, a socket gone quiet, or a
+  // server waiting for its database.
   status() {
     const online = !this.linkDown && navigator.onLine;
     const banner = document.getElementById("offline");
-    const show = !online || this.linkQuiet;
+    const waiting = online && !this.linkQuiet && this.serverWaiting && Boolean(this.table);
+    const show = !online || this.linkQuiet || waiting;
     banner.hidden = !show;
-    banner.textContent = !online ? t("offline") : show ? t(this.table ? "scr_quiet_table" : "scr_quiet") : "";
+    const quiet = t(this.table ? "scr_quiet_table" : "scr_quiet");
+    banner.textContent = !online ? t("offline") : waiting ? t("scr_server_waiting") : show ? quiet : "";
     document.body.classList.toggle("is-offline", show);
   }
 

@@ -26,13 +26,14 @@ export const PLACES = {
 };
 
 export class TableView {
-  constructor({ root, socket, tableId, seat, token, toast, onLeave }) {
+  constructor({ root, socket, tableId, seat, token, toast, onLeave, onWaiting = () => {} }) {
     this.root = root;
     this.socket = socket;
     this.tableId = tableId;
     this.token = token;
     this.toast = toast;
     this.onLeave = onLeave;
+    this.onWaiting = onWaiting;
     this.state = initialState({ you: seat });
     this.synced = false;
     this.handOrder = [];
@@ -65,6 +66,12 @@ export class TableView {
     this.clock.start();
   }
 
+  // The server waits for its database: the turn clock stands still (a full new turn follows).
+  setWaiting(waiting) {
+    this.clock.paused = waiting;
+    this.sentFor = null; // a move refused meanwhile may be made again
+  }
+
   stop() {
     this.clock.stop();
     if (this.resizing) this.resizing.disconnect();
@@ -75,6 +82,11 @@ export class TableView {
 
   fail(error) {
     if (error && error.code === "offline") return;
+    if (error && error.code === "unavailable") {
+      this.onWaiting(true); // the banner says it; the table goes on by itself
+      if (!this.synced) setTimeout(() => this.send(this.hello()), 2000); // a hello refused: ask again
+      return;
+    }
     this.toast((error && error.message) || t("error_generic"));
     if (error && ["bad_token", "no_such_table", "private"].includes(error.code)) {
       localStorage.removeItem(`tranque.seat.${this.tableId}`);
