@@ -98,9 +98,10 @@ def test_an_admin_finds_an_account_its_table_and_reads_the_private_log() -> None
 
         for asked in (table_id, f"{table_id}.1"):  # the table, or its first game
             table = admin.get(f"/api/admin/tables/{asked}").json()
-            assert (table["table"], table["status"], table["live"], table["kind"]) == (
+            assert (table["table"], table["status"], table["live"], table["owned_here"], table["kind"]) == (
                 table_id,
                 "playing",
+                True,
                 True,
                 "public",
             )

@@ -171,6 +171,7 @@ async def _table_json(state: ServerState, table_id: str) -> dict[str, Any]:
         "table": table_id,
         "status": status,
         "live": table is not None,
+        "owned_here": None if table is None else table.owned,  # else a replica of another process's
         "kind": options.get("kind"),
         "competitive": bool(options.get("competitive")),
         "host": await names.of(options.get("host_user_id")),
