@@ -23,6 +23,7 @@ from tranque.server.cluster.node import Cluster
 from tranque.server.cluster.redis_bus import RedisBus
 from tranque.server.collector import Collector, managed
 from tranque.server.http import accounts, bot_accounts
+from tranque.server.http import admin as http_admin
 from tranque.server.http import analysis as http_analysis
 from tranque.server.http import api as http_api
 from tranque.server.http import friends as http_friends
@@ -228,6 +229,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(bot_accounts.router)
     app.include_router(http_reports.router)
     app.include_router(http_moderation.router)
+    app.include_router(http_admin.router)
 
     # The client's files, fingerprinted and compressed once, here, before anything is served
     # (http/static_files.py); /avatars/<id>.svg are the players' drawings (web/avatars/, one

@@ -503,6 +503,27 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
     },
     "no_such_item": {"es": "No existe ese aviso en la cola.", "en": "There is no such item in the queue."},
     "item_closed": {"es": "Ese aviso ya estaba cerrado.", "en": "That item was closed already."},
+    # The operator's admin tools (http/admin.py) ---------------------------------------------
+    "not_an_admin": {
+        "es": "Esto es solo para administradores del sitio.",
+        "en": "This is for the site's administrators only.",
+    },
+    "bad_admin_token": {
+        "es": "Ese token de administrador no sirve: crea otro con «tranque admin token».",
+        "en": "That admin token does not work: make a new one with «tranque admin token».",
+    },
+    "already_over": {
+        "es": "La partida de esa mesa ya terminó: no hay nada que anular.",
+        "en": "That table's game is over already: there is nothing to annul.",
+    },
+    "no_such_game_or_table": {
+        "es": "No hay ninguna mesa ni partida «{id}».",
+        "en": "There is no table or game «{id}».",
+    },
+    "not_banned": {
+        "es": "«{name}» no tiene ninguna expulsión vigente.",
+        "en": "«{name}» has no ban in force.",
+    },
     "account_suspended": {
         "es": "Tu cuenta está suspendida hasta el {until}.",
         "en": "Your account is suspended until {until}.",

@@ -746,10 +746,131 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # `tranque admin grant NAME ROLE` (terminal/admin.py) ----------------------------------
     "help_admin": {
-        "es": "administra el sitio: da a una cuenta el rol de admin, moderador o jugador",
-        "en": "run the site: give an account the role of admin, moderator or player",
+        "es": "administra el sitio: roles, tokens de admin, mesas, conexiones, expulsiones y procesos",
+        "en": "run the site: roles, admin tokens, tables, connections, bans and processes",
     },
-    "opt_admin_action": {"es": "grant: dar un rol a una cuenta", "en": "grant: give an account a role"},
+    "opt_admin_action": {"es": "acciones", "en": "actions"},
+    "help_admin_grant": {
+        "es": "da a una cuenta el rol de admin, moderator o player (en la base de datos)",
+        "en": "give an account the role of admin, moderator or player (on the database)",
+    },
+    "help_admin_token": {
+        "es": "crea un token de API para una cuenta admin y lo muestra una sola vez",
+        "en": "make an API token for an admin account and show it once",
+    },
+    "help_admin_find": {
+        "es": "busca cuentas por el comienzo del nombre: rol, sanciones y mesas",
+        "en": "find accounts by the start of their name: role, sanctions and tables",
+    },
+    "help_admin_table": {
+        "es": "una mesa o partida: estado, anfitrión y jugadores",
+        "en": "a table or game: status, host and players",
+    },
+    "help_admin_log": {
+        "es": "el registro completo de una mesa, con las manos (privado), en JSON",
+        "en": "a table's whole event log, hands included (private), as JSON",
+    },
+    "help_admin_verify": {
+        "es": "verifica los repartos y las jugadas de la última partida terminada de una mesa",
+        "en": "check the deals and moves of a table's last finished game",
+    },
+    "help_admin_end": {
+        "es": "termina una mesa atascada: la partida se anula y sus jugadores leen el motivo",
+        "en": "end a stuck table: its game is annulled and its players read the reason",
+    },
+    "help_admin_close": {
+        "es": "cierra todas las conexiones (WebSocket) de una cuenta, en todos los procesos",
+        "en": "close every connection (WebSocket) of an account, on every process",
+    },
+    "help_admin_ban": {
+        "es": "expulsa una cuenta (la sanción de moderación)",
+        "en": "ban an account (the moderation sanction)",
+    },
+    "help_admin_unban": {"es": "levanta la expulsión de una cuenta", "en": "lift an account's ban"},
+    "help_admin_processes": {
+        "es": "los procesos del sitio y lo que tiene cada uno",
+        "en": "the site's processes and what each one holds",
+    },
+    "help_admin_drain": {
+        "es": "vacía un proceso: deja de recibir mesas y entrega las suyas",
+        "en": "drain a process: it takes no new tables and hands its own over",
+    },
+    "opt_admin_site": {
+        "es": "URL del sitio (si no: $TRANQUE_SITE, o {default})",
+        "en": "the site's URL (else $TRANQUE_SITE, or {default})",
+    },
+    "opt_admin_prefix": {"es": "el comienzo del nombre", "en": "the start of the name"},
+    "opt_admin_table": {"es": "el id de la mesa o de la partida", "en": "the table's or game's id"},
+    "opt_admin_node": {"es": "el nombre del proceso", "en": "the process's name"},
+    "opt_admin_reason": {
+        "es": "el motivo (queda en el registro de moderación)",
+        "en": "the reason (kept in the moderation log)",
+    },
+    "admin_not_admin": {
+        "es": "«{name}» no es admin: dale el rol primero con «tranque admin grant {name} admin».",
+        "en": "«{name}» is not an admin: give the role first with «tranque admin grant {name} admin».",
+    },
+    "admin_token_made": {
+        "es": "Token de admin para «{name}» (guárdalo: no se vuelve a mostrar; el anterior ya no sirve):",
+        "en": "Admin token for «{name}» (keep it: it is not shown again; the old one no longer works):",
+    },
+    "admin_no_token": {
+        "es": "Falta el token: pon en $TRANQUE_ADMIN_TOKEN el que da «tranque admin token NOMBRE».",
+        "en": "No token: put the one «tranque admin token NAME» gives in $TRANQUE_ADMIN_TOKEN.",
+    },
+    "admin_bad_site": {
+        "es": "«{site}» no es una URL http:// o https://.",
+        "en": "«{site}» is not an http:// or https:// URL.",
+    },
+    "admin_unreachable": {
+        "es": "El sitio {site} no responde ({why}).",
+        "en": "The site {site} does not answer ({why}).",
+    },
+    "admin_no_endpoint": {
+        "es": "El sitio {site} no tiene esa función (¿una versión anterior?).",
+        "en": "The site {site} does not offer that (an older release?).",
+    },
+    "admin_http_status": {"es": "El sitio respondió {status}.", "en": "The site answered {status}."},
+    "admin_none_found": {
+        "es": "Ninguna cuenta empieza por «{prefix}».",
+        "en": "No account starts with «{prefix}».",
+    },
+    "admin_player_line": {
+        "es": "{name} · rol {role} · sanción {standing} · mesas: {seats}",
+        "en": "{name} · role {role} · sanction {standing} · tables: {seats}",
+    },
+    "admin_seat": {"es": "{table} (puesto {seat}, {phase})", "en": "{table} (seat {seat}, {phase})"},
+    "admin_table_line": {
+        "es": "Mesa {table} · {status} · {kind} · anfitrión {host} · jugadores {players}",
+        "en": "Table {table} · {status} · {kind} · host {host} · players {players}",
+    },
+    "admin_log_private": {
+        "es": "Privado: este registro muestra las manos de todos. No lo compartas.",
+        "en": "Private: this log shows everybody's hands. Do not share it.",
+    },
+    "admin_verified": {
+        "es": "Verificada: {rounds} manos, cada reparto y cada jugada cuadran.",
+        "en": "Verified: {rounds} rounds, every deal and every move checks out.",
+    },
+    "admin_not_verified": {
+        "es": "NO verificada ({rounds} manos):",
+        "en": "NOT verified ({rounds} rounds):",
+    },
+    "admin_verify_failed": {"es": "la verificación falló.", "en": "the check failed."},
+    "admin_ended": {
+        "es": "Mesa {table} terminada: la partida quedó anulada y sus jugadores leen el motivo.",
+        "en": "Table {table} ended: its game is annulled and its players read the reason.",
+    },
+    "admin_closed": {"es": "Conexiones de «{name}» cerradas.", "en": "«{name}»'s connections closed."},
+    "admin_banned": {"es": "«{name}» quedó expulsado.", "en": "«{name}» is banned."},
+    "admin_unbanned": {"es": "«{name}» ya no está expulsado.", "en": "«{name}» is no longer banned."},
+    "admin_process_line": {
+        "es": "{node}{this} · {tables} mesas · {replicas} réplicas · {sockets} conexiones · {draining}",
+        "en": "{node}{this} · {tables} tables · {replicas} replicas · {sockets} sockets · {draining}",
+    },
+    "admin_draining": {"es": "vaciándose", "en": "draining"},
+    "admin_serving": {"es": "atendiendo", "en": "serving"},
+    "admin_drained": {"es": "El proceso {node} se está vaciando.", "en": "Process {node} is draining."},
     "opt_admin_name": {"es": "el nombre de la cuenta", "en": "the account's name"},
     "opt_admin_role": {"es": "admin, moderator o player", "en": "admin, moderator or player"},
     "admin_bad_role": {

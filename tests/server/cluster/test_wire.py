@@ -91,6 +91,7 @@ FORWARDED: dict[str, Any] = {
     "start_game": commands.StartGame(),
     "hint": commands.Hint(0),
     "set_aside": commands.SetAside(9),
+    "end_by_operator": commands.EndByOperator("la mesa se trabó"),
 }
 
 

@@ -59,3 +59,26 @@ async def test_a_suspension_on_one_process_closes_the_accounts_sockets_on_the_ot
         await there.close(PEDRO, "account_banned")  # those sockets are gone: none closed twice
         await settle(links)
         assert on_there.closed == also_there.closed == [(LOGGED_OUT_CLOSE, "account_suspended")]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_an_admin_closing_sockets_closes_them_everywhere_and_bars_nothing(kind: str) -> None:
+    async with Links.of(kind, FakeClock()) as links:
+        processes = []
+        barred: list[tuple[int, int]] = []
+        for index in range(2):
+            bus, _ = await links.node()
+            sockets = AccountSockets()
+            sockets.share(bus, f"{links.prefix}:accounts")
+            sockets.on_barred = lambda user_id, index=index: _note(barred, index, user_id)
+            await sockets.start()
+            processes.append(sockets)
+        here, there = processes
+        await settle(links)
+        socket = FakeSocket()
+        there.add(PEDRO, socket)  # type: ignore[arg-type]
+        await here.close(PEDRO, "closed_by_admin")
+        await until(lambda: socket.closed, "Pedro's socket closed")
+        await settle(links)
+        assert socket.closed == [(LOGGED_OUT_CLOSE, "closed_by_admin")]
+        assert barred == []  # not a sanction: the seats stay the account's

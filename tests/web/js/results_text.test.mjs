@@ -158,6 +158,21 @@ test("an annulled game says so and why, never as a result", () => {
   assert.match(gameSummary(data, ctx(rules)).lines[0], /se quedó sin jugadores/);
 });
 
+test("a game the site's administrators annulled says so and gives their reason", () => {
+  const rules = VECTORS[0].rules;
+  const data = { scores: [12, 0], goals: [0, 0], winners: [], reason: "annulled", operator_reason: "La mesa se trabó" };
+  setLang("es");
+  assert.deepEqual(gameSummary(data, ctx(rules), { annulledByVote: true }), {
+    headline: "Partida anulada",
+    lines: ["La administración del sitio anuló la partida: no cuenta para nadie.", "Motivo: «La mesa se trabó»"],
+  });
+  setLang("en");
+  assert.deepEqual(gameSummary(data, ctx(rules)).lines, [
+    "The site's administrators annulled the game: it counts for nobody.", "Reason: «La mesa se trabó»",
+  ]);
+  setLang("es");
+});
+
 test("the summaries read in English too", () => {
   setLang("en");
   for (const vector of VECTORS) {

@@ -16,6 +16,10 @@ from tranque.server.accounts.owned_sockets import OwnedSockets
 from tranque.server.accounts.sessions import LOGGED_OUT_CLOSE
 from tranque.server.cluster import wire
 
+# The reasons that bar the account (moderation/enforce.py): its seats go to the tables too. Any
+# other reason (an admin closing the sockets, http/admin.py) closes the sockets and no more.
+BARRING_REASONS = frozenset({"account_suspended", "account_banned"})
+
 
 class AccountSockets(OwnedSockets):
     """The open sockets of each person's account on this process; with several processes
@@ -38,7 +42,7 @@ class AccountSockets(OwnedSockets):
 
     async def _barred_here(self, user_id: int, reason: str) -> None:
         await self.close_here(user_id, reason)
-        if self.on_barred is not None:
+        if self.on_barred is not None and reason in BARRING_REASONS:
             await self.on_barred(user_id)
 
     def _on_message(self, data: bytes) -> None:

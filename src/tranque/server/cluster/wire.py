@@ -176,6 +176,11 @@ class HintCommand(WireCommand, tag="hint", frozen=True, kw_only=True):
     seat: int | None
 
 
+class EndByOperatorCommand(WireCommand, tag="end_by_operator", frozen=True, kw_only=True):
+    command_type = commands.EndByOperator
+    reason: str
+
+
 AnyCommand = (
     ActCommand
     | ReadyCommand
@@ -190,6 +195,7 @@ AnyCommand = (
     | SetAsideCommand
     | StartGameCommand
     | HintCommand
+    | EndByOperatorCommand
 )
 
 _WIRE_COMMANDS: dict[type[Any], type[WireCommand]] = {
@@ -208,6 +214,7 @@ _WIRE_COMMANDS: dict[type[Any], type[WireCommand]] = {
         SetAsideCommand,
         StartGameCommand,
         HintCommand,
+        EndByOperatorCommand,
     )
 }
 COMMAND_KINDS = frozenset(str(cls.__struct_config__.tag) for cls in _WIRE_COMMANDS.values())

@@ -84,3 +84,18 @@ class AccountStore(Protocol):
     async def bot_by_token(self, token_hash: str, now: float) -> UserRow | None:
         """The bot account whose live token has this hash (and mark it used at `now`)."""
         ...
+
+    # Admin API tokens (accounts/admin_tokens.py) -----------------------------------------------
+
+    async def set_admin_token(self, user_id: int, token_hash: str | None) -> None:
+        """The account's admin token is now the one of `token_hash` (the old one no longer
+        works); None revokes it."""
+        ...
+
+    async def user_by_admin_token(self, token_hash: str) -> UserRow | None:
+        """The account whose admin token has this hash (its role is checked by the caller)."""
+        ...
+
+    async def users_by_prefix(self, prefix: str, most: int) -> list[UserRow]:
+        """At most `most` accounts whose name starts with `prefix` (casefolded), by name."""
+        ...

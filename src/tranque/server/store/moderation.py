@@ -84,7 +84,8 @@ class LogEntry:
 
     at: float
     moderator_id: int | None  # None: the terminal (`tranque admin grant`)
-    action: str  # grant | mute | suspend | ban | unmute | unsuspend | unban | close
+    # grant | mute | suspend | ban | unmute | unsuspend | unban | close | end_table | close_sockets
+    action: str
     subject_id: int | None = None
     item_id: int | None = None
     reason: str = ""
@@ -147,6 +148,10 @@ class ModerationStore(Protocol):
 
     async def sanctions_of(self, user_ids: list[int]) -> list[SanctionRow]:
         """Every sanction of those accounts, lifted or not, newest first."""
+        ...
+
+    async def write_log(self, entry: LogEntry) -> None:
+        """Add an action that changes nothing here to the audit log (an admin's, http/admin.py)."""
         ...
 
     async def moderation_log(self, limit: int) -> list[LogEntry]:

@@ -41,9 +41,12 @@ users = sa.Table(
     sa.Column("bot_owner", sa.Integer, nullable=True),
     sa.Column("bot_token_hash", sa.String(128), nullable=True),
     sa.Column("bot_used_at", sa.Double, nullable=True),
+    # The SHA-256 of an admin's API token (revision 0013, accounts/admin_tokens.py); NULL: none.
+    sa.Column("admin_token_hash", sa.String(128), nullable=True),
     sa.Index("ix_users_name_skeleton", "name_skeleton", unique=True),
     sa.Index("ix_users_bot_owner", "bot_owner"),
     sa.Index("ix_users_bot_token_hash", "bot_token_hash", unique=True),
+    sa.Index("ix_users_admin_token_hash", "admin_token_hash", unique=True),
 )
 
 sessions = sa.Table(

@@ -623,6 +623,21 @@ class RatingsRecorded:
 
 
 @dataclass
+class EndByOperator:
+    """The site's operator ends a stuck table (http/admin.py): its game is annulled, and its
+    players are told `reason`. Whether it ended: a table that is over already changes not."""
+
+    reason: str
+
+    async def run(self, table: TableContext) -> bool:
+        state = table.state
+        if state.phase.is_over:
+            return False
+        await table.record(GameEnded.closing(state, EndReason.ANNULLED, operator_reason=self.reason))
+        return True
+
+
+@dataclass
 class Deserted:
     """Nobody came back in time: a practice or quick-match game every human left, or a table
     waiting for players that nobody follows, is annulled (its bots and clocks stop)."""

@@ -209,12 +209,22 @@ class GameEnded(TableEvent):
     none (nor have logs from before ratings)."""
 
     kind: ClassVar[str] = "game_ended"
-    visible_keys: ClassVar[tuple[str, ...]] = ("scores", "goals", "winners", "reason", "rating_changes")
+    visible_keys: ClassVar[tuple[str, ...]] = (
+        "scores",
+        "goals",
+        "winners",
+        "reason",
+        "rating_changes",
+        "operator_reason",
+    )
     scores: tuple[int, ...]
     goals: tuple[int, ...]
     winners: tuple[int, ...]
     reason: EndReason
     rating_changes: tuple[dict[str, int], ...] = ()
+    # Why the site's operator annulled the game (commands.EndByOperator), shown to its players;
+    # None for every other end.
+    operator_reason: str | None = None
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -225,6 +235,8 @@ class GameEnded(TableEvent):
         }
         if self.rating_changes:
             data["rating_changes"] = [dict(change) for change in self.rating_changes]
+        if self.operator_reason is not None:
+            data["operator_reason"] = self.operator_reason
         return data
 
     @classmethod
@@ -235,15 +247,16 @@ class GameEnded(TableEvent):
             tuple(data["winners"]),
             EndReason(data["reason"]),
             tuple(data.get("rating_changes", ())),
+            data.get("operator_reason"),
         )
 
     @classmethod
-    def closing(cls, state: TableState, reason: EndReason) -> GameEnded:
+    def closing(cls, state: TableState, reason: EndReason, operator_reason: str | None = None) -> GameEnded:
         game = state.game
         if game is None:
-            return cls((), (), (), reason)
+            return cls((), (), (), reason, operator_reason=operator_reason)
         winners = tuple(game.winners) if reason is EndReason.TARGET else ()
-        return cls(tuple(game.scores), tuple(game.goals), winners, reason)
+        return cls(tuple(game.scores), tuple(game.goals), winners, reason, operator_reason=operator_reason)
 
     def apply(self, state: TableState) -> None:
         if self.reason is EndReason.TARGET and not (state.game is not None and state.game.is_over):

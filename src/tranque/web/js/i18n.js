@@ -6,6 +6,7 @@ import { PLAYERS_MESSAGES } from "./messages_players.js";
 import { FRIENDS_MESSAGES } from "./messages_friends.js";
 import { BOTS_MESSAGES } from "./messages_bots.js";
 import { MODERATION_MESSAGES } from "./messages_moderation.js";
+import { ADMIN_MESSAGES } from "./messages_admin.js";
 
 export const MESSAGES = {
   ...PLAYERS_MESSAGES,
@@ -259,6 +260,7 @@ export const MESSAGES = {
   ...FRIENDS_MESSAGES,
   ...BOTS_MESSAGES,
   ...MODERATION_MESSAGES,
+  ...ADMIN_MESSAGES,
 };
 
 const NUMBER_WORDS = {

@@ -1,6 +1,6 @@
 // The app: one socket, hash routes (#/, #/practicar, #/crear, #/entrar, #/jugar-ahora,
 // #/mesa/ID, #/unirse/CODE, #/partida/GAME_ID, #/clasificacion[/TAB[/PAGE]], #/jugador/NAME,
-// #/amigos, #/bots, #/moderacion), and the account of whoever is using the browser.
+// #/amigos, #/bots, #/moderacion, #/admin), and the account of whoever is using the browser.
 
 import { t, setLang, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
@@ -19,6 +19,7 @@ const LATER = {
   players: () => import("./players.js"),
   bots: () => import("./bots.js"),
   moderation: () => import("./moderation.js"),
+  admin: () => import("./admin.js"),
 };
 const LEADS_TO_TABLE = new Set(["practicar", "crear", "jugar-ahora", "unirse"]);
 
@@ -118,6 +119,7 @@ class App {
     if (this.user) profile.href = `#/jugador/${encodeURIComponent(this.user.name)}`;
     document.getElementById("nav-friends").hidden = !this.user;
     document.getElementById("nav-moderation").hidden = !(this.user && ["moderator", "admin"].includes(this.user.role));
+    document.getElementById("nav-admin").hidden = !(this.user && this.user.role === "admin");
     if (this.user) {
       const who = document.createElement("span");
       who.className = "who";
@@ -188,6 +190,7 @@ class App {
     else if (page === "amigos") this.user ? show(friendsScreen(this)) : this.askLogin(location.hash, "fr_login_reason");
     else if (page === "bots") this.later(LATER.bots, ({ botsScreen }) => show(botsScreen(this)));
     else if (page === "moderacion") this.user ? this.later(LATER.moderation, ({ moderationScreen }) => show(moderationScreen(this))) : this.askLogin(location.hash, "md_forbidden");
+    else if (page === "admin") this.user ? this.later(LATER.admin, ({ adminScreen }) => show(adminScreen(this))) : this.askLogin(location.hash, "ad_forbidden");
     else show(homeScreen(this));
   }
 

@@ -249,7 +249,7 @@ function gameFairness(view, data) {
     }
     const verdict = deals.verdicts[round];
     if (!verdict && data.reason === "annulled") {
-      const why = t(deals.annulledByVote ? "res_fair_why_vote" : "res_fair_why_server");
+      const why = t(data.operator_reason ? "res_fair_why_operator" : deals.annulledByVote ? "res_fair_why_vote" : "res_fair_why_server");
       item.className = "annulled";
       item.textContent = t("res_fair_round_annulled", { n: round + 1, why });
       continue;

@@ -135,6 +135,9 @@ export function roundSummary(data, ctx) {
 /** {headline, lines} for a `game_ended` event's data; `annulledByVote` from an `annulled`
  * event before it (else the server annulled a table left or never filled). */
 export function gameSummary(data, ctx, { annulledByVote = false } = {}) {
+  if (data.reason === "annulled" && data.operator_reason) {
+    return { headline: t("res_annulled"), lines: [t("res_annulled_operator"), t("res_operator_reason", { reason: data.operator_reason })] };
+  }
   if (data.reason === "annulled") {
     return { headline: t("res_annulled"), lines: [t(annulledByVote ? "res_annulled_vote" : "res_annulled_server")] };
   }

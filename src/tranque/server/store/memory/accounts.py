@@ -76,5 +76,20 @@ class MemoryAccounts(MemoryData):
         self._bot_used[bot_id] = now
         return self._users[bot_id]
 
+    async def set_admin_token(self, user_id: int, token_hash: str | None) -> None:
+        if token_hash is None:
+            self._admin_tokens.pop(user_id, None)
+        else:
+            self._admin_tokens[user_id] = token_hash
+
+    async def user_by_admin_token(self, token_hash: str) -> UserRow | None:
+        user_id = next((user for user, stored in self._admin_tokens.items() if stored == token_hash), None)
+        return None if user_id is None else self._users.get(user_id)
+
+    async def users_by_prefix(self, prefix: str, most: int) -> list[UserRow]:
+        key = prefix.casefold()
+        found = [user for user in self._users.values() if user.name.casefold().startswith(key)]
+        return sorted(found, key=lambda user: user.name.casefold())[:most]
+
     async def set_avatar(self, user_id: int, avatar: str | None) -> None:
         self._users[user_id] = dataclasses.replace(self._users[user_id], avatar=avatar)

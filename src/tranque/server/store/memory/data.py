@@ -27,6 +27,7 @@ class MemoryData:
         self._sessions: dict[str, tuple[int, float]] = {}
         self._bot_tokens: dict[int, str] = {}  # bot id → its live token's hash
         self._bot_used: dict[int, float] = {}  # bot id → when a token last opened a socket
+        self._admin_tokens: dict[int, str] = {}  # account id → its admin token's hash
         self._games: dict[str, GameRow] = {}
         self._game_players: dict[str, list[GamePlayerRow]] = {}
         self._ratings: dict[tuple[int, str], RatingRow] = {}

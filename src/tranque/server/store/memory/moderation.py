@@ -132,6 +132,9 @@ class MemoryModeration(MemoryData):
         found = [row for row in self._sanctions.values() if row.user_id in among]
         return sorted(found, key=lambda row: (row.created_at, row.sanction_id), reverse=True)
 
+    async def write_log(self, entry: LogEntry) -> None:
+        self._write(entry)
+
     async def moderation_log(self, limit: int) -> list[LogEntry]:
         return sorted(self._log, key=lambda entry: (entry.at, entry.entry_id), reverse=True)[:limit]
 

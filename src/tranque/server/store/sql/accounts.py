@@ -141,6 +141,27 @@ class SqlAccounts(SqlDatabase):
             ).first()
         return user_row(row) if row is not None else None
 
+    async def set_admin_token(self, user_id: int, token_hash: str | None) -> None:
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                users.update().where(users.c.id == user_id).values(admin_token_hash=token_hash)
+            )
+
+    async def user_by_admin_token(self, token_hash: str) -> UserRow | None:
+        return await self._user(users.c.admin_token_hash == token_hash)
+
+    async def users_by_prefix(self, prefix: str, most: int) -> list[UserRow]:
+        pattern = prefix.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        query = (
+            sa.select(*USER_COLUMNS)
+            .where(users.c.name_key.like(pattern, escape="\\"))
+            .order_by(users.c.name_key)
+            .limit(most)
+        )
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [user_row(row) for row in rows]
+
     async def set_avatar(self, user_id: int, avatar: str | None) -> None:
         async with self.engine.begin() as connection:
             await connection.execute(users.update().where(users.c.id == user_id).values(avatar=avatar))

@@ -258,6 +258,10 @@ class SqlModeration(SqlDatabase):
             rows = (await connection.execute(query)).all()
         return [_sanction(row) for row in rows]
 
+    async def write_log(self, entry: LogEntry) -> None:
+        async with self.engine.begin() as connection:
+            await _write(connection, entry)
+
     async def moderation_log(self, limit: int) -> list[LogEntry]:
         query = (
             sa.select(moderation_log)
