@@ -796,7 +796,7 @@ def as_json(args: argparse.Namespace, rows: list[Row], problems: list[str], seco
             "p99": percentile(got, 0.99) if got else None,
             "max": max(got) if got else None,
             "none": len(values) - len(got),
-            "tables": values,
+            "tables": {table: None if value is None else round(value, 3) for table, value in values.items()},
         }
 
     return {
