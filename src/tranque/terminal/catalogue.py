@@ -589,6 +589,71 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "--workers debe estar entre 1 y {most}, no {workers}.",
         "en": "--workers must be between 1 and {most}, not {workers}.",
     },
+    # Settings from a file and the environment (server/config.py, docs/configuration.md)
+    "opt_serve_bot_level": {
+        "es": "nivel de los bots que completan la partida rápida: {bots} (si no: $TRANQUE_BOT_LEVEL, "
+        "o heuristic)",
+        "en": "level of the bots that fill quick-match seats: {bots} (else $TRANQUE_BOT_LEVEL, or heuristic)",
+    },
+    "opt_config": {
+        "es": "archivo TOML de ajustes (si no: $TRANQUE_CONFIG); las variables TRANQUE_* y las "
+        "opciones mandan sobre él (docs/configuration.md)",
+        "en": "TOML settings file (else $TRANQUE_CONFIG); TRANQUE_* variables and options win over "
+        "it (docs/configuration.md)",
+    },
+    "opt_print_config": {
+        "es": "muestra en TOML los ajustes con que arrancaría (sin contraseñas) y sale",
+        "en": "print the settings it would start with, as TOML (passwords hidden), and exit",
+    },
+    "config_kind_bool": {"es": "true o false", "en": "true or false"},
+    "config_kind_int": {"es": "un número entero", "en": "a whole number"},
+    "config_kind_float": {"es": "un número", "en": "a number"},
+    "config_kind_str": {"es": "un texto entre comillas", "en": "a quoted text"},
+    "config_kind_list": {"es": "una lista [..]", "en": "a list [..]"},
+    "config_type": {
+        "es": "{where}: se esperaba {expected}, no {value}",
+        "en": "{where}: expected {expected}, not {value}",
+    },
+    "config_choice": {
+        "es": "{where}: {value} no es uno de: {choices}",
+        "en": "{where}: {value} is not one of: {choices}",
+    },
+    "config_at_least": {
+        "es": "{where}: debe ser al menos {least}, no {value}",
+        "en": "{where}: must be at least {least}, not {value}",
+    },
+    "config_above": {
+        "es": "{where}: debe ser mayor que {least}, no {value}",
+        "en": "{where}: must be more than {least}, not {value}",
+    },
+    "config_between": {
+        "es": "{where}: debe estar entre {least} y {most}, no {value}",
+        "en": "{where}: must be between {least} and {most}, not {value}",
+    },
+    "config_unknown": {
+        "es": "{where}: no es un ajuste de Tranque (docs/configuration.md)",
+        "en": "{where}: not a Tranque setting (docs/configuration.md)",
+    },
+    "config_unknown_suggest": {
+        "es": "{where}: no es un ajuste de Tranque; ¿quisiste decir {suggestion}?",
+        "en": "{where}: not a Tranque setting; did you mean {suggestion}?",
+    },
+    "config_fixed": {
+        "es": "{where}: este ajuste no se configura desde un archivo ni desde el entorno",
+        "en": "{where}: this setting cannot be set from a file or the environment",
+    },
+    "config_not_table": {
+        "es": "{where}: se esperaba una tabla [..] de ajustes, no {value}",
+        "en": "{where}: expected a [..] table of settings, not {value}",
+    },
+    "config_syntax": {
+        "es": "{where}: no es TOML válido: {reason}",
+        "en": "{where}: not valid TOML: {reason}",
+    },
+    "config_unreadable": {
+        "es": "{where}: no se puede leer el archivo de ajustes: {reason}",
+        "en": "{where}: cannot read the settings file: {reason}",
+    },
     "verify_site": {
         "es": "Partida del sitio: en cada mano, la semilla y la sal reveladas deben dar el compromiso "
         "publicado al repartir, y la semilla, el reparto.",

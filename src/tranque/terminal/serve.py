@@ -10,14 +10,17 @@ import argparse
 import asyncio
 import contextlib
 import os
-import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tranque.bots import bot_names
 from tranque.terminal.catalogue import t
 from tranque.terminal.command import CliError, Command, Context
 from tranque.terminal.options import whole_number
+
+if TYPE_CHECKING:
+    from tranque.server.config import Problem
+    from tranque.server.settings import Settings
 
 DEFAULT_DATABASE = "sqlite+aiosqlite:///./tranque.db"
 DATABASE_SECONDS = 10  # how long to wait for the database before giving up
@@ -41,15 +44,50 @@ def configure(parser: argparse.ArgumentParser, lang: str) -> None:
     parser.add_argument("--forwarded-allow-ips", metavar="IPS", help=t("opt_forwarded_allow_ips", lang))
     parser.add_argument(
         "--bot-level",
-        default="heuristic",
         metavar="BOT",
-        help=t("opt_bot", lang, bots=", ".join(bot_names())),
+        help=t("opt_serve_bot_level", lang, bots=", ".join(bot_names())),
     )
+    parser.add_argument("--config", metavar="FILE", type=Path, help=t("opt_config", lang))
+    parser.add_argument("--print-config", action="store_true", help=t("opt_print_config", lang))
 
 
-def secure_cookies(args: argparse.Namespace) -> bool:
-    """--secure-cookies, or $TRANQUE_SECURE_COOKIES=1."""
-    return bool(args.secure_cookies) or os.environ.get("TRANQUE_SECURE_COOKIES") == "1"
+# The options that are settings too: option -> the TOML key (docs/configuration.md).
+OPTION_KEYS = {
+    "--db": ("db", "database_url"),
+    "--redis": ("redis", "redis_url"),
+    "--analysis-workers": ("analysis_workers", "analysis_workers"),
+    "--bot-level": ("bot_level", "default_bot_level"),
+    "--secure-cookies": ("secure_cookies", "secure_cookies"),
+}
+
+
+def option_values(args: argparse.Namespace) -> dict[str, tuple[str, Any]]:
+    """The settings given as options (those not given are absent: the file's or the
+    environment's value stands), by TOML key."""
+    found = {}
+    for option, (attribute, key) in OPTION_KEYS.items():
+        value = getattr(args, attribute, None)
+        if value is not None and value is not False:
+            found[key] = (option, value)
+    return found
+
+
+def problem_line(problem: Problem, lang: str) -> str:
+    values = dict(problem.values)
+    if "expected" in values:
+        values["expected"] = t(values["expected"], lang)
+    return t(problem.code, lang, where=problem.where, **values)
+
+
+def settings_of(args: argparse.Namespace, lang: str) -> Settings:
+    """Defaults < the file (--config, else $TRANQUE_CONFIG) < the environment < the options;
+    every bad key one line, exit code 2, before anything starts."""
+    from tranque.server.config import ConfigError, resolve
+
+    try:
+        return resolve(args.config, os.environ, option_values(args))
+    except ConfigError as error:
+        raise CliError("\n".join(problem_line(problem, lang) for problem in error.problems)) from None
 
 
 def proxy_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -59,36 +97,24 @@ def proxy_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips, "server_header": False}
 
 
-def analysis_workers(args: argparse.Namespace) -> int:
-    """--analysis-workers, else $TRANQUE_ANALYSIS_WORKERS, else 1."""
-    if args.analysis_workers is not None:
-        return int(args.analysis_workers)
-    return int(os.environ.get("TRANQUE_ANALYSIS_WORKERS") or 1)
-
-
 def database_url(args: argparse.Namespace) -> str:
-    """--db, else $TRANQUE_DATABASE_URL, else a SQLite file in the current directory."""
+    """--db, else $TRANQUE_DATABASE_URL, else a SQLite file in the current directory (for
+    `tranque admin`; `tranque serve` reads its settings with `settings_of`)."""
     url: str = args.db or os.environ.get("TRANQUE_DATABASE_URL") or DEFAULT_DATABASE
     return url
 
 
-def redis_url(args: argparse.Namespace) -> str | None:
-    """--redis, else $TRANQUE_REDIS_URL, else None (one process, no Redis)."""
-    url: str | None = args.redis or os.environ.get("TRANQUE_REDIS_URL") or None
-    return url
-
-
-def check_cluster(database: str, redis: str | None, workers: int, lang: str) -> None:
+def check_cluster(database: str | None, redis: str | None, workers: int, lang: str) -> None:
     """Several processes need Redis to coordinate and PostgreSQL to share (docs/deploy.md)."""
     if not 1 <= workers <= MOST_WORKERS:
         raise CliError(t("bad_workers", lang, workers=workers, most=MOST_WORKERS))
     if workers > 1 and redis is None:
         raise CliError(t("workers_need_redis", lang, workers=workers))
-    if redis is not None and not database.startswith(("postgresql", "postgres")):
+    if redis is not None and not (database or "").startswith(("postgresql", "postgres")):
         raise CliError(t("cluster_needs_postgres", lang))
 
 
-def check_database(url: str, lang: str) -> None:
+def check_database(url: str | None, lang: str) -> None:
     """Refuse a database URL the site could not open: an unknown scheme, a SQLite file in a
     directory that does not exist, a server that does not answer."""
     import sqlalchemy as sa
@@ -96,7 +122,7 @@ def check_database(url: str, lang: str) -> None:
     from tranque.server.store.factory import MEMORY_URL
     from tranque.server.store.sql import create_engine
 
-    if url == MEMORY_URL:
+    if url is None or url == MEMORY_URL:
         return
     try:
         parsed = sa.make_url(url)
@@ -130,6 +156,12 @@ def check_database(url: str, lang: str) -> None:
         raise CliError(t("db_unreachable", lang, url=shown, reason=reason)) from None
 
 
+def without_password(url: str) -> str:
+    from tranque.server.config import URL_PASSWORD
+
+    return URL_PASSWORD.sub(r"\1:***@", url)
+
+
 def site_url(host: str, port: int) -> str:
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host  # listening everywhere: show loopback
     if ":" in shown:  # an IPv6 address
@@ -139,7 +171,7 @@ def site_url(host: str, port: int) -> str:
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     lang = ctx.lang
-    if args.bot_level not in bot_names():
+    if args.bot_level is not None and args.bot_level not in bot_names():
         raise CliError(t("bad_bot_level", lang, bot=args.bot_level, bots=", ".join(bot_names())))
     if not 0 < args.port < 65536:
         raise CliError(t("bad_port", lang, port=args.port))
@@ -147,23 +179,20 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
     from tranque.server import runtime
     from tranque.server.app import create_app, environment_of
-    from tranque.server.settings import Settings
+    from tranque.server.config import to_toml
+    from tranque.server.store.factory import MEMORY_URL
 
-    url = database_url(args)
-    redis = redis_url(args)
+    settings = settings_of(args, lang)
+    if args.print_config:
+        ctx.out.print(to_toml(settings), end="", soft_wrap=True)
+        return 0
+    url, redis = settings.database_url, settings.redis_url
     check_cluster(url, redis, args.workers, lang)
     check_database(url, lang)
-    settings = Settings(
-        database_url=url,
-        default_bot_level=args.bot_level,
-        secure_cookies=secure_cookies(args),
-        redis_url=redis,
-        analysis_workers=analysis_workers(args),
-    )
     ctx.out.print(t("serve_open", lang, url=site_url(args.host, args.port)), soft_wrap=True)
-    ctx.out.print(t("serve_database", lang, url=url), soft_wrap=True)
+    ctx.out.print(t("serve_database", lang, url=without_password(url or MEMORY_URL)), soft_wrap=True)
     if redis is not None:
-        shown = re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", redis)  # never its password
+        shown = without_password(redis)  # never its password
         ctx.out.print(t("serve_cluster", lang, workers=args.workers, url=shown), soft_wrap=True)
     options: dict[str, Any] = {
         "host": args.host,
