@@ -245,3 +245,52 @@ def test_a_setting_of_the_file_reaches_every_worker(tmp_path: Path, monkeypatch:
         process.stdout.close()
     assert "Procesos: 2, coordinados por Redis" in flat(out)
     assert database.split("@")[-1] in flat(out)
+
+
+def test_admin_uses_the_database_serve_would(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+
+    from tranque.terminal.serve import database_url
+
+    url = f"sqlite+aiosqlite:///{tmp_path}/sitio.db"
+    monkeypatch.setenv("TRANQUE_CONFIG", str(write(tmp_path, f'database_url = "{url}"\n')))
+    assert database_url(argparse.Namespace(db=None)) == url
+    assert database_url(argparse.Namespace(db="postgresql://db/x")) == "postgresql://db/x"
+    monkeypatch.setenv("TRANQUE_DATABASE_URL", "postgresql://db/y")
+    assert database_url(argparse.Namespace(db=None)) == "postgresql://db/y"
+
+
+def test_where_it_listens_comes_from_the_file_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = write(tmp_path, 'host = "0.0.0.0"\nport = 8123\nworkers = 1\nforwarded_allow_ips = "10.0.0.5"\n')
+    config = printed(capsys, "--config", str(file))
+    assert (config["host"], config["port"], config["forwarded_allow_ips"]) == ("0.0.0.0", 8123, "10.0.0.5")
+    monkeypatch.setenv("TRANQUE_PORT", "8124")
+    assert printed(capsys, "--config", str(file))["port"] == 8124
+    assert printed(capsys, "--config", str(file), "--port", "8125")["port"] == 8125
+    # several processes from the file: still Redis and PostgreSQL, before anything starts
+    file = write(tmp_path, "workers = 2\n")
+    assert main(["--lang", "en", "serve", "--config", str(file)]) == 2
+    assert "With --workers 2 the processes coordinate through Redis" in one_line_error(capsys.readouterr())
+    monkeypatch.setenv("TRANQUE_WORKERS", "65")
+    assert main(["--lang", "en", "serve", "--config", str(file)]) == 2
+    assert one_line_error(capsys.readouterr()) == (
+        'tranque: error: TRANQUE_WORKERS: must be between 1 and 64, not "65"'
+    )
+
+
+def test_other_programs_variables_are_left_alone(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("TRANQUE_SITE", "https://tranque.example")  # tranque admin's
+    monkeypatch.setenv("TRANQUE_ADMIN_TOKEN", "abc")
+    monkeypatch.setenv("TRANQUE_SOMETHING_ELSE_ENTIRELY", "x")  # like no key: another program's
+    monkeypatch.setenv("TRANQUE_REDIS_PREFIX", "sitio2")  # an alias of cluster.prefix
+    assert printed(capsys)["cluster"]["prefix"] == "sitio2"  # type: ignore[index]
+    monkeypatch.setenv("TRANQUE_LIMITS__BODY_BYTE", "3")  # a section's key, misspelt: refused
+    assert main(["--lang", "en", "serve", "--print-config"]) == 2
+    assert one_line_error(capsys.readouterr()) == (
+        "tranque: error: TRANQUE_LIMITS__BODY_BYTE: not a Tranque setting; did you mean "
+        "TRANQUE_LIMITS__BODY_BYTES?"
+    )

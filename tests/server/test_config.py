@@ -241,3 +241,23 @@ def test_new_kinds_of_fields_are_keys_without_changes() -> None:
     assert coerce(keys["budget"], "none", from_text=True) is None
     assert coerce(keys["budget"], 2, from_text=False) == 2.0
     assert kind_of(dict[str, int]) is None and kind_of(int | str) is None
+
+
+@dataclass
+class Documented:
+    written: int = 1  # its meaning, at the end of its line
+    # a comment above the field, when none ends its line,
+    # as one line
+    above: int = 2
+    given: int = field(default=3, metadata={"doc": "its meaning, given"})  # not this
+    unsaid: int = 4
+
+
+def test_a_keys_meaning_is_its_doc_else_its_comment() -> None:
+    meanings = {key.name: key.doc for key in layout(Documented).keys.values()}
+    assert meanings == {
+        "written": "its meaning, at the end of its line",
+        "above": "a comment above the field, when none ends its line, as one line",
+        "given": "its meaning, given",
+        "unsaid": "",
+    }

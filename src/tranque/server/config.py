@@ -48,16 +48,33 @@ ENV_PREFIX = "TRANQUE_"
 SECTION_MARK = "__"
 CONFIG_VARIABLE = "TRANQUE_CONFIG"  # the file, when `--config` is not given
 RESOLVED_VARIABLE = "TRANQUE_SETTINGS_JSON"  # what `tranque serve --workers N` hands its workers
-# Variables of the project that are not settings: the command's language, the file, the tests'.
+# Variables of the project that are not settings: the command's language, the file, other
+# commands' (`tranque admin`), the tests'. Any other TRANQUE_ variable that is no key is
+# refused when it looks like a misspelt one (a section's `__`, or close to a key's name:
+# `MISSPELT`), and otherwise left alone: it may be some other program's.
 NOT_SETTINGS = frozenset(
-    {"TRANQUE_LANG", CONFIG_VARIABLE, RESOLVED_VARIABLE, "TRANQUE_REQUIRE_SERVICES", "TRANQUE_CLUSTER_DEBUG"}
+    {
+        "TRANQUE_LANG",
+        CONFIG_VARIABLE,
+        RESOLVED_VARIABLE,
+        "TRANQUE_SITE",
+        "TRANQUE_ADMIN_TOKEN",
+        "TRANQUE_REQUIRE_SERVICES",
+        "TRANQUE_CLUSTER_DEBUG",
+    }
 )
 NOT_SETTINGS_PREFIXES = ("TRANQUE_TEST_", "TRANQUE_BENCH_")
-ALIASES = {"TRANQUE_BOT_LEVEL": "default_bot_level"}  # documented variables named otherwise
+MISSPELT = 0.8  # difflib's ratio between an unknown variable's name and a key's
+ALIASES = {  # documented variables named otherwise than their key
+    "TRANQUE_BOT_LEVEL": "default_bot_level",
+    "TRANQUE_REDIS_PREFIX": "cluster.prefix",
+}
 
 # Bounds beyond "not negative", by TOML key: (least, most, whether the least itself is allowed).
 BOUNDS: dict[str, tuple[float | None, float | None, bool]] = {
     "bot_processes": (1, None, True),
+    "port": (1, 65535, True),
+    "workers": (1, 64, True),
     "sockets_per_place": (1, None, True),
     "password_checks_at_once": (1, None, True),
     "ipv6_prefix": (0, 128, True),
@@ -207,21 +224,31 @@ class Layout:
 
 @functools.cache
 def _comments(owner: type) -> dict[str, str]:
-    """The comment ending each field's line (its last line), by field name."""
+    """The comment ending each field's line (its last line), else the comment lines right
+    above it, as one line, by field name."""
     try:
         source = textwrap.dedent(inspect.getsource(owner))
     except (OSError, TypeError):
         return {}
     at_line: dict[int, str] = {}
+    alone: set[int] = set()  # lines that are only a comment
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         if token.type == tokenize.COMMENT:
             at_line[token.start[0]] = token.string.lstrip("#").strip()
+            if not token.line[: token.start[1]].strip():
+                alone.add(token.start[0])
     found: dict[str, str] = {}
     body = ast.parse(source).body[0]
     assert isinstance(body, ast.ClassDef)
     for statement in body.body:
         if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
             comment = at_line.get(statement.end_lineno or statement.lineno)
+            above = statement.lineno - 1
+            lines: list[str] = []
+            while comment is None and above in alone:
+                lines.insert(0, at_line[above])
+                above -= 1
+            comment = comment or " ".join(lines)
             if comment:
                 found[statement.target.id] = comment
     return found
@@ -460,7 +487,7 @@ def read_environment(found: Collected, environ: Mapping[str, str], the: Layout) 
         wanted = name.removeprefix(ENV_PREFIX).lower().replace(SECTION_MARK, ".")
         if wanted in the.fixed:
             found.problems.append(Problem(name, "config_fixed", {}))
-        else:
+        elif SECTION_MARK in name or difflib.get_close_matches(name, list(keys), n=1, cutoff=MISSPELT):
             found.problems.append(_unknown(name, name, keys))
 
 

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     lang = ctx.lang
     if args.role not in ROLES:
         raise CliError(t("admin_bad_role", lang, role=args.role))
-    url = database_url(args)
+    url = database_url(args, lang)
     if url == MEMORY_URL:
         raise CliError(t("admin_memory_db", lang))
     check_database(url, lang)

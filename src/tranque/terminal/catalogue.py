@@ -152,8 +152,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "analiza una partida guardada: cuánto perdió cada jugada frente a la mejor",
         "en": "analyse a saved game: how much each move lost against the best",
     },
-    "opt_host": {"es": "dirección donde escuchar", "en": "address to listen on"},
-    "opt_port": {"es": "puerto donde escuchar", "en": "port to listen on"},
+    "opt_host": {
+        "es": "dirección donde escuchar (si no: $TRANQUE_HOST) (por defecto: 127.0.0.1)",
+        "en": "address to listen on (else $TRANQUE_HOST) (default: 127.0.0.1)",
+    },
+    "opt_port": {
+        "es": "puerto donde escuchar (si no: $TRANQUE_PORT) (por defecto: 8000)",
+        "en": "port to listen on (else $TRANQUE_PORT) (default: 8000)",
+    },
     "opt_db": {
         "es": "URL de la base de datos (si no: $TRANQUE_DATABASE_URL, o {default})",
         "en": "database URL (else $TRANQUE_DATABASE_URL, or {default})",
@@ -165,8 +171,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "$TRANQUE_REDIS_URL; without it, one process)",
     },
     "opt_workers": {
-        "es": "cuántos procesos atienden el mismo puerto (más de 1 necesita --redis y PostgreSQL)",
-        "en": "how many processes serve the one port (more than 1 needs --redis and PostgreSQL)",
+        "es": "cuántos procesos atienden el mismo puerto (más de 1 necesita --redis y PostgreSQL; "
+        "si no: $TRANQUE_WORKERS, o 1)",
+        "en": "how many processes serve the one port (more than 1 needs --redis and PostgreSQL; "
+        "else $TRANQUE_WORKERS, or 1)",
     },
     "opt_analysis_workers": {
         "es": "procesos que analizan partidas pedidas en el sitio (0: ninguno, quedan pendientes; "
@@ -183,10 +191,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "opt_forwarded_allow_ips": {
         "es": "proxies de confianza (IP o redes separadas por comas, o *): de ellos se toman la "
         "dirección del cliente (X-Forwarded-For) y https (X-Forwarded-Proto) "
-        "(si no: $FORWARDED_ALLOW_IPS, o 127.0.0.1)",
+        "(si no: $TRANQUE_FORWARDED_ALLOW_IPS, $FORWARDED_ALLOW_IPS, o 127.0.0.1)",
         "en": "trusted proxies (comma-separated IPs or networks, or *): the client's address "
         "(X-Forwarded-For) and https (X-Forwarded-Proto) are taken from them "
-        "(else $FORWARDED_ALLOW_IPS, or 127.0.0.1)",
+        "(else $TRANQUE_FORWARDED_ALLOW_IPS, $FORWARDED_ALLOW_IPS, or 127.0.0.1)",
     },
     "opt_verify_file": {
         "es": "el registro de la partida (JSON: descargado del sitio o guardado con --record)",
@@ -591,9 +599,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # Settings from a file and the environment (server/config.py, docs/configuration.md)
     "opt_serve_bot_level": {
-        "es": "nivel de los bots que completan la partida rápida: {bots} (si no: $TRANQUE_BOT_LEVEL, "
-        "o heuristic)",
-        "en": "level of the bots that fill quick-match seats: {bots} (else $TRANQUE_BOT_LEVEL, or heuristic)",
+        "es": "nivel de los bots que completan la partida rápida: {bots} (si no: $TRANQUE_BOT_LEVEL) "
+        "(por defecto: heuristic)",
+        "en": "level of the bots that fill quick-match seats: {bots} (else $TRANQUE_BOT_LEVEL) "
+        "(default: heuristic)",
     },
     "opt_config": {
         "es": "archivo TOML de ajustes (si no: $TRANQUE_CONFIG); las variables TRANQUE_* y las "

@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,15 +29,11 @@ MOST_WORKERS = 64
 
 
 def configure(parser: argparse.ArgumentParser, lang: str) -> None:
-    parser.add_argument("--host", default="127.0.0.1", help=t("opt_host", lang))
-    parser.add_argument(
-        "--port", type=whole_number(lang), default=8000, metavar="P", help=t("opt_port", lang)
-    )
+    parser.add_argument("--host", help=t("opt_host", lang))
+    parser.add_argument("--port", type=whole_number(lang), metavar="P", help=t("opt_port", lang))
     parser.add_argument("--db", metavar="URL", help=t("opt_db", lang, default=DEFAULT_DATABASE))
     parser.add_argument("--redis", metavar="URL", help=t("opt_redis", lang))
-    parser.add_argument(
-        "--workers", type=whole_number(lang), default=1, metavar="N", help=t("opt_workers", lang)
-    )
+    parser.add_argument("--workers", type=whole_number(lang), metavar="N", help=t("opt_workers", lang))
     parser.add_argument(
         "--analysis-workers", type=whole_number(lang), metavar="N", help=t("opt_analysis_workers", lang)
     )
@@ -51,24 +48,29 @@ def configure(parser: argparse.ArgumentParser, lang: str) -> None:
     parser.add_argument("--print-config", action="store_true", help=t("opt_print_config", lang))
 
 
-# The options that are settings too: option -> the TOML key (docs/configuration.md).
-OPTION_KEYS = {
-    "--db": ("db", "database_url"),
-    "--redis": ("redis", "redis_url"),
-    "--analysis-workers": ("analysis_workers", "analysis_workers"),
-    "--bot-level": ("bot_level", "default_bot_level"),
-    "--secure-cookies": ("secure_cookies", "secure_cookies"),
+# The options that are settings too: option -> (its attribute, the TOML key, the key's value
+# for the option's; a flag that turns a key off maps True to False). docs/configuration.md.
+OPTION_KEYS: dict[str, tuple[str, str, Callable[[Any], Any]]] = {
+    "--db": ("db", "database_url", str),
+    "--redis": ("redis", "redis_url", str),
+    "--analysis-workers": ("analysis_workers", "analysis_workers", int),
+    "--bot-level": ("bot_level", "default_bot_level", str),
+    "--secure-cookies": ("secure_cookies", "secure_cookies", bool),
+    "--host": ("host", "host", str),
+    "--port": ("port", "port", int),
+    "--workers": ("workers", "workers", int),
+    "--forwarded-allow-ips": ("forwarded_allow_ips", "forwarded_allow_ips", str),
 }
 
 
 def option_values(args: argparse.Namespace) -> dict[str, tuple[str, Any]]:
-    """The settings given as options (those not given are absent: the file's or the
-    environment's value stands), by TOML key."""
+    """The settings given as options (an option not given, None or a flag left off, is absent:
+    the file's or the environment's value stands), by TOML key."""
     found = {}
-    for option, (attribute, key) in OPTION_KEYS.items():
+    for option, (attribute, key, value_of) in OPTION_KEYS.items():
         value = getattr(args, attribute, None)
         if value is not None and value is not False:
-            found[key] = (option, value)
+            found[key] = (option, value_of(value))
     return found
 
 
@@ -82,26 +84,32 @@ def problem_line(problem: Problem, lang: str) -> str:
 def settings_of(args: argparse.Namespace, lang: str) -> Settings:
     """Defaults < the file (--config, else $TRANQUE_CONFIG) < the environment < the options;
     every bad key one line, exit code 2, before anything starts."""
+    return resolved(args.config, option_values(args), lang)
+
+
+def resolved(file: Path | None, options: dict[str, tuple[str, Any]], lang: str) -> Settings:
     from tranque.server.config import ConfigError, resolve
 
     try:
-        return resolve(args.config, os.environ, option_values(args))
+        return resolve(file, os.environ, options)
     except ConfigError as error:
         raise CliError("\n".join(problem_line(problem, lang) for problem in error.problems)) from None
 
 
-def proxy_options(args: argparse.Namespace) -> dict[str, Any]:
+def proxy_options(args: argparse.Namespace | Settings) -> dict[str, Any]:
     """uvicorn's proxy headers: the address and scheme of a trusted proxy's client (for the
     login limit, every per-address quota and `Secure` cookies); None: $FORWARDED_ALLOW_IPS, or
     uvicorn's own default, 127.0.0.1. No `server` header naming the software."""
     return {"proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips, "server_header": False}
 
 
-def database_url(args: argparse.Namespace) -> str:
-    """--db, else $TRANQUE_DATABASE_URL, else a SQLite file in the current directory (for
-    `tranque admin`; `tranque serve` reads its settings with `settings_of`)."""
-    url: str = args.db or os.environ.get("TRANQUE_DATABASE_URL") or DEFAULT_DATABASE
-    return url
+def database_url(args: argparse.Namespace, lang: str = "es") -> str:
+    """The database `tranque serve` would use (for `tranque admin`): --db, else the settings'
+    (the file of $TRANQUE_CONFIG, $TRANQUE_DATABASE_URL), else SQLite in this directory."""
+    options = {"database_url": ("--db", args.db)} if args.db else {}
+    from tranque.server.store.factory import MEMORY_URL
+
+    return resolved(getattr(args, "config", None), options, lang).database_url or MEMORY_URL
 
 
 def check_cluster(database: str | None, redis: str | None, workers: int, lang: str) -> None:
@@ -173,8 +181,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     lang = ctx.lang
     if args.bot_level is not None and args.bot_level not in bot_names():
         raise CliError(t("bad_bot_level", lang, bot=args.bot_level, bots=", ".join(bot_names())))
-    if not 0 < args.port < 65536:
+    if args.port is not None and not 0 < args.port < 65536:
         raise CliError(t("bad_port", lang, port=args.port))
+    if args.workers is not None and not 1 <= args.workers <= MOST_WORKERS:
+        raise CliError(t("bad_workers", lang, workers=args.workers, most=MOST_WORKERS))
     import uvicorn
 
     from tranque.server import runtime
@@ -187,33 +197,32 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         ctx.out.print(to_toml(settings), end="", soft_wrap=True)
         return 0
     url, redis = settings.database_url, settings.redis_url
-    check_cluster(url, redis, args.workers, lang)
+    host, port, workers = settings.host, settings.port, settings.workers
+    check_cluster(url, redis, workers, lang)
     check_database(url, lang)
-    ctx.out.print(t("serve_open", lang, url=site_url(args.host, args.port)), soft_wrap=True)
+    ctx.out.print(t("serve_open", lang, url=site_url(host, port)), soft_wrap=True)
     ctx.out.print(t("serve_database", lang, url=without_password(url or MEMORY_URL)), soft_wrap=True)
     if redis is not None:
         shown = without_password(redis)  # never its password
-        ctx.out.print(t("serve_cluster", lang, workers=args.workers, url=shown), soft_wrap=True)
+        ctx.out.print(t("serve_cluster", lang, workers=workers, url=shown), soft_wrap=True)
     options: dict[str, Any] = {
-        "host": args.host,
-        "port": args.port,
+        "host": host,
+        "port": port,
         # headers, bodies, frames: docs/protocol.md
-        **runtime.uvicorn_options(settings.limits, by_name=args.workers > 1),
+        **runtime.uvicorn_options(settings.limits, by_name=workers > 1),
         "ws_ping_interval": settings.socket_limits.ping_seconds,  # a dead link is dropped (docs/protocol.md)
         "ws_ping_timeout": settings.socket_limits.pong_seconds,
-        **proxy_options(args),
+        **proxy_options(settings),
         "log_level": "warning",
     }
     # uvicorn shuts down gracefully on Ctrl+C, then re-raises SIGINT; whether that reaches us
     # as KeyboardInterrupt depends on timing inside asyncio.run. Either way it has stopped.
     with contextlib.suppress(KeyboardInterrupt):
-        if args.workers > 1:
+        if workers > 1:
             # Each worker process builds its own app from the same settings, passed on in the
             # environment (app.app_from_environment); they share the one listening socket.
             os.environ.update(environment_of(settings))
-            uvicorn.run(
-                "tranque.server.app:app_from_environment", factory=True, workers=args.workers, **options
-            )
+            uvicorn.run("tranque.server.app:app_from_environment", factory=True, workers=workers, **options)
         else:
             app = create_app(settings)
             runtime.tune_garbage_collector()
