@@ -23,6 +23,7 @@ from tranque.server.config import (
     kind_of,
     layout,
     resolve,
+    shown,
     to_toml,
     values_of,
 )
@@ -251,6 +252,8 @@ class Documented:
     above: int = 2
     given: int = field(default=3, metadata={"doc": "its meaning, given"})  # not this
     unsaid: int = 4
+    bounded: float = field(default=0.5, metadata={"doc": "a share", "bounds": (None, 1.0, True)})
+    hidden: str = field(default="", metadata={"doc": "a key", "secret": True})
 
 
 def test_a_keys_meaning_is_its_doc_else_its_comment() -> None:
@@ -260,4 +263,15 @@ def test_a_keys_meaning_is_its_doc_else_its_comment() -> None:
         "above": "a comment above the field, when none ends its line, as one line",
         "given": "its meaning, given",
         "unsaid": "",
+        "bounded": "a share",
+        "hidden": "a key",
     }
+
+
+def test_a_field_may_carry_its_own_bounds_and_secrecy() -> None:
+    keys = layout(Documented).keys
+    assert coerce(keys["bounded"], -3.0, from_text=False) == -3.0  # its bounds replace "not negative"
+    with pytest.raises(Refused) as refused:
+        coerce(keys["bounded"], "1.5", from_text=True)
+    assert (refused.value.code, refused.value.values) == ("config_at_most", {"most": "1"})
+    assert shown(keys["hidden"], "abc") == '"***"' and shown(keys["given"], "abc") == '"abc"'

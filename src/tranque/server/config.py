@@ -12,9 +12,12 @@ callables, a test's cluster links) are not configurable, and naming one is an er
 - The precedence: defaults < the file < the environment < the command's own options.
 
 A key's meaning (docs/configuration.md) is its field's `field(metadata={"doc": ...})`, else
-the comment at the end of its line (`hints_per_game: int = 20  # the expert's suggestions…`).
+the comment at the end of its line (`hints_per_game: int = 20  # the expert's suggestions…`),
+else the comment lines right above it.
 
-Numbers are never negative, and a few keys have tighter bounds (`BOUNDS`). Every problem is
+Numbers are never negative, and a few keys have tighter bounds: the field's
+`metadata={"bounds": (least, most, least_allowed)}`, else the table `BOUNDS`. A field's
+`metadata={"secret": True}` (or a name ending in token, password, secret) is never shown. Every problem is
 one `Problem` naming the key as the operator wrote it; a value that may hold a password (a
 URL's, a token) is never shown whole (`shown`). docs/configuration.md lists every key.
 """
@@ -117,6 +120,8 @@ class Key:
     kind: Kind
     default: Any
     doc: str
+    bounds: tuple[float | None, float | None, bool] | None = None  # the field's own, else BOUNDS'
+    secret: bool = False  # hidden whole wherever it is shown (also: by its name, SECRET_NAME)
 
     @property
     def toml(self) -> str:
@@ -273,7 +278,9 @@ def layout(root: type = Settings) -> Layout:
             kind = kind_of(annotation)
             toml = field.name if section is None else f"{section}.{field.name}"
             if kind is not None:
-                keys[toml] = Key(section, field.name, kind, _default(field), meaning(owner, field))
+                doc, bounds = meaning(owner, field), field.metadata.get("bounds")
+                secret = bool(field.metadata.get("secret"))
+                keys[toml] = Key(section, field.name, kind, _default(field), doc, bounds, secret)
             elif section is None and isinstance(annotation, type) and dataclasses.is_dataclass(annotation):
                 sections[field.name] = annotation
                 walk(annotation, field.name)
@@ -288,7 +295,7 @@ def layout(root: type = Settings) -> Layout:
 
 
 def is_secret(key: Key) -> bool:
-    return bool(SECRET_NAME.search(key.name))
+    return key.secret or bool(SECRET_NAME.search(key.name))
 
 
 def shown(key: Key | None, value: Any) -> str:
@@ -377,23 +384,32 @@ def coerce(key: Key, value: Any, from_text: bool) -> Any:
     return _checked(key, _one(kind, value, from_text))
 
 
+NOT_NEGATIVE: tuple[float | None, float | None, bool] = (0, None, True)
+
+
+def bounds_of(key: Key) -> tuple[float | None, float | None, bool]:
+    """(least, most, whether the least itself is allowed) of a number's key."""
+    return key.bounds or BOUNDS.get(key.toml, NOT_NEGATIVE)
+
+
 def _checked(key: Key, value: Any) -> Any:
     choices = CHOICES.get(key.toml)
     if choices is not None and value not in list(choices()):
         raise Refused("config_choice", choices=", ".join(choices()))
     if isinstance(value, bool) or not isinstance(value, int | float):
         return value
-    least, most, inclusive = BOUNDS.get(key.toml, (0, None, True))
+    least, most, inclusive = bounds_of(key)
     low = least is not None and (value < least if inclusive else value <= least)
-    if low or (most is not None and value > most):
-        if most is None:
-            code = "config_at_least" if inclusive else "config_above"
-            raise Refused(code, least=_number(least))
-        raise Refused("config_between", least=_number(least), most=_number(most))
-    return value
+    if not low and (most is None or value <= most):
+        return value
+    if least is None:
+        raise Refused("config_at_most", most=number_text(most))
+    if most is None:
+        raise Refused("config_at_least" if inclusive else "config_above", least=number_text(least))
+    raise Refused("config_between", least=number_text(least), most=number_text(most))
 
 
-def _number(value: float | None) -> str:
+def number_text(value: float | None) -> str:
     return "" if value is None else (str(int(value)) if float(value).is_integer() else str(value))
 
 

@@ -11,7 +11,7 @@ import inspect
 import sys
 from pathlib import Path
 
-from tranque.server.config import layout, shown
+from tranque.server.config import NOT_NEGATIVE, Key, bounds_of, layout, number_text, shown
 
 START = "<!-- GENERATED from the settings' fields by `python -m tranque.server.config_docs`: do not edit -->"
 END = "<!-- GENERATED: end -->"
@@ -20,6 +20,21 @@ DOCUMENT = Path(__file__).resolve().parents[3] / "docs" / "configuration.md"
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
+
+
+def allowed(key: Key) -> str:
+    """A number's bounds in words, when they are not only "not negative"."""
+    if key.kind.base not in (int, float):
+        return ""
+    least, most, inclusive = bounds_of(key)
+    if (least, most, inclusive) == NOT_NEGATIVE:
+        return ""
+    low = "" if least is None else ("" if inclusive else "more than ") + number_text(least)
+    if most is None:
+        return f" (at least {low})" if inclusive else f" ({low})"
+    if inclusive and least is not None:
+        return f" ({low} to {number_text(most)})"
+    return f" ({low + ', ' if low else ''}at most {number_text(most)})"
 
 
 def table() -> str:
@@ -39,7 +54,7 @@ def table() -> str:
         for key in keys:
             env = ", ".join(f"`{name}`" for name in [key.env, *key.aliases])
             default = shown(key, key.default)
-            parts.append(f"| `{key.toml}` | {env} | `{default}` | {_cell(key.doc)} |")
+            parts.append(f"| `{key.toml}` | {env} | `{default}` | {_cell(key.doc)}{allowed(key)} |")
         parts.append("")
     return "\n".join(parts)
 

@@ -88,7 +88,7 @@ class Settings:
     # Where `tranque serve` listens (uvicorn's settings: the app itself never reads them).
     host: str = "127.0.0.1"  # the address `tranque serve` listens on ("0.0.0.0": all of this machine's)
     port: int = 8000  # the port `tranque serve` listens on
-    workers: int = 1  # processes on that one port (1–64); more than 1 needs `redis_url` and PostgreSQL
+    workers: int = 1  # processes on that one port; more than 1 needs `redis_url` and PostgreSQL
     forwarded_allow_ips: str | None = None  # trusted proxies, by commas (none: $FORWARDED_ALLOW_IPS)
 
     def table_defaults(self) -> dict[str, Any]:

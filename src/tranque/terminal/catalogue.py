@@ -635,6 +635,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "{where}: debe ser mayor que {least}, no {value}",
         "en": "{where}: must be more than {least}, not {value}",
     },
+    "config_at_most": {
+        "es": "{where}: debe ser a lo sumo {most}, no {value}",
+        "en": "{where}: must be at most {most}, not {value}",
+    },
     "config_between": {
         "es": "{where}: debe estar entre {least} y {most}, no {value}",
         "en": "{where}: must be between {least} and {most}, not {value}",
