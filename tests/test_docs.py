@@ -321,7 +321,7 @@ def test_configuration_doc_lists_every_setting_as_the_code_has_it() -> None:
     tranque.server.config_docs` writes them again)."""
     from tranque.server import config_docs
 
-    text = config_docs.DOCUMENT.read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
     assert text == config_docs.document(text), (
         "docs/configuration.md is out of date: run `python -m tranque.server.config_docs`"
     )
