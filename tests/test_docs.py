@@ -313,3 +313,24 @@ def test_rules_doc_says_what_each_preset_changes_as_presets_py_does() -> None:
             documented[row[0].strip("`")] = changes
     expected = {name: {key: _plain(v) for key, v in p.changes.items()} for name, p in PRESETS.items()}
     assert documented == expected
+
+
+def test_configuration_doc_lists_every_setting_as_the_code_has_it() -> None:
+    """docs/configuration.md's tables are made from the settings' fields: a field added,
+    renamed or given another default or meaning changes them (`python -m
+    tranque.server.config_docs` writes them again)."""
+    from tranque.server import config_docs
+
+    text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    assert text == config_docs.document(text), (
+        "docs/configuration.md is out of date: run `python -m tranque.server.config_docs`"
+    )
+
+
+def test_every_setting_says_what_it_is_for() -> None:
+    from tranque.server.config import layout
+
+    undocumented = [key.toml for key in layout().keys.values() if not key.doc.strip()]
+    assert undocumented == [], (
+        f"give each a comment at the end of its line, or field(metadata={{'doc': ...}}): {undocumented}"
+    )

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
 from fastapi_offline import FastAPIOffline
 
-from tranque.server import runtime
+from tranque.server import config, runtime
 from tranque.server.analysis.queue import AnalysisQueue
 from tranque.server.analysis.verify_pool import Verifier
 from tranque.server.app_state import ServerState, Shared
@@ -55,39 +55,17 @@ DOCS_ASSETS = "/docs-assets"
 DOCS_PAGES = ("/docs", "/docs/oauth2-redirect", "/redoc")
 
 
-ENVIRONMENT = {  # what `tranque serve --workers N` hands each worker process, by variable
-    "TRANQUE_DATABASE_URL": "database_url",
-    "TRANQUE_REDIS_URL": "redis_url",
-    "TRANQUE_BOT_LEVEL": "default_bot_level",
-    "TRANQUE_SECURE_COOKIES": "secure_cookies",
-    "TRANQUE_ANALYSIS_WORKERS": "analysis_workers",
-}
-CONVERTERS: dict[str, Callable[[str], object]] = {
-    "secure_cookies": lambda value: value == "1",
-    "analysis_workers": int,
-}
-
-
 def environment_of(settings: Settings) -> dict[str, str]:
-    """The environment variables from which `app_from_environment` makes `settings` again."""
-    values = {name: getattr(settings, field) for name, field in ENVIRONMENT.items()}
-    return {
-        name: ("1" if value is True else str(value))
-        for name, value in values.items()
-        if value is not None and value is not False
-    }
+    """The environment from which `app_from_environment` makes `settings` again: every key of
+    the resolved configuration, in one variable (config.py)."""
+    return config.environment_of(settings)
 
 
 def app_from_environment() -> FastAPI:
     """The app of one of `tranque serve --workers N`'s processes (uvicorn's factory)."""
-    values: dict[str, object] = {}
-    for name, field in ENVIRONMENT.items():
-        value = os.environ.get(name)
-        if value is not None:
-            convert = CONVERTERS.get(field)
-            values[field] = value if convert is None else convert(value)
+    settings = config.from_environment(os.environ)
     runtime.tune_garbage_collector()
-    return create_app(Settings(**values))  # type: ignore[arg-type]
+    return create_app(settings)
 
 
 def make_cluster(settings: Settings, store: Store) -> Cluster | None:

@@ -144,7 +144,7 @@ async def make_token(url: str, name: str) -> tuple[str, str] | str:
 def _database(args: argparse.Namespace, lang: str) -> str:
     from tranque.server.store.factory import MEMORY_URL
 
-    url = database_url(args)
+    url = database_url(args, lang)
     if url == MEMORY_URL:
         raise CliError(t("admin_memory_db", lang))
     check_database(url, lang)

@@ -152,8 +152,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "analiza una partida guardada: cuánto perdió cada jugada frente a la mejor",
         "en": "analyse a saved game: how much each move lost against the best",
     },
-    "opt_host": {"es": "dirección donde escuchar", "en": "address to listen on"},
-    "opt_port": {"es": "puerto donde escuchar", "en": "port to listen on"},
+    "opt_host": {
+        "es": "dirección donde escuchar (si no: $TRANQUE_HOST) (por defecto: 127.0.0.1)",
+        "en": "address to listen on (else $TRANQUE_HOST) (default: 127.0.0.1)",
+    },
+    "opt_port": {
+        "es": "puerto donde escuchar (si no: $TRANQUE_PORT) (por defecto: 8000)",
+        "en": "port to listen on (else $TRANQUE_PORT) (default: 8000)",
+    },
     "opt_db": {
         "es": "URL de la base de datos (si no: $TRANQUE_DATABASE_URL, o {default})",
         "en": "database URL (else $TRANQUE_DATABASE_URL, or {default})",
@@ -165,8 +171,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "$TRANQUE_REDIS_URL; without it, one process)",
     },
     "opt_workers": {
-        "es": "cuántos procesos atienden el mismo puerto (más de 1 necesita --redis y PostgreSQL)",
-        "en": "how many processes serve the one port (more than 1 needs --redis and PostgreSQL)",
+        "es": "cuántos procesos atienden el mismo puerto (más de 1 necesita --redis y PostgreSQL; "
+        "si no: $TRANQUE_WORKERS, o 1)",
+        "en": "how many processes serve the one port (more than 1 needs --redis and PostgreSQL; "
+        "else $TRANQUE_WORKERS, or 1)",
     },
     "opt_analysis_workers": {
         "es": "procesos que analizan partidas pedidas en el sitio (0: ninguno, quedan pendientes; "
@@ -183,10 +191,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "opt_forwarded_allow_ips": {
         "es": "proxies de confianza (IP o redes separadas por comas, o *): de ellos se toman la "
         "dirección del cliente (X-Forwarded-For) y https (X-Forwarded-Proto) "
-        "(si no: $FORWARDED_ALLOW_IPS, o 127.0.0.1)",
+        "(si no: $TRANQUE_FORWARDED_ALLOW_IPS, $FORWARDED_ALLOW_IPS, o 127.0.0.1)",
         "en": "trusted proxies (comma-separated IPs or networks, or *): the client's address "
         "(X-Forwarded-For) and https (X-Forwarded-Proto) are taken from them "
-        "(else $FORWARDED_ALLOW_IPS, or 127.0.0.1)",
+        "(else $TRANQUE_FORWARDED_ALLOW_IPS, $FORWARDED_ALLOW_IPS, or 127.0.0.1)",
     },
     "opt_verify_file": {
         "es": "el registro de la partida (JSON: descargado del sitio o guardado con --record)",
@@ -588,6 +596,76 @@ MESSAGES: dict[str, dict[str, str]] = {
     "bad_workers": {
         "es": "--workers debe estar entre 1 y {most}, no {workers}.",
         "en": "--workers must be between 1 and {most}, not {workers}.",
+    },
+    # Settings from a file and the environment (server/config.py, docs/configuration.md)
+    "opt_serve_bot_level": {
+        "es": "nivel de los bots que completan la partida rápida: {bots} (si no: $TRANQUE_BOT_LEVEL) "
+        "(por defecto: heuristic)",
+        "en": "level of the bots that fill quick-match seats: {bots} (else $TRANQUE_BOT_LEVEL) "
+        "(default: heuristic)",
+    },
+    "opt_config": {
+        "es": "archivo TOML de ajustes (si no: $TRANQUE_CONFIG); las variables TRANQUE_* y las "
+        "opciones mandan sobre él (docs/configuration.md)",
+        "en": "TOML settings file (else $TRANQUE_CONFIG); TRANQUE_* variables and options win over "
+        "it (docs/configuration.md)",
+    },
+    "opt_print_config": {
+        "es": "muestra en TOML los ajustes con que arrancaría (sin contraseñas) y sale",
+        "en": "print the settings it would start with, as TOML (passwords hidden), and exit",
+    },
+    "config_kind_bool": {"es": "true o false", "en": "true or false"},
+    "config_kind_int": {"es": "un número entero", "en": "a whole number"},
+    "config_kind_float": {"es": "un número", "en": "a number"},
+    "config_kind_str": {"es": "un texto entre comillas", "en": "a quoted text"},
+    "config_kind_list": {"es": "una lista [..]", "en": "a list [..]"},
+    "config_type": {
+        "es": "{where}: se esperaba {expected}, no {value}",
+        "en": "{where}: expected {expected}, not {value}",
+    },
+    "config_choice": {
+        "es": "{where}: {value} no es uno de: {choices}",
+        "en": "{where}: {value} is not one of: {choices}",
+    },
+    "config_at_least": {
+        "es": "{where}: debe ser al menos {least}, no {value}",
+        "en": "{where}: must be at least {least}, not {value}",
+    },
+    "config_above": {
+        "es": "{where}: debe ser mayor que {least}, no {value}",
+        "en": "{where}: must be more than {least}, not {value}",
+    },
+    "config_at_most": {
+        "es": "{where}: debe ser a lo sumo {most}, no {value}",
+        "en": "{where}: must be at most {most}, not {value}",
+    },
+    "config_between": {
+        "es": "{where}: debe estar entre {least} y {most}, no {value}",
+        "en": "{where}: must be between {least} and {most}, not {value}",
+    },
+    "config_unknown": {
+        "es": "{where}: no es un ajuste de Tranque (docs/configuration.md)",
+        "en": "{where}: not a Tranque setting (docs/configuration.md)",
+    },
+    "config_unknown_suggest": {
+        "es": "{where}: no es un ajuste de Tranque; ¿quisiste decir {suggestion}?",
+        "en": "{where}: not a Tranque setting; did you mean {suggestion}?",
+    },
+    "config_fixed": {
+        "es": "{where}: este ajuste no se configura desde un archivo ni desde el entorno",
+        "en": "{where}: this setting cannot be set from a file or the environment",
+    },
+    "config_not_table": {
+        "es": "{where}: se esperaba una tabla [..] de ajustes, no {value}",
+        "en": "{where}: expected a [..] table of settings, not {value}",
+    },
+    "config_syntax": {
+        "es": "{where}: no es TOML válido: {reason}",
+        "en": "{where}: not valid TOML: {reason}",
+    },
+    "config_unreadable": {
+        "es": "{where}: no se puede leer el archivo de ajustes: {reason}",
+        "en": "{where}: cannot read the settings file: {reason}",
     },
     "verify_site": {
         "es": "Partida del sitio: en cada mano, la semilla y la sal reveladas deben dar el compromiso "

@@ -10,14 +10,18 @@ import argparse
 import asyncio
 import contextlib
 import os
-import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tranque.bots import bot_names
 from tranque.terminal.catalogue import t
 from tranque.terminal.command import CliError, Command, Context
 from tranque.terminal.options import whole_number
+
+if TYPE_CHECKING:
+    from tranque.server.config import Problem
+    from tranque.server.settings import Settings
 
 DEFAULT_DATABASE = "sqlite+aiosqlite:///./tranque.db"
 DATABASE_SECONDS = 10  # how long to wait for the database before giving up
@@ -25,15 +29,11 @@ MOST_WORKERS = 64
 
 
 def configure(parser: argparse.ArgumentParser, lang: str) -> None:
-    parser.add_argument("--host", default="127.0.0.1", help=t("opt_host", lang))
-    parser.add_argument(
-        "--port", type=whole_number(lang), default=8000, metavar="P", help=t("opt_port", lang)
-    )
+    parser.add_argument("--host", help=t("opt_host", lang))
+    parser.add_argument("--port", type=whole_number(lang), metavar="P", help=t("opt_port", lang))
     parser.add_argument("--db", metavar="URL", help=t("opt_db", lang, default=DEFAULT_DATABASE))
     parser.add_argument("--redis", metavar="URL", help=t("opt_redis", lang))
-    parser.add_argument(
-        "--workers", type=whole_number(lang), default=1, metavar="N", help=t("opt_workers", lang)
-    )
+    parser.add_argument("--workers", type=whole_number(lang), metavar="N", help=t("opt_workers", lang))
     parser.add_argument(
         "--analysis-workers", type=whole_number(lang), metavar="N", help=t("opt_analysis_workers", lang)
     )
@@ -41,54 +41,88 @@ def configure(parser: argparse.ArgumentParser, lang: str) -> None:
     parser.add_argument("--forwarded-allow-ips", metavar="IPS", help=t("opt_forwarded_allow_ips", lang))
     parser.add_argument(
         "--bot-level",
-        default="heuristic",
         metavar="BOT",
-        help=t("opt_bot", lang, bots=", ".join(bot_names())),
+        help=t("opt_serve_bot_level", lang, bots=", ".join(bot_names())),
     )
+    parser.add_argument("--config", metavar="FILE", type=Path, help=t("opt_config", lang))
+    parser.add_argument("--print-config", action="store_true", help=t("opt_print_config", lang))
 
 
-def secure_cookies(args: argparse.Namespace) -> bool:
-    """--secure-cookies, or $TRANQUE_SECURE_COOKIES=1."""
-    return bool(args.secure_cookies) or os.environ.get("TRANQUE_SECURE_COOKIES") == "1"
+# The options that are settings too: option -> (its attribute, the TOML key, the key's value
+# for the option's; a flag that turns a key off maps True to False). docs/configuration.md.
+OPTION_KEYS: dict[str, tuple[str, str, Callable[[Any], Any]]] = {
+    "--db": ("db", "database_url", str),
+    "--redis": ("redis", "redis_url", str),
+    "--analysis-workers": ("analysis_workers", "analysis_workers", int),
+    "--bot-level": ("bot_level", "default_bot_level", str),
+    "--secure-cookies": ("secure_cookies", "secure_cookies", bool),
+    "--host": ("host", "host", str),
+    "--port": ("port", "port", int),
+    "--workers": ("workers", "workers", int),
+    "--forwarded-allow-ips": ("forwarded_allow_ips", "forwarded_allow_ips", str),
+}
 
 
-def proxy_options(args: argparse.Namespace) -> dict[str, Any]:
+def option_values(args: argparse.Namespace) -> dict[str, tuple[str, Any]]:
+    """The settings given as options (an option not given, None or a flag left off, is absent:
+    the file's or the environment's value stands), by TOML key."""
+    found = {}
+    for option, (attribute, key, value_of) in OPTION_KEYS.items():
+        value = getattr(args, attribute, None)
+        if value is not None and value is not False:
+            found[key] = (option, value_of(value))
+    return found
+
+
+def problem_line(problem: Problem, lang: str) -> str:
+    values = dict(problem.values)
+    if "expected" in values:
+        values["expected"] = t(values["expected"], lang)
+    return t(problem.code, lang, where=problem.where, **values)
+
+
+def settings_of(args: argparse.Namespace, lang: str) -> Settings:
+    """Defaults < the file (--config, else $TRANQUE_CONFIG) < the environment < the options;
+    every bad key one line, exit code 2, before anything starts."""
+    return resolved(args.config, option_values(args), lang)
+
+
+def resolved(file: Path | None, options: dict[str, tuple[str, Any]], lang: str) -> Settings:
+    from tranque.server.config import ConfigError, resolve
+
+    try:
+        return resolve(file, os.environ, options)
+    except ConfigError as error:
+        raise CliError("\n".join(problem_line(problem, lang) for problem in error.problems)) from None
+
+
+def proxy_options(args: argparse.Namespace | Settings) -> dict[str, Any]:
     """uvicorn's proxy headers: the address and scheme of a trusted proxy's client (for the
     login limit, every per-address quota and `Secure` cookies); None: $FORWARDED_ALLOW_IPS, or
     uvicorn's own default, 127.0.0.1. No `server` header naming the software."""
     return {"proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips, "server_header": False}
 
 
-def analysis_workers(args: argparse.Namespace) -> int:
-    """--analysis-workers, else $TRANQUE_ANALYSIS_WORKERS, else 1."""
-    if args.analysis_workers is not None:
-        return int(args.analysis_workers)
-    return int(os.environ.get("TRANQUE_ANALYSIS_WORKERS") or 1)
+def database_url(args: argparse.Namespace, lang: str = "es") -> str:
+    """The database `tranque serve` would use (for `tranque admin`): --db, else the settings'
+    (the file of $TRANQUE_CONFIG, $TRANQUE_DATABASE_URL), else SQLite in this directory."""
+    options = {"database_url": ("--db", args.db)} if args.db else {}
+    from tranque.server.store.factory import MEMORY_URL
+
+    return resolved(getattr(args, "config", None), options, lang).database_url or MEMORY_URL
 
 
-def database_url(args: argparse.Namespace) -> str:
-    """--db, else $TRANQUE_DATABASE_URL, else a SQLite file in the current directory."""
-    url: str = args.db or os.environ.get("TRANQUE_DATABASE_URL") or DEFAULT_DATABASE
-    return url
-
-
-def redis_url(args: argparse.Namespace) -> str | None:
-    """--redis, else $TRANQUE_REDIS_URL, else None (one process, no Redis)."""
-    url: str | None = args.redis or os.environ.get("TRANQUE_REDIS_URL") or None
-    return url
-
-
-def check_cluster(database: str, redis: str | None, workers: int, lang: str) -> None:
+def check_cluster(database: str | None, redis: str | None, workers: int, lang: str) -> None:
     """Several processes need Redis to coordinate and PostgreSQL to share (docs/deploy.md)."""
     if not 1 <= workers <= MOST_WORKERS:
         raise CliError(t("bad_workers", lang, workers=workers, most=MOST_WORKERS))
     if workers > 1 and redis is None:
         raise CliError(t("workers_need_redis", lang, workers=workers))
-    if redis is not None and not database.startswith(("postgresql", "postgres")):
+    if redis is not None and not (database or "").startswith(("postgresql", "postgres")):
         raise CliError(t("cluster_needs_postgres", lang))
 
 
-def check_database(url: str, lang: str) -> None:
+def check_database(url: str | None, lang: str) -> None:
     """Refuse a database URL the site could not open: an unknown scheme, a SQLite file in a
     directory that does not exist, a server that does not answer."""
     import sqlalchemy as sa
@@ -96,7 +130,7 @@ def check_database(url: str, lang: str) -> None:
     from tranque.server.store.factory import MEMORY_URL
     from tranque.server.store.sql import create_engine
 
-    if url == MEMORY_URL:
+    if url is None or url == MEMORY_URL:
         return
     try:
         parsed = sa.make_url(url)
@@ -130,6 +164,12 @@ def check_database(url: str, lang: str) -> None:
         raise CliError(t("db_unreachable", lang, url=shown, reason=reason)) from None
 
 
+def without_password(url: str) -> str:
+    from tranque.server.config import URL_PASSWORD
+
+    return URL_PASSWORD.sub(r"\1:***@", url)
+
+
 def site_url(host: str, port: int) -> str:
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host  # listening everywhere: show loopback
     if ":" in shown:  # an IPv6 address
@@ -139,52 +179,50 @@ def site_url(host: str, port: int) -> str:
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     lang = ctx.lang
-    if args.bot_level not in bot_names():
+    if args.bot_level is not None and args.bot_level not in bot_names():
         raise CliError(t("bad_bot_level", lang, bot=args.bot_level, bots=", ".join(bot_names())))
-    if not 0 < args.port < 65536:
+    if args.port is not None and not 0 < args.port < 65536:
         raise CliError(t("bad_port", lang, port=args.port))
+    if args.workers is not None and not 1 <= args.workers <= MOST_WORKERS:
+        raise CliError(t("bad_workers", lang, workers=args.workers, most=MOST_WORKERS))
     import uvicorn
 
     from tranque.server import runtime
     from tranque.server.app import create_app, environment_of
-    from tranque.server.settings import Settings
+    from tranque.server.config import to_toml
+    from tranque.server.store.factory import MEMORY_URL
 
-    url = database_url(args)
-    redis = redis_url(args)
-    check_cluster(url, redis, args.workers, lang)
+    settings = settings_of(args, lang)
+    if args.print_config:
+        ctx.out.print(to_toml(settings), end="", soft_wrap=True)
+        return 0
+    url, redis = settings.database_url, settings.redis_url
+    host, port, workers = settings.host, settings.port, settings.workers
+    check_cluster(url, redis, workers, lang)
     check_database(url, lang)
-    settings = Settings(
-        database_url=url,
-        default_bot_level=args.bot_level,
-        secure_cookies=secure_cookies(args),
-        redis_url=redis,
-        analysis_workers=analysis_workers(args),
-    )
-    ctx.out.print(t("serve_open", lang, url=site_url(args.host, args.port)), soft_wrap=True)
-    ctx.out.print(t("serve_database", lang, url=url), soft_wrap=True)
+    ctx.out.print(t("serve_open", lang, url=site_url(host, port)), soft_wrap=True)
+    ctx.out.print(t("serve_database", lang, url=without_password(url or MEMORY_URL)), soft_wrap=True)
     if redis is not None:
-        shown = re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", redis)  # never its password
-        ctx.out.print(t("serve_cluster", lang, workers=args.workers, url=shown), soft_wrap=True)
+        shown = without_password(redis)  # never its password
+        ctx.out.print(t("serve_cluster", lang, workers=workers, url=shown), soft_wrap=True)
     options: dict[str, Any] = {
-        "host": args.host,
-        "port": args.port,
+        "host": host,
+        "port": port,
         # headers, bodies, frames: docs/protocol.md
-        **runtime.uvicorn_options(settings.limits, by_name=args.workers > 1),
+        **runtime.uvicorn_options(settings.limits, by_name=workers > 1),
         "ws_ping_interval": settings.socket_limits.ping_seconds,  # a dead link is dropped (docs/protocol.md)
         "ws_ping_timeout": settings.socket_limits.pong_seconds,
-        **proxy_options(args),
+        **proxy_options(settings),
         "log_level": "warning",
     }
     # uvicorn shuts down gracefully on Ctrl+C, then re-raises SIGINT; whether that reaches us
     # as KeyboardInterrupt depends on timing inside asyncio.run. Either way it has stopped.
     with contextlib.suppress(KeyboardInterrupt):
-        if args.workers > 1:
+        if workers > 1:
             # Each worker process builds its own app from the same settings, passed on in the
             # environment (app.app_from_environment); they share the one listening socket.
             os.environ.update(environment_of(settings))
-            uvicorn.run(
-                "tranque.server.app:app_from_environment", factory=True, workers=args.workers, **options
-            )
+            uvicorn.run("tranque.server.app:app_from_environment", factory=True, workers=workers, **options)
         else:
             app = create_app(settings)
             runtime.tune_garbage_collector()

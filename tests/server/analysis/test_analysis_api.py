@@ -6,7 +6,6 @@ failed, not stuck, when its worker process dies."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import signal
@@ -14,8 +13,6 @@ import time
 from functools import partial
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from tests.bots.test_analysis import small_game
 from tests.bots.test_no_peeking import redeal
@@ -26,10 +23,10 @@ from tests.server.support.players_helpers import Seat, save_game
 from tranque import Game
 from tranque.bots.analysis import analyze
 from tranque.engine.record import replay, to_record
-from tranque.server.app import ENVIRONMENT, environment_of
+from tranque.server.app import environment_of
+from tranque.server.config import from_environment, resolve
 from tranque.server.settings import Settings
 from tranque.server.store import AnalysisRow
-from tranque.terminal.serve import analysis_workers
 
 __all__ = ["database_url"]  # the fixture: a server on every backend
 
@@ -190,19 +187,16 @@ def test_a_worker_that_dies_fails_its_job_and_the_next_one_runs() -> None:
 
 
 def test_the_workers_go_to_each_process_of_a_cluster_by_the_environment() -> None:
-    assert ENVIRONMENT["TRANQUE_ANALYSIS_WORKERS"] == "analysis_workers"
-    assert environment_of(Settings(analysis_workers=0))["TRANQUE_ANALYSIS_WORKERS"] == "0"
-    assert environment_of(Settings(analysis_workers=3))["TRANQUE_ANALYSIS_WORKERS"] == "3"
+    for workers in (0, 3):
+        environment = environment_of(Settings(analysis_workers=workers))
+        assert from_environment(environment).analysis_workers == workers
 
 
-def test_serve_takes_the_workers_from_its_option_else_the_environment(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.delenv("TRANQUE_ANALYSIS_WORKERS", raising=False)
-    assert analysis_workers(argparse.Namespace(analysis_workers=None)) == 1
-    monkeypatch.setenv("TRANQUE_ANALYSIS_WORKERS", "0")
-    assert analysis_workers(argparse.Namespace(analysis_workers=None)) == 0
-    assert analysis_workers(argparse.Namespace(analysis_workers=2)) == 2
+def test_serve_takes_the_workers_from_its_option_else_the_environment() -> None:
+    assert resolve(None, {}).analysis_workers == 1
+    assert resolve(None, {"TRANQUE_ANALYSIS_WORKERS": "0"}).analysis_workers == 0
+    option = {"analysis_workers": ("--analysis-workers", 2)}
+    assert resolve(None, {"TRANQUE_ANALYSIS_WORKERS": "0"}, option).analysis_workers == 2
 
 
 def test_R17_a_seats_stored_analysis_is_the_same_whatever_the_hands_it_could_not_see() -> None:

@@ -35,17 +35,17 @@ class Limits:
     """The numbers, each documented in docs/protocol.md; `Settings.limits` chooses them."""
 
     header_bytes: int = 16 * 1024  # request line and headers together (uvicorn's h11 buffer)
-    header_seconds: float = 10.0  # from the connection (or the previous answer) to the last header
-    keep_alive_seconds: int = 5  # an idle connection between requests
-    body_bytes: int = 64 * 1024  # any request body...
-    verify_body_bytes: int = 4 * 1024 * 1024  # ...but a record to check (4 KiB a round at most)
-    body_seconds: float = 30.0  # from the headers to the body's last byte
-    record_rounds: int = 500  # a real game has tens; a check takes about 1 ms a round
+    header_seconds: float = 10.0  # from the connection (or the last answer) to a request's last header
+    keep_alive_seconds: int = 5  # an idle connection between requests is closed then
+    body_bytes: int = 64 * 1024  # any request body but a record to check
+    verify_body_bytes: int = 4 * 1024 * 1024  # a record to check (4 KiB a round at most)
+    body_seconds: float = 30.0  # a request body's time, from the headers to its last byte
+    record_rounds: int = 500  # rounds of a record to check (a real game has tens)
     checks_at_once: int = 2  # records being checked, each in a worker process of its own
-    checks_per_address: int = 1
-    live_games_per_address: int = 10  # many people may share one address (a school, a carrier)
-    live_games_per_account: int = 3
-    waiting_tables_per_account: int = 3
+    checks_per_address: int = 1  # records being checked for one address
+    live_games_per_address: int = 10  # practice and quick-match games of one address (a school, a carrier)
+    live_games_per_account: int = 3  # practice and quick-match games of one account
+    waiting_tables_per_account: int = 3  # tables an account hosts that wait for players
     bots_per_owner: int = 5  # bot accounts one person may own (http/bot_accounts.py)
 
 

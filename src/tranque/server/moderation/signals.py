@@ -76,19 +76,19 @@ class Signal:
 class Thresholds:
     """When a signal speaks (server settings `fairplay_*`; docs/design.md gives the why)."""
 
-    min_games: int = 10  # sampled games of an account in a format
-    min_decisions: int = 200  # their judged decisions, together
-    accuracy_margin: float = 8.0  # points of accuracy above the expectation
-    accuracy_z: float = 4.0  # standard errors above it
+    min_games: int = 10  # accuracy: sampled games of an account in a format
+    min_decisions: int = 200  # accuracy: their judged decisions, together
+    accuracy_margin: float = 8.0  # accuracy: points above the expectation
+    accuracy_z: float = 4.0  # accuracy: standard errors above the expectation
     population_games: int = 30  # sampled games of a format before its line is fitted
     trim_z: float = 2.0  # accounts this far above the line are left out of it when it is fitted again
-    pair_min_games: int = 10  # individual games the two sat at together
-    pair_margin: float = 0.25  # joint wins above the expectation, as a share of those games
-    pair_z: float = 3.0
-    flow_min_games: int = 10  # rated games the two played together
-    flow_points: float = 300.0  # net points given, on the shown scale
-    flow_share: float = 0.5  # of all the receiver gained
-    flow_wins: float = 0.75  # share of those games the receiver finished ahead of the giver
+    pair_min_games: int = 10  # a pair: individual games the two sat at together
+    pair_margin: float = 0.25  # a pair: joint wins above the expectation, as a share of those games
+    pair_z: float = 3.0  # a pair: standard errors above the expectation
+    flow_min_games: int = 10  # points given: rated games the two played together
+    flow_points: float = 300.0  # points given: net, on the shown scale
+    flow_share: float = 0.5  # points given: their share of all the receiver gained
+    flow_wins: float = 0.75  # points given: share of those games the receiver finished ahead of the giver
 
 
 THRESHOLDS = Thresholds()

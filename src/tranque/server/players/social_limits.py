@@ -33,11 +33,11 @@ DAY = 24 * HOUR  # the longest window: sends older than this are forgotten
 class SocialLimits:
     """The numbers, each documented in docs/protocol.md; `Settings.social_limits` chooses them."""
 
-    pending_sent: int = 20
-    pending_received: int = 50
-    requests_per_hour: int = 20
-    requests_to_one_per_day: int = 2  # the request, and one more after a cancel or a decline
-    invites_per_minute: int = 10
+    pending_sent: int = 20  # friend requests an account sent that wait for an answer
+    pending_received: int = 50  # friend requests that wait for one account's answer
+    requests_per_hour: int = 20  # friend requests an account sends within any hour
+    requests_to_one_per_day: int = 2  # friend requests to one account in 24 hours (one more after a no)
+    invites_per_minute: int = 10  # invitations to a table an account sends within any minute
 
 
 def wait(times: list[float], limit: int, seconds: float, now: float) -> float | None:

@@ -27,14 +27,14 @@ class SocketLimits:
     """A server's `Settings.socket_limits`, read for each socket as it opens. The pings are
     uvicorn's own settings: whoever runs uvicorn passes `ping_seconds` and `pong_seconds`."""
 
-    ping_seconds: float | None = 20.0  # WebSocket pings (uvicorn's ws_ping_interval); None: off
+    ping_seconds: float | None = 20.0  # WebSocket pings this often (uvicorn's ws_ping_interval); none: off
     pong_seconds: float | None = 20.0  # how long a ping may go unanswered (ws_ping_timeout)
     heartbeat_seconds: float | None = MAX_HEARTBEAT_SECONDS  # a `heartbeat` after this long in silence
     burst: int = 20  # messages a socket may send at once
-    per_second: float = 5.0  # ...and then steadily
-    flood_refusals: int = 100  # refused in a row: the socket is closed (FLOOD_CLOSE)
-    bot_burst: int = 60  # a bot account's socket (accounts/bot_tokens.py): messages at once...
-    bot_per_second: float = 10.0  # ...and then steadily
+    per_second: float = 5.0  # messages a second after those, steadily
+    flood_refusals: int = 100  # messages refused in a row before the socket is closed
+    bot_burst: int = 60  # messages a bot account's socket (accounts/bot_tokens.py) may send at once
+    bot_per_second: float = 10.0  # a bot account's socket: messages a second after those
 
     def bucket(self, is_bot: bool, now: float) -> TokenBucket:
         """A new socket's message rate: a bot account's, or anybody else's."""
