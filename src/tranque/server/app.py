@@ -60,9 +60,11 @@ ENVIRONMENT = {  # what `tranque serve --workers N` hands each worker process, b
     "TRANQUE_BOT_LEVEL": "default_bot_level",
     "TRANQUE_SECURE_COOKIES": "secure_cookies",
     "TRANQUE_ANALYSIS_WORKERS": "analysis_workers",
+    "TRANQUE_MIGRATE_AT_START": "migrate_at_start",
 }
 CONVERTERS: dict[str, Callable[[str], object]] = {
     "secure_cookies": lambda value: value == "1",
+    "migrate_at_start": lambda value: value != "0",
     "analysis_workers": int,
 }
 
@@ -71,9 +73,9 @@ def environment_of(settings: Settings) -> dict[str, str]:
     """The environment variables from which `app_from_environment` makes `settings` again."""
     values = {name: getattr(settings, field) for name, field in ENVIRONMENT.items()}
     return {
-        name: ("1" if value is True else str(value))
+        name: ("1" if value is True else "0" if value is False else str(value))
         for name, value in values.items()
-        if value is not None and value is not False
+        if value is not None
     }
 
 
@@ -105,7 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = make_store(settings.database_url)
+        store = make_store(settings.database_url, migrate=settings.migrate_at_start)
         await store.start()
         bots = BotRunner(settings.bot_processes)
         cluster = make_cluster(settings, store)

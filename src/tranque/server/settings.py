@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 @dataclass
 class Settings:
     database_url: str | None = "sqlite+aiosqlite:///./tranque.db"
+    # The schema is migrated to head at start; off: a database behind is refused, and the
+    # operator runs `tranque migrate` first (docs/deploy.md «Upgrades»).
+    migrate_at_start: bool = True
     clock: Clock = field(default_factory=RealClock)
     bot_processes: int = 1
     between_rounds_seconds: float = 8.0

@@ -38,6 +38,7 @@ def configure(parser: argparse.ArgumentParser, lang: str) -> None:
         "--analysis-workers", type=whole_number(lang), metavar="N", help=t("opt_analysis_workers", lang)
     )
     parser.add_argument("--secure-cookies", action="store_true", help=t("opt_secure_cookies", lang))
+    parser.add_argument("--no-migrate", action="store_true", help=t("opt_no_migrate", lang))
     parser.add_argument("--forwarded-allow-ips", metavar="IPS", help=t("opt_forwarded_allow_ips", lang))
     parser.add_argument(
         "--bot-level",
@@ -57,6 +58,27 @@ def proxy_options(args: argparse.Namespace) -> dict[str, Any]:
     login limit, every per-address quota and `Secure` cookies); None: $FORWARDED_ALLOW_IPS, or
     uvicorn's own default, 127.0.0.1. No `server` header naming the software."""
     return {"proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips, "server_header": False}
+
+
+def migrate_at_start(args: argparse.Namespace) -> bool:
+    """On unless --no-migrate, or $TRANQUE_MIGRATE_AT_START=0."""
+    return not getattr(args, "no_migrate", False) and os.environ.get("TRANQUE_MIGRATE_AT_START") != "0"
+
+
+def check_schema(url: str, lang: str) -> None:
+    """With migrating at start off, refuse a database behind this version's schema (one line
+    that names `tranque migrate`); a database ahead of it is used as it is (docs/deploy.md)."""
+    from tranque.server.store.factory import MEMORY_URL
+    from tranque.server.store.sql.revisions import database_schema_state
+
+    if url == MEMORY_URL:
+        return
+    state = asyncio.run(database_schema_state(url))
+    if state.status in ("behind", "empty"):
+        current = ", ".join(state.current) or "-"
+        raise CliError(
+            t("serve_schema_behind", lang, current=current, head=state.head, pending=", ".join(state.pending))
+        )
 
 
 def analysis_workers(args: argparse.Namespace) -> int:
@@ -143,6 +165,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError(t("bad_bot_level", lang, bot=args.bot_level, bots=", ".join(bot_names())))
     if not 0 < args.port < 65536:
         raise CliError(t("bad_port", lang, port=args.port))
+    import sqlalchemy as sa
     import uvicorn
 
     from tranque.server import runtime
@@ -153,15 +176,20 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     redis = redis_url(args)
     check_cluster(url, redis, args.workers, lang)
     check_database(url, lang)
+    migrate = migrate_at_start(args)
+    if not migrate:
+        check_schema(url, lang)
     settings = Settings(
         database_url=url,
+        migrate_at_start=migrate,
         default_bot_level=args.bot_level,
         secure_cookies=secure_cookies(args),
         redis_url=redis,
         analysis_workers=analysis_workers(args),
     )
     ctx.out.print(t("serve_open", lang, url=site_url(args.host, args.port)), soft_wrap=True)
-    ctx.out.print(t("serve_database", lang, url=url), soft_wrap=True)
+    shown_database = sa.make_url(url).render_as_string(hide_password=True) if "://" in url else url
+    ctx.out.print(t("serve_database", lang, url=shown_database), soft_wrap=True)
     if redis is not None:
         shown = re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", redis)  # never its password
         ctx.out.print(t("serve_cluster", lang, workers=args.workers, url=shown), soft_wrap=True)
