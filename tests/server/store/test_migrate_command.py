@@ -11,6 +11,7 @@ from alembic.script import ScriptDirectory
 
 from tests import services
 from tests.cli_helpers import flat, forbid, one_line_error
+from tests.server.support.harness import free_port
 from tests.server.support.migration_helpers import execute, own_database_url
 from tranque.cli import main
 from tranque.server.app import CONVERTERS, environment_of
@@ -156,3 +157,13 @@ def test_worker_processes_get_the_setting() -> None:
     assert off["TRANQUE_MIGRATE_AT_START"] == "0"
     assert CONVERTERS["migrate_at_start"]("0") is False
     assert CONVERTERS["migrate_at_start"](environment_of(Settings())["TRANQUE_MIGRATE_AT_START"]) is True
+
+
+def test_serve_names_its_database_without_the_password(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("uvicorn.run", lambda *args, **kwargs: None)  # as if stopped at once
+    url = with_password(postgres_url)
+    assert main(["serve", "--db", url, "--port", str(free_port())]) == 0  # nothing listens
+    said = capsys.readouterr().out
+    assert "s3cret-pw" not in said and ":***@" in said

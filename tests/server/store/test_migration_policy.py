@@ -146,10 +146,12 @@ def test_the_check_catches_a_drop_a_rename_and_a_strict_new_column() -> None:
 PREVIOUS_CODE = """
 import asyncio, json, sys
 import alembic.command
+import tranque
 from tranque.server.store import StoredEvent
 from tranque.server.store.sql import SqlStore
 
-url, phase = sys.argv[1], sys.argv[2]
+url, phase, source = sys.argv[1], sys.argv[2], sys.argv[3]
+assert tranque.__file__.startswith(source), f"imported {tranque.__file__}, not the previous code"
 if phase == "after":  # the schema is newer than this code knows: use it as it is
     alembic.command.upgrade = lambda *args, **kwargs: None
 
@@ -203,7 +205,7 @@ def previous_release_source(tmp_path: Path) -> Path:
 def run_previous(source: Path, url: str, phase: str) -> dict[str, object]:
     environment = {**os.environ, "PYTHONPATH": str(source)}
     done = subprocess.run(
-        [sys.executable, "-c", PREVIOUS_CODE, url, phase],
+        [sys.executable, "-c", PREVIOUS_CODE, url, phase, str(source)],
         capture_output=True,
         text=True,
         env=environment,
