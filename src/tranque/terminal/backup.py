@@ -137,7 +137,7 @@ def run_backup(args: argparse.Namespace, ctx: Context) -> int:
             raise CliError(t("backup_same_file", lang, path=target))
         raise CliError(t("backup_exists", lang, path=target))
     if not target.parent.is_dir():
-        raise CliError(t("bad_db_directory", lang, directory=target.parent))
+        raise CliError(t("backup_no_directory", lang, directory=target.parent))
     partial = target.with_name(target.name + ".partial")
     try:
         with connection(database) as source:

@@ -865,6 +865,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "No hay base de datos en {path}.",
         "en": "There is no database at {path}.",
     },
+    "backup_no_directory": {
+        "es": "No existe la carpeta {directory}.",
+        "en": "There is no directory {directory}.",
+    },
     "backup_same_file": {
         "es": "La copia y la base de datos son el mismo archivo: {path}.",
         "en": "The copy and the database are the same file: {path}.",

@@ -130,6 +130,8 @@ def test_the_refusals_leave_everything_as_it_was(tmp_path: Path, capsys: pytest.
     assert main(["backup", str(tmp_path / "x.db"), "--db", sqlite_url(tmp_path / "none.db")]) == 2
     assert "No hay base de datos" in one_line_error(capsys.readouterr())
     assert not (tmp_path / "none.db").exists() and not (tmp_path / "x.db").exists()
+    assert main(["backup", str(tmp_path / "falta" / "x.db"), "--db", sqlite_url(database)]) == 2
+    assert "No existe la carpeta" in one_line_error(capsys.readouterr())
     assert main(["backup", str(copy), "--db", "memory://"]) == 2
     one_line_error(capsys.readouterr())
 
