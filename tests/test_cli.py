@@ -489,8 +489,8 @@ ARENA = ["arena", "greedy", "random"]
         (["--foo"], "opción desconocida: --foo", "unknown option: --foo"),
         (
             [],
-            "falta la orden: play, simulate, replay, serve, verify, arena, analyze, bot, admin "
-            "(tranque --help",
+            "falta la orden: play, simulate, replay, serve, verify, arena, analyze, bot, admin, "
+            "migrate, backup, restore (tranque --help",
             "missing command",
         ),
     ],

@@ -17,7 +17,19 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
-from tranque.terminal import admin, analyze, arena, bot, play, replay, serve, simulate, verify
+from tranque.terminal import (
+    admin,
+    analyze,
+    arena,
+    backup,
+    bot,
+    migrate,
+    play,
+    replay,
+    serve,
+    simulate,
+    verify,
+)
 from tranque.terminal.catalogue import LANGS, t
 from tranque.terminal.command import CliError, Command, Context
 
@@ -31,6 +43,9 @@ COMMANDS: dict[str, Command] = {
     "analyze": analyze.COMMAND,
     "bot": bot.COMMAND,
     "admin": admin.COMMAND,
+    "migrate": migrate.COMMAND,
+    "backup": backup.BACKUP,
+    "restore": backup.RESTORE,
 }
 
 # argparse's own messages (Python 3.11+), and the catalogue key that says each in the player's language.

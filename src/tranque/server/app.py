@@ -84,7 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = make_store(settings.database_url)
+        store = make_store(settings.database_url, migrate=settings.migrate_at_start)
         await store.start()
         bots = BotRunner(settings.bot_processes)
         cluster = make_cluster(settings, store)

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 @dataclass
 class Settings:
     database_url: str | None = "sqlite+aiosqlite:///./tranque.db"  # SQLite or PostgreSQL ("memory://": none)
+    # The schema is migrated to head at start; off: a database behind is refused, and the
+    # operator runs `tranque migrate` first (docs/deploy.md «Upgrades»).
+    migrate_at_start: bool = True
     clock: Clock = field(default_factory=RealClock)
     bot_processes: int = 1  # worker processes that choose the bots' moves
     between_rounds_seconds: float = 8.0  # the pause between a round's end and the next deal

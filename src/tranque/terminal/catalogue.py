@@ -971,6 +971,133 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "«{name}» ahora es {role} (antes: {before}).",
         "en": "«{name}» is now {role} (before: {before}).",
     },
+    # `tranque migrate`, `tranque backup`, `tranque restore` (terminal/migrate.py, backup.py) ---
+    "help_migrate": {
+        "es": "lleva el esquema de la base de datos a la revisión de esta versión "
+        "(con --check, solo dice dónde está)",
+        "en": "bring the database's schema to this version's revision (with --check, "
+        "only say where it stands)",
+    },
+    "opt_migrate_check": {
+        "es": "no cambia nada: sale con 0 si la base está al día y con 1 si no",
+        "en": "change nothing: exit 0 if the database is up to date, 1 if not",
+    },
+    "migrate_memory_db": {
+        "es": "Una base de datos en memoria no tiene esquema que migrar ni copiar: "
+        "usa --db con la del sitio.",
+        "en": "An in-memory database has no schema to migrate or copy: pass the site's with --db.",
+    },
+    "migrate_at_head": {
+        "es": "La base de datos {url} está al día: revisión {head}.",
+        "en": "The database {url} is up to date: revision {head}.",
+    },
+    "migrate_behind": {
+        "es": "La base de datos {url} está atrasada: revisión {current}, esta versión va en {head}; "
+        "faltan {pending}. Corre: tranque migrate",
+        "en": "The database {url} is behind: revision {current}, this version is at {head}; "
+        "pending: {pending}. Run: tranque migrate",
+    },
+    "migrate_empty": {
+        "es": "La base de datos {url} está vacía (no tiene el esquema de Tranque); esta versión va en "
+        "{head}. Corre: tranque migrate",
+        "en": "The database {url} is empty (it has no Tranque schema); this version is at {head}. "
+        "Run: tranque migrate",
+    },
+    "migrate_no_file": {
+        "es": "No hay base de datos en {path}; esta versión va en {head}. Corre: tranque migrate",
+        "en": "There is no database at {path}; this version is at {head}. Run: tranque migrate",
+    },
+    "migrate_ahead": {
+        "es": "La base de datos {url} está en la revisión {current}, que esta versión no conoce (llega "
+        "hasta {head}): la migró una versión más nueva de Tranque. Instala esa versión; aquí no hay "
+        "nada que migrar.",
+        "en": "The database {url} is at revision {current}, which this version does not know (it goes "
+        "up to {head}): a newer release of Tranque migrated it. Install that release; there is "
+        "nothing to migrate here.",
+    },
+    "migrate_done": {
+        "es": "Base de datos {url} migrada de {before} a {head} ({revisions}).",
+        "en": "Database {url} migrated from {before} to {head} ({revisions}).",
+    },
+    "migrate_nothing": {
+        "es": "La base de datos {url} ya estaba al día: revisión {head}.",
+        "en": "The database {url} was already up to date: revision {head}.",
+    },
+    "migrate_none": {"es": "ninguna", "en": "none"},
+    "opt_no_migrate": {
+        "es": "no migra el esquema al arrancar: se niega a arrancar si la base está atrasada "
+        "(si no: $TRANQUE_MIGRATE_AT_START=0; antes, tranque migrate)",
+        "en": "do not migrate the schema at start: refuse to start on a database that is behind "
+        "(else $TRANQUE_MIGRATE_AT_START=0; first, tranque migrate)",
+    },
+    "serve_schema_behind": {
+        "es": "La base de datos está en la revisión {current} y esta versión en {head} (faltan "
+        "{pending}), y la migración al arrancar está apagada: corre primero tranque migrate",
+        "en": "The database is at revision {current} and this version at {head} (pending: "
+        "{pending}), and migrating at start is off: run tranque migrate first",
+    },
+    "help_backup": {
+        "es": "copia en caliente la base de datos SQLite del sitio a un archivo "
+        "(aunque el sitio esté en marcha)",
+        "en": "copy the site's SQLite database to a file, online (even while the site runs)",
+    },
+    "help_restore": {
+        "es": "repone la base de datos SQLite del sitio desde una copia (con el sitio detenido)",
+        "en": "put the site's SQLite database back from a copy (with the site stopped)",
+    },
+    "opt_backup_file": {"es": "el archivo de la copia", "en": "the copy's file"},
+    "opt_restore_force": {
+        "es": "reemplaza la base de datos si ya existe",
+        "en": "replace the database if it exists",
+    },
+    "backup_done": {
+        "es": "Copia guardada en {path} ({size} bytes, solo su dueño puede leerla): "
+        "integridad ok, revisión {revision}.",
+        "en": "Copy saved in {path} ({size} bytes, readable by its owner only): "
+        "integrity ok, revision {revision}.",
+    },
+    "backup_exists": {
+        "es": "Ya existe {path}: elige otro nombre para la copia (no se reemplaza ninguna).",
+        "en": "{path} exists: choose another name for the copy (none is replaced).",
+    },
+    "backup_no_database": {
+        "es": "No hay base de datos en {path}.",
+        "en": "There is no database at {path}.",
+    },
+    "backup_no_directory": {
+        "es": "No existe la carpeta {directory}.",
+        "en": "There is no directory {directory}.",
+    },
+    "backup_same_file": {
+        "es": "La copia y la base de datos son el mismo archivo: {path}.",
+        "en": "The copy and the database are the same file: {path}.",
+    },
+    "backup_damaged": {
+        "es": "La copia de {path} no pasó la revisión de integridad ({result}); no se guardó.",
+        "en": "The copy of {path} failed the integrity check ({result}); it was not kept.",
+    },
+    "restore_not_tranque": {
+        "es": "{path} no es una base de datos de Tranque ({reason}); no se repuso nada.",
+        "en": "{path} is not a Tranque database ({reason}); nothing was put back.",
+    },
+    "restore_exists": {
+        "es": "Ya hay una base de datos en {path}: agrega --force para reemplazarla por la copia.",
+        "en": "There is a database at {path}: add --force to replace it with the copy.",
+    },
+    "restore_in_use": {
+        "es": "La base de datos {path} está en uso (¿un servidor en marcha?): detenlo antes de reponerla.",
+        "en": "The database {path} is in use (a server running?): stop it before putting it back.",
+    },
+    "restore_done": {
+        "es": "Base de datos {path} repuesta desde {copy} (revisión {revision}, solo su dueño puede leerla).",
+        "en": "Database {path} put back from {copy} (revision {revision}, readable by its owner only).",
+    },
+    "backup_postgres": {
+        "es": "Con PostgreSQL, la copia la hacen sus propias herramientas (docs/deploy.md, «Backups»); "
+        "la contraseña va en $PGPASSWORD o ~/.pgpass:",
+        "en": "With PostgreSQL, its own tools make the copy (docs/deploy.md, «Backups»); the "
+        "password goes in $PGPASSWORD or ~/.pgpass:",
+    },
 }
 
 # Nouns counted in messages: (singular, plural) in each language.

@@ -38,6 +38,7 @@ def configure(parser: argparse.ArgumentParser, lang: str) -> None:
         "--analysis-workers", type=whole_number(lang), metavar="N", help=t("opt_analysis_workers", lang)
     )
     parser.add_argument("--secure-cookies", action="store_true", help=t("opt_secure_cookies", lang))
+    parser.add_argument("--no-migrate", action="store_true", help=t("opt_no_migrate", lang))
     parser.add_argument("--forwarded-allow-ips", metavar="IPS", help=t("opt_forwarded_allow_ips", lang))
     parser.add_argument(
         "--bot-level",
@@ -60,6 +61,7 @@ OPTION_KEYS: dict[str, tuple[str, str, Callable[[Any], Any]]] = {
     "--port": ("port", "port", int),
     "--workers": ("workers", "workers", int),
     "--forwarded-allow-ips": ("forwarded_allow_ips", "forwarded_allow_ips", str),
+    "--no-migrate": ("no_migrate", "migrate_at_start", lambda given: not given),
 }
 
 
@@ -110,6 +112,22 @@ def database_url(args: argparse.Namespace, lang: str = "es") -> str:
     from tranque.server.store.factory import MEMORY_URL
 
     return resolved(getattr(args, "config", None), options, lang).database_url or MEMORY_URL
+
+
+def check_schema(url: str, lang: str) -> None:
+    """With migrating at start off, refuse a database behind this version's schema (one line
+    that names `tranque migrate`); a database ahead of it is used as it is (docs/deploy.md)."""
+    from tranque.server.store.factory import MEMORY_URL
+    from tranque.server.store.sql.revisions import database_schema_state
+
+    if url == MEMORY_URL:
+        return
+    state = asyncio.run(database_schema_state(url))
+    if state.status in ("behind", "empty"):
+        current = ", ".join(state.current) or "-"
+        raise CliError(
+            t("serve_schema_behind", lang, current=current, head=state.head, pending=", ".join(state.pending))
+        )
 
 
 def check_cluster(database: str | None, redis: str | None, workers: int, lang: str) -> None:
@@ -200,6 +218,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     host, port, workers = settings.host, settings.port, settings.workers
     check_cluster(url, redis, workers, lang)
     check_database(url, lang)
+    if not settings.migrate_at_start:
+        check_schema(url or MEMORY_URL, lang)
     ctx.out.print(t("serve_open", lang, url=site_url(host, port)), soft_wrap=True)
     ctx.out.print(t("serve_database", lang, url=without_password(url or MEMORY_URL)), soft_wrap=True)
     if redis is not None:

@@ -9,12 +9,13 @@ from tranque.server.store.sql import SqlStore
 MEMORY_URL = "memory://"
 
 
-def make_store(url: str | None) -> Store:
-    """`MemoryStore` for None or "memory://"; otherwise a `SqlStore` (SQLite or PostgreSQL by URL).
+def make_store(url: str | None, *, migrate: bool = True) -> Store:
+    """`MemoryStore` for None or "memory://"; otherwise a `SqlStore` (SQLite or PostgreSQL by URL),
+    whose `start()` migrates the schema to head, or with `migrate` off refuses one behind.
 
     >>> type(make_store(None)).__name__, type(make_store("sqlite:///./tranque.db")).__name__
     ('MemoryStore', 'SqlStore')
     """
     if url is None or url == MEMORY_URL:
         return MemoryStore()
-    return SqlStore(url)
+    return SqlStore(url, migrate=migrate)

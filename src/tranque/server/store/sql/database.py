@@ -8,15 +8,18 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from tranque.server.store.sql.engine import async_url, create_engine, upgrade_connection
+from tranque.server.store.sql.engine import async_url, create_engine
+from tranque.server.store.sql.revisions import prepare_schema
 
 
 class SqlDatabase:
-    """A database by URL: `start()` connects and migrates it to head, `close()` lets it go.
+    """A database by URL: `start()` connects and migrates it to head (with `migrate` off:
+    refuses it unless it is there, `revisions.SchemaNotAtHead`), `close()` lets it go.
     Every method of an area is one short transaction on `engine`."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, migrate: bool = True) -> None:
         self.url = async_url(url)
+        self.migrate = migrate
         self._engine: AsyncEngine | None = None
 
     @property
@@ -29,7 +32,7 @@ class SqlDatabase:
         if self._engine is None:
             self._engine = create_engine(self.url)
         async with self._engine.begin() as connection:
-            await connection.run_sync(upgrade_connection)
+            await connection.run_sync(prepare_schema, self.migrate)
 
     async def close(self) -> None:
         engine, self._engine = self._engine, None

@@ -77,8 +77,8 @@ def _answer(future: asyncio.Future[None], outcome: Outcome) -> None:
 class SqlTableLog(SqlDatabase):
     """`TableLog` on SQLAlchemy, its appends group-committed."""
 
-    def __init__(self, url: str) -> None:
-        super().__init__(url)
+    def __init__(self, url: str, *, migrate: bool = True) -> None:
+        super().__init__(url, migrate=migrate)
         # Appends waiting for the next group commit: table, event, epoch (None: unchecked), answer.
         self._pending: list[tuple[str, StoredEvent, int | None, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
