@@ -21,8 +21,10 @@ from tranque.server.app_state import ServerState, Shared
 from tranque.server.cluster.leases import RedisLeases
 from tranque.server.cluster.node import Cluster
 from tranque.server.cluster.redis_bus import RedisBus
+from tranque.server.cluster.settings import from_environment as cluster_from_environment
 from tranque.server.collector import Collector, managed
 from tranque.server.http import accounts, bot_accounts
+from tranque.server.http import admin_processes as http_admin_processes
 from tranque.server.http import analysis as http_analysis
 from tranque.server.http import api as http_api
 from tranque.server.http import friends as http_friends
@@ -85,6 +87,7 @@ def app_from_environment() -> FastAPI:
         if value is not None:
             convert = CONVERTERS.get(field)
             values[field] = value if convert is None else convert(value)
+    values["cluster"] = cluster_from_environment()  # TRANQUE_REDIS_PREFIX, inherited
     runtime.tune_garbage_collector()
     return create_app(Settings(**values))  # type: ignore[arg-type]
 
@@ -170,6 +173,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             cluster.watched = state.nodes  # presence's and quick match's processes, watched too
             cluster.on_node_gone = state.node_gone
             cluster.on_lease_taken_again = state.lease_taken_again
+            cluster.sockets = lambda: sum(state.sockets_by_place.values())
+            cluster.on_drain = lambda: setattr(state, "draining", True)
             await cluster.start(registry)
         await state.start_shared()  # presence and quick match, on the cluster's bus and leases
         await registry.recover()
@@ -228,6 +233,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(bot_accounts.router)
     app.include_router(http_reports.router)
     app.include_router(http_moderation.router)
+    app.include_router(http_admin_processes.router)
 
     # The client's files, fingerprinted and compressed once, here, before anything is served
     # (http/static_files.py); /avatars/<id>.svg are the players' drawings (web/avatars/, one

@@ -147,6 +147,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
     from tranque.server import runtime
     from tranque.server.app import create_app, environment_of
+    from tranque.server.cluster.settings import from_environment
     from tranque.server.settings import Settings
 
     url = database_url(args)
@@ -159,6 +160,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         secure_cookies=secure_cookies(args),
         redis_url=redis,
         analysis_workers=analysis_workers(args),
+        cluster=from_environment(),
     )
     ctx.out.print(t("serve_open", lang, url=site_url(args.host, args.port)), soft_wrap=True)
     ctx.out.print(t("serve_database", lang, url=url), soft_wrap=True)

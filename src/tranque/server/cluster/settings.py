@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+
+PREFIX_VARIABLE = "TRANQUE_REDIS_PREFIX"  # names what `tranque serve` keeps in Redis (default "tranque")
 
 
 @dataclass
@@ -15,3 +18,16 @@ class ClusterSettings:
     call_seconds: float = 5.0  # a forwarded command's answer, before the owner is taken for gone
     catch_up_seconds: float = 2.0  # an answer's events, before the replica reads them from the log
     prefix: str = "tranque"  # of the bus's channels and the leases' names
+    # Spreading the tables (cluster/balance.py): every `status_seconds` a process says what it
+    # owns; one that owns more than its share, and more than `rebalance_tolerance` tables more
+    # than the process that owns fewest, hands one table over every `rebalance_seconds` at most.
+    status_seconds: float = 1.0
+    rebalance_seconds: float = 5.0
+    rebalance_tolerance: int = 1  # at least 1: moving one table then never moves it back
+    drain_tables_per_step: int = 4  # a draining process hands over this many every status_seconds
+
+
+def from_environment() -> ClusterSettings:
+    """The defaults, but for the prefix of every name in Redis, from `TRANQUE_REDIS_PREFIX`
+    (two sites sharing one Redis; each test its own)."""
+    return ClusterSettings(prefix=os.environ.get(PREFIX_VARIABLE) or "tranque")
