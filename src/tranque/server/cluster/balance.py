@@ -200,6 +200,9 @@ class Balance(ClusterBase):
         """Every `status_seconds`: say what this process has, and hand tables over if it owns
         more than its share (or drains)."""
         self._publish_status()
+        forgotten = asyncio.get_running_loop().time() - 60.0  # processes gone for a minute
+        for node in [node for node, (_, at) in self._statuses.items() if at < forgotten]:
+            del self._statuses[node]
         registry = self.registry
         if registry is None:
             return
