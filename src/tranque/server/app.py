@@ -24,6 +24,7 @@ from tranque.server.cluster.redis_bus import RedisBus
 from tranque.server.collector import Collector, managed
 from tranque.server.http import accounts, bot_accounts
 from tranque.server.http import admin as http_admin
+from tranque.server.http import admin_processes as http_admin_processes
 from tranque.server.http import analysis as http_analysis
 from tranque.server.http import api as http_api
 from tranque.server.http import friends as http_friends
@@ -149,6 +150,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             cluster.watched = state.nodes  # presence's and quick match's processes, watched too
             cluster.on_node_gone = state.node_gone
             cluster.on_lease_taken_again = state.lease_taken_again
+            cluster.sockets = lambda: sum(state.sockets_by_place.values())
+            cluster.on_drain = lambda: setattr(state, "draining", True)
             await cluster.start(registry)
         await state.start_shared()  # presence and quick match, on the cluster's bus and leases
         await registry.recover()
@@ -208,6 +211,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(http_reports.router)
     app.include_router(http_moderation.router)
     app.include_router(http_admin.router)
+    app.include_router(http_admin_processes.router)
 
     # The client's files, fingerprinted and compressed once, here, before anything is served
     # (http/static_files.py); /avatars/<id>.svg are the players' drawings (web/avatars/, one

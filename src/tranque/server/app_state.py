@@ -93,6 +93,9 @@ class ServerState:
     devices: KnownDevice = field(init=False)  # the devices each name logged in from
     passwords: PasswordChecks = field(init=False)  # new passwords' estimates, in a worker
     sockets_by_place: Counter[str] = field(default_factory=Counter)  # open WebSockets (ws/endpoint.py)
+    # Told to drain (cluster/balance.py, POST /api/admin/processes/{node}/drain): it hands its
+    # tables over and is no longer ready for new clients.
+    draining: bool = False
     once: Once = field(init=False)  # double clicks on «Empezar» and «Crear mesa» (once.py)
     presence: Presence = field(init=False)  # each account's open sockets (lobby/presence.py)
     friends: Friends = field(init=False)

@@ -482,6 +482,10 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "Esta página es solo para moderadores.",
         "en": "This page is for moderators only.",
     },
+    "unknown_process": {
+        "es": "No hay ningún proceso en marcha llamado «{node}».",
+        "en": "No running process is called «{node}».",
+    },
     "bad_sanction": {"es": "La sanción debe ser {kinds}.", "en": "The sanction must be {kinds}."},
     "sanction_reason_missing": {
         "es": "Escribe el motivo: queda en el registro.",

@@ -42,6 +42,7 @@ class Counters:
     refused_writes: int = 0
     forwarded: int = 0
     gaps_filled: int = 0
+    handed_over: int = 0  # tables it handed to another process (rebalancing, draining)
 
 
 @dataclass
@@ -79,6 +80,7 @@ class ClusterBase:
         prefix = self.settings.prefix
         self.events_channel = f"{prefix}:events"
         self.node_channel = self._channel_of(self.node)
+        self.status_channel = f"{prefix}:status"  # every process's `wire.NodeStatus` (balance.py)
         self._held: dict[str, str] = {}  # table id → the value of its lease this process holds
         self._replicas: dict[str, ReplicaState] = {}
         self._locals: dict[tuple[str, Subscriber], LocalSocket] = {}  # (table id, socket) → its name
@@ -100,6 +102,15 @@ class ClusterBase:
         # may have called it gone meanwhile).
         self.on_lease_taken_again: Callable[[], None] = lambda: None
         self._started = False  # past the first renewal, which takes a new process's lease
+        # Spreading the tables (balance.py): the others' statuses as heard (with when), the
+        # tables this process handed over lately (until when it leaves them to the others),
+        # when it may move one next, and whether it drains.
+        self._statuses: dict[str, tuple[wire.NodeStatus, float]] = {}
+        self._handed: dict[str, float] = {}
+        self._next_move = 0.0
+        self.draining = False
+        self.sockets: Callable[[], int] = lambda: 0  # this process's open WebSockets
+        self.on_drain: Callable[[], None] = lambda: None  # told when this process starts draining
 
     def _channel_of(self, node: str) -> str:
         return f"{self.settings.prefix}:node:{node}"
@@ -136,3 +147,9 @@ class ClusterBase:
         async def _owner_of(self, table: Table) -> str: ...
 
         async def _take_over(self, table: Table) -> None: ...
+
+        def _on_balance_message(self, message: object) -> None: ...
+
+        def may_take_over(self) -> bool: ...
+
+        def leaves_to_others(self, table_id: str) -> bool: ...

@@ -148,6 +148,8 @@ class Forwarding(ClusterBase):
             call = self._calls.get(message.call_id)
             if call is not None and not call[1].done():
                 call[1].set_result(message)
+        else:
+            self._on_balance_message(message)  # a hand-over or a drain (balance.py)
 
     async def _serve(self, call: wire.TableCall) -> None:
         table_id, sender = call.table_id, call.sender

@@ -26,6 +26,9 @@ sends its own sockets their projections and forwards their commands to the owner
   was to act given a full new turn (`commands.Resume`), its clocks and bots run there. The
   other processes see the new owner in its events and follow it with their sockets
   (`takeover.py`).
+- **Spreading the tables.** Each process says what it owns; one that owns more than its
+  share hands a table over, between two commands, to the one that owns fewest, and a
+  draining process hands over all it owns (`balance.py`).
 
 What travels on the bus is `wire.py`'s messages. `Cluster` puts the parts together over
 their shared state (`base.py`) and runs their life: start, the renewing and scanning loops,
@@ -40,6 +43,7 @@ import dataclasses
 import logging
 from typing import TYPE_CHECKING, Any
 
+from tranque.server.cluster.balance import Balance
 from tranque.server.cluster.base import ReplicaState
 from tranque.server.cluster.forwarding import Forwarding
 from tranque.server.cluster.leases import LeasesUnavailable
@@ -56,7 +60,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class Cluster(Replicas, Forwarding, Takeover):
+class Cluster(Replicas, Forwarding, Takeover, Balance):
     """This process's part in a cluster: the `Peers` of its tables (table/actor.py)."""
 
     async def start(self, registry: LocalTables) -> None:
@@ -65,13 +69,16 @@ class Cluster(Replicas, Forwarding, Takeover):
         await self.leases.start()
         await self.bus.subscribe(self.events_channel, self._on_event_message)
         await self.bus.subscribe(self.node_channel, self._on_node_message)
+        await self.bus.subscribe(self.status_channel, self._on_status_message)
         self.bus.on_reset(self._on_bus_reset)
         await self._renew()
         self._started = True
         self._loops = [
             asyncio.get_running_loop().create_task(self._every(self.settings.renew_seconds, self._renew)),
             asyncio.get_running_loop().create_task(self._every(self.settings.scan_seconds, self._scan)),
+            asyncio.get_running_loop().create_task(self._every(self.settings.status_seconds, self._balance)),
         ]
+        self._publish_status()
 
     async def close(self) -> None:
         self._closed = True

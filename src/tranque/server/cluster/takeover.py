@@ -72,8 +72,10 @@ class Takeover(ClusterBase):
                     self._set_owner(table, owner)
                     continue
                 replica.misses += 1
-                if replica.misses >= 2:
+                if replica.misses >= 2 and not self.leaves_to_others(table.table_id):
                     orphans.append(table)
+        if not self.may_take_over():
+            orphans = []  # draining: the others take them (balance.py)
         # A dead process's tables are taken over several at a time: each takeover waits on
         # Redis and the database, and there may be hundreds.
         for start in range(0, len(orphans), TAKEOVERS_AT_ONCE):

@@ -418,9 +418,39 @@ class AccountBarred(Message, tag="account.barred", frozen=True, kw_only=True):
     reason: str
 
 
+# Spreading the tables over the processes (cluster/balance.py) ---------------------------------
+
+
+class NodeStatus(Message, tag="node.status", frozen=True, kw_only=True):
+    """What a process has, said to every process every `status_seconds`."""
+
+    node: str
+    owned: int
+    replicas: int
+    sockets: int = 0
+    draining: bool = False
+
+
+class HandOver(Message, tag="table.hand_over", frozen=True, kw_only=True):
+    """The sender gave the table's lease back, between two commands: the receiver takes it over."""
+
+    table_id: str
+    sender: str
+    seq: int = 0
+
+
+class Drain(Message, tag="node.drain", frozen=True, kw_only=True):
+    """The receiving process stops taking tables and hands over all it owns."""
+
+    node: str
+
+
 AnyMessage = (
     TableEvents
     | TableOwner
+    | NodeStatus
+    | HandOver
+    | Drain
     | TableCall
     | TableReply
     | PresenceOn

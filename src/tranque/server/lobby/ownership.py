@@ -38,3 +38,17 @@ class Ownership(Protocol):
     def status(self) -> dict[str, Any]:
         """What this process owns and keeps, for `GET /api/cluster`."""
         ...
+
+    @property
+    def node(self) -> str:
+        """This process's name in the cluster."""
+        ...
+
+    def processes(self) -> list[dict[str, Any]]:
+        """Every live process as it last said (`node`, `tables_owned`, `replicas`,
+        `sockets`, `draining`), for `GET /api/admin/processes`."""
+        ...
+
+    def ask_drain(self, node: str) -> bool:
+        """Have process `node` drain; False if no live process has that name."""
+        ...

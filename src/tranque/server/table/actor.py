@@ -468,6 +468,17 @@ class Table:
         the other processes' sockets and keeps a replica of the table for its own."""
         if not self.owned:
             return
+        self._stop_owning()
+        if self.peers is not None:
+            self.peers.lost(self, refused)
+
+    def hand_over(self) -> None:
+        """This process lets another own the table (cluster/balance.py): as `give_up`, in a
+        step of the actor's own, between two commands; the cluster gives the lease back."""
+        if self.owned:
+            self._stop_owning()
+
+    def _stop_owning(self) -> None:
         self.owned, self.epoch = False, None
         self._clocks.cancel_all()
         if self.waiting:  # the replica is read back from the log all the same
@@ -476,8 +487,11 @@ class Table:
             task.cancel()
         for subscriber in [sub for sub in self.subscribers if isinstance(sub, RemoteSocket)]:
             del self.subscribers[subscriber]
-        if self.peers is not None:
-            self.peers.lost(self, refused)
+
+    @property
+    def queued(self) -> int:
+        """Commands waiting in the actor's queue (not counting the one running)."""
+        return self._queue.qsize()
 
     # Ratings ---------------------------------------------------------------------------
 
