@@ -14,7 +14,7 @@ from pathlib import Path
 from fastapi import FastAPI, Request, Response
 from fastapi_offline import FastAPIOffline
 
-from tranque.server import runtime
+from tranque.server import logs, runtime
 from tranque.server.analysis.queue import AnalysisQueue
 from tranque.server.analysis.verify_pool import Verifier
 from tranque.server.app_state import ServerState, Shared
@@ -26,6 +26,7 @@ from tranque.server.http import accounts, bot_accounts
 from tranque.server.http import analysis as http_analysis
 from tranque.server.http import api as http_api
 from tranque.server.http import friends as http_friends
+from tranque.server.http import health as http_health
 from tranque.server.http import moderation as http_moderation
 from tranque.server.http import players as http_players
 from tranque.server.http import replay as http_replay
@@ -39,6 +40,7 @@ from tranque.server.http.static_files import router as static_router
 from tranque.server.http.web_page import load_site
 from tranque.server.lobby.quickmatch import QuickMatch
 from tranque.server.lobby.registry import Registry
+from tranque.server.logs import RequestIds
 from tranque.server.moderation.review_queue import queue_signals
 from tranque.server.moderation.sampler import FairPlaySampler
 from tranque.server.players.recorder import Recorder
@@ -60,6 +62,7 @@ ENVIRONMENT = {  # what `tranque serve --workers N` hands each worker process, b
     "TRANQUE_BOT_LEVEL": "default_bot_level",
     "TRANQUE_SECURE_COOKIES": "secure_cookies",
     "TRANQUE_ANALYSIS_WORKERS": "analysis_workers",
+    "TRANQUE_METRICS_TOKEN": "metrics_token",
 }
 CONVERTERS: dict[str, Callable[[str], object]] = {
     "secure_cookies": lambda value: value == "1",
@@ -167,6 +170,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.tranque = state
         if cluster is not None:
+            logs.set_node(cluster.node)
             cluster.watched = state.nodes  # presence's and quick match's processes, watched too
             cluster.on_node_gone = state.node_gone
             cluster.on_lease_taken_again = state.lease_taken_again
@@ -215,8 +219,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyLimit, limits=settings.limits)  # inside SecurityHeaders: its refusals get them
     app.add_middleware(SecurityHeaders, docs_paths=DOCS_PAGES)
+    app.add_middleware(RequestIds)  # outermost: every line logged for a request names it
 
     app.exception_handler(TableError)(table_error)
+    app.include_router(http_health.router)
     app.include_router(http_api.router)
     app.include_router(ws.router)
     app.include_router(accounts.router)

@@ -97,6 +97,7 @@ class ServerState:
     presence: Presence = field(init=False)  # each account's open sockets (lobby/presence.py)
     friends: Friends = field(init=False)
     limiter_redis: redis.asyncio.Redis | None = field(init=False, default=None)  # if `shared`
+    draining: bool = False  # stopping on purpose: GET /readyz answers 503 (http/health.py)
 
     def __post_init__(self) -> None:
         settings, shared = self.settings, self.shared

@@ -85,6 +85,10 @@ class Settings:
     cluster_links: Callable[[], tuple[Bus, Leases]] | None = None
     # Moderation (moderation/, http/moderation.py, http/reports.py).
     reports_per_day: int = 10  # reports one account may make in 24 hours
+    # The operator's view (http/health.py, metrics.py, logs.py; docs/deploy.md «Watching it»).
+    metrics_token: str | None = None  # GET /metrics asks for `Authorization: Bearer <it>`; None: open
+    log_format: str = "text"  # `tranque serve`'s log lines: "text" (a terminal), "json" or "logfmt"
+    access_log: bool = False  # `tranque serve` logs a line per HTTP request (uvicorn's access log)
 
     def table_defaults(self) -> dict[str, Any]:
         return {

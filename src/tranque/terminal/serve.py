@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from tranque.terminal.options import whole_number
 DEFAULT_DATABASE = "sqlite+aiosqlite:///./tranque.db"
 DATABASE_SECONDS = 10  # how long to wait for the database before giving up
 MOST_WORKERS = 64
+LOG_FORMATS = ("text", "json", "logfmt")  # logs.FORMATS, without importing the server for --help
+METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"  # where worker processes keep their metrics (metrics.py)
 
 
 def configure(parser: argparse.ArgumentParser, lang: str) -> None:
@@ -39,6 +42,8 @@ def configure(parser: argparse.ArgumentParser, lang: str) -> None:
     )
     parser.add_argument("--secure-cookies", action="store_true", help=t("opt_secure_cookies", lang))
     parser.add_argument("--forwarded-allow-ips", metavar="IPS", help=t("opt_forwarded_allow_ips", lang))
+    parser.add_argument("--log-format", choices=LOG_FORMATS, help=t("opt_log_format", lang))
+    parser.add_argument("--access-log", action="store_true", help=t("opt_access_log", lang))
     parser.add_argument(
         "--bot-level",
         default="heuristic",
@@ -64,6 +69,33 @@ def analysis_workers(args: argparse.Namespace) -> int:
     if args.analysis_workers is not None:
         return int(args.analysis_workers)
     return int(os.environ.get("TRANQUE_ANALYSIS_WORKERS") or 1)
+
+
+def log_format(args: argparse.Namespace) -> str:
+    """--log-format, else $TRANQUE_LOG_FORMAT, else text."""
+    chosen: str = args.log_format or os.environ.get("TRANQUE_LOG_FORMAT") or "text"
+    return chosen
+
+
+def access_log(args: argparse.Namespace) -> bool:
+    """--access-log, or $TRANQUE_ACCESS_LOG=1."""
+    return bool(args.access_log) or os.environ.get("TRANQUE_ACCESS_LOG") == "1"
+
+
+def shown_url(url: str) -> str:
+    """`url` as printed: its password masked (a database's or Redis's).
+
+    >>> shown_url("postgresql://tranque:s3cret@db:5432/tranque")
+    'postgresql://tranque:***@db:5432/tranque'
+    >>> shown_url("redis://:s3cret@127.0.0.1:6379/0"), shown_url("sqlite+aiosqlite:///./tranque.db")
+    ('redis://:***@127.0.0.1:6379/0', 'sqlite+aiosqlite:///./tranque.db')
+    """
+    import sqlalchemy as sa
+
+    try:
+        return sa.make_url(url).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:  # not a URL SQLAlchemy reads: mask what looks like a password
+        return re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", url)
 
 
 def database_url(args: argparse.Namespace) -> str:
@@ -118,7 +150,7 @@ def check_database(url: str, lang: str) -> None:
         finally:
             await engine.dispose()
 
-    shown = parsed.render_as_string(hide_password=True)
+    shown = shown_url(url)
     try:
         asyncio.run(connect())
     except TimeoutError:
@@ -145,13 +177,15 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError(t("bad_port", lang, port=args.port))
     import uvicorn
 
-    from tranque.server import runtime
+    from tranque.server import logs, runtime
     from tranque.server.app import create_app, environment_of
     from tranque.server.settings import Settings
 
     url = database_url(args)
     redis = redis_url(args)
     check_cluster(url, redis, args.workers, lang)
+    if log_format(args) not in LOG_FORMATS:
+        raise CliError(t("bad_log_format", lang, chosen=log_format(args), formats=", ".join(LOG_FORMATS)))
     check_database(url, lang)
     settings = Settings(
         database_url=url,
@@ -159,12 +193,14 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         secure_cookies=secure_cookies(args),
         redis_url=redis,
         analysis_workers=analysis_workers(args),
+        metrics_token=os.environ.get("TRANQUE_METRICS_TOKEN") or None,
+        log_format=log_format(args),
+        access_log=access_log(args),
     )
     ctx.out.print(t("serve_open", lang, url=site_url(args.host, args.port)), soft_wrap=True)
-    ctx.out.print(t("serve_database", lang, url=url), soft_wrap=True)
+    ctx.out.print(t("serve_database", lang, url=shown_url(url)), soft_wrap=True)  # never a password
     if redis is not None:
-        shown = re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", redis)  # never its password
-        ctx.out.print(t("serve_cluster", lang, workers=args.workers, url=shown), soft_wrap=True)
+        ctx.out.print(t("serve_cluster", lang, workers=args.workers, url=shown_url(redis)), soft_wrap=True)
     options: dict[str, Any] = {
         "host": args.host,
         "port": args.port,
@@ -173,7 +209,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         "ws_ping_interval": settings.socket_limits.ping_seconds,  # a dead link is dropped (docs/protocol.md)
         "ws_ping_timeout": settings.socket_limits.pong_seconds,
         **proxy_options(args),
-        "log_level": "warning",
+        # Tranque's and uvicorn's lines in one format, secrets masked, floods folded (logs.py)
+        "log_config": logs.log_config(settings.log_format, settings.access_log),
+        "access_log": settings.access_log,
     }
     # uvicorn shuts down gracefully on Ctrl+C, then re-raises SIGINT; whether that reaches us
     # as KeyboardInterrupt depends on timing inside asyncio.run. Either way it has stopped.
@@ -182,9 +220,13 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             # Each worker process builds its own app from the same settings, passed on in the
             # environment (app.app_from_environment); they share the one listening socket.
             os.environ.update(environment_of(settings))
-            uvicorn.run(
-                "tranque.server.app:app_from_environment", factory=True, workers=args.workers, **options
-            )
+            # Each process writes its metrics to files in a private directory; a scrape of
+            # any of them adds them all up (metrics.py). A new one each run: none left over.
+            with tempfile.TemporaryDirectory(prefix="tranque-metrics-") as metrics_dir:
+                os.environ[METRICS_DIR] = metrics_dir
+                uvicorn.run(
+                    "tranque.server.app:app_from_environment", factory=True, workers=args.workers, **options
+                )
         else:
             app = create_app(settings)
             runtime.tune_garbage_collector()

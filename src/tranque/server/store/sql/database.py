@@ -8,6 +8,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from tranque.server import metrics
 from tranque.server.store.sql.engine import async_url, create_engine, upgrade_connection
 
 
@@ -28,6 +29,7 @@ class SqlDatabase:
     async def start(self) -> None:
         if self._engine is None:
             self._engine = create_engine(self.url)
+            sa.event.listen(self._engine.sync_engine, "handle_error", metrics.database_error)
         async with self._engine.begin() as connection:
             await connection.run_sync(upgrade_connection)
 
