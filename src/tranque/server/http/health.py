@@ -111,8 +111,22 @@ async def _database(state: ServerState) -> tuple[dict[str, Any], dict[str, Any]]
         schema: dict[str, Any] = {"ok": False, "revision": None, "head": head}
         return database, schema
     except Exception as error:  # refused, unknown host, bad password, …: only its kind is told
-        return {"ok": False, "detail": type(error).__name__}, {"ok": False, "revision": None, "head": head}
+        return {"ok": False, "detail": error_kind(error)}, {"ok": False, "revision": None, "head": head}
     return {"ok": True, "detail": "ok"}, {"ok": revision == head, "revision": revision, "head": head}
+
+
+def error_kind(error: BaseException) -> str:
+    """The name of the driver's own error under SQLAlchemy's wrapping (no message: a message
+    may name a host, a user or a database).
+
+    >>> error_kind(ConnectionRefusedError())
+    'ConnectionRefusedError'
+    """
+    inner: BaseException = error
+    orig = getattr(error, "orig", None)
+    if isinstance(orig, BaseException):
+        inner = orig.__cause__ or orig
+    return type(inner).__name__
 
 
 async def _redis(state: ServerState) -> dict[str, Any]:
@@ -126,5 +140,5 @@ async def _redis(state: ServerState) -> dict[str, Any]:
         return {"ok": False, "detail": "timeout"}
     except Exception as error:
         metrics.REDIS_ERRORS.inc()
-        return {"ok": False, "detail": type(error).__name__}
+        return {"ok": False, "detail": error_kind(error)}
     return {"ok": True, "detail": "ok"}
