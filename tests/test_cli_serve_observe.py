@@ -194,7 +194,23 @@ def test_one_scrape_adds_up_both_worker_processes(tmp_path: Path) -> None:
                         break
                     assert opened < 40 and time.monotonic() < deadline, held
                 scrapes = [await asyncio.to_thread(sockets_metric, port) for _ in range(6)]
-                return {"opened": opened, "held": held, "scrapes": scrapes}
+                # One worker dies (SIGKILL, no goodbye): uvicorn starts another, and the dead
+                # one's sockets stop counting (its files marked dead, metrics.py).
+                killed, survivor = sorted(held)
+                os.kill(killed, signal.SIGKILL)
+                after_kill = await asyncio.to_thread(sockets_metric, port)
+                while after_kill != held[survivor]:
+                    assert time.monotonic() < deadline + WAIT, (after_kill, held)
+                    await asyncio.sleep(0.2)
+                    with contextlib.suppress(httpx.TransportError):
+                        after_kill = await asyncio.to_thread(sockets_metric, port)
+                return {
+                    "opened": opened,
+                    "held": held,
+                    "scrapes": scrapes,
+                    "after_kill": after_kill,
+                    "left": held[survivor],
+                }
 
         seen = asyncio.run(watch())
         after = sockets_metric(port)
@@ -203,5 +219,6 @@ def test_one_scrape_adds_up_both_worker_processes(tmp_path: Path) -> None:
     assert (
         seen["scrapes"] == [seen["opened"]] * 6
     )  # ...and every scrape, whichever process answers, counts all
+    assert seen["after_kill"] == seen["left"] < seen["opened"]  # the dead worker's sockets: not counted
     assert after == 0  # closed: the gauges of both went down
     assert "Procesos: 2, coordinados por Redis" in flat(output[0])
