@@ -17,12 +17,14 @@ from typing import Any
 
 import httpx
 import psutil
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 import tranque
 from tests import services
-from tests.cli_helpers import flat
+from tests.cli_helpers import flat, forbid, one_line_error
 from tests.server.support.harness import free_port
+from tranque.cli import main
 
 SERVE = "import sys; from tranque.cli import main; sys.exit(main())"
 SOURCE = Path(tranque.__file__).resolve().parent.parent
@@ -222,3 +224,17 @@ def test_one_scrape_adds_up_both_worker_processes(tmp_path: Path) -> None:
     assert seen["after_kill"] == seen["left"] < seen["opened"]  # the dead worker's sockets: not counted
     assert after == 0  # closed: the gauges of both went down
     assert "Procesos: 2, coordinados por Redis" in flat(output[0])
+
+
+def test_an_unknown_log_format_is_one_line_before_anything_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    forbid(monkeypatch, "the site", "uvicorn.run")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TRANQUE_REDIS_URL", raising=False)
+    monkeypatch.setenv("TRANQUE_LOG_FORMAT", "xml")
+    monkeypatch.setenv("TRANQUE_DATABASE_URL", "memory://")
+    assert main(["serve"]) == 2
+    assert "El formato de registro «xml» no existe: usa text, json, logfmt." in one_line_error(
+        capsys.readouterr()
+    )

@@ -87,6 +87,16 @@ def timed(histogram: Histogram) -> Iterator[None]:
         histogram.observe(time.perf_counter() - started)
 
 
+@contextmanager
+def accepted_move() -> Iterator[None]:
+    """A socket's `act`: counted, and its time to the event observed, if the table accepts it
+    (a refused one raises through, uncounted)."""
+    started = time.perf_counter()
+    yield
+    ACT_SECONDS.observe(time.perf_counter() - started)
+    ACTIONS.inc()
+
+
 def refusal(code: str) -> None:
     REFUSALS.labels(code).inc()
 

@@ -226,9 +226,8 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
             return {"seat": seat, "seq": table.sent_seq}
         case protocol.Act():
             act = commands.Act(client.seat, message.action.to_json(), message.turn_id)
-            with metrics.timed(metrics.ACT_SECONDS):  # its events are sent when the table answers
+            with metrics.accepted_move():  # its events are sent when the table answers
                 moved = await _as_seat(client, act)
-            metrics.ACTIONS.inc()
             return moved or {}
         case protocol.Hint():
             return await _as_seat(client, commands.Hint(client.seat)) or {}
