@@ -64,9 +64,10 @@ def private_redis(tmp_path: Path, password: str) -> Iterator[str]:
 @contextlib.contextmanager
 def serving(
     args: list[str], tmp_path: Path, env: dict[str, str] | None = None
-) -> Iterator[tuple[int, list[str]]]:
-    """`tranque serve ARGS --port P` until the block ends (then Ctrl+C); yields the port and,
-    once the block is over, the process's whole output (stdout and stderr) in the list."""
+) -> Iterator[tuple[int, list[str], int]]:
+    """`tranque serve ARGS --port P` until the block ends (then Ctrl+C); yields the port, a
+    list that holds the process's whole output (stdout and stderr) once the block is over,
+    and the process's pid."""
     port = free_port()
     environment = {k: v for k, v in os.environ.items() if not k.startswith("TRANQUE_")}
     environment["PYTHONPATH"] = str(SOURCE)  # this tree's code, from the test's own directory too
@@ -93,7 +94,7 @@ def serving(
                 pass
             assert time.monotonic() < deadline, "tranque serve did not come up"
             time.sleep(0.1)
-        yield port, output
+        yield port, output, process.pid
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGINT)
@@ -117,7 +118,7 @@ def test_no_password_or_token_reaches_the_output(tmp_path: Path) -> None:
     with private_redis(tmp_path, redis_password) as redis:
         args = ["--db", database, "--redis", redis, "--log-format", "json", "--access-log"]
         with (
-            serving(args, tmp_path, {"TRANQUE_METRICS_TOKEN": metrics_token}) as (port, output),
+            serving(args, tmp_path, {"TRANQUE_METRICS_TOKEN": metrics_token}) as (port, output, _),
             httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http,
         ):
             ready = http.get("/readyz")
@@ -176,10 +177,7 @@ def test_one_scrape_adds_up_both_worker_processes(tmp_path: Path) -> None:
     database = services.fresh_postgres_url().replace("postgresql+asyncpg://", "postgresql://")
     redis = services.redis_url()
     args = ["--workers", "2", "--db", database, "--redis", redis]
-    with serving(args, tmp_path) as (port, output):
-        supervisor = next(
-            p.pid for p in psutil.process_iter(["cmdline"]) if str(port) in " ".join(p.info["cmdline"] or [])
-        )
+    with serving(args, tmp_path) as (port, output, supervisor):
 
         async def watch() -> dict[str, Any]:
             import websockets
