@@ -151,3 +151,51 @@ def test_an_unreachable_database_is_not_ready_at_once_and_its_url_is_not_told(
         for secret in ("Hidden-Pass-77", "tranque:", str(port), "127.0.0.1"):
             assert secret not in answer.text
         assert health.status_code == 200
+
+
+def test_a_redis_that_stops_answering_makes_the_process_not_ready(tmp_path: Path) -> None:
+    """With several processes (`redis_url`), Redis is checked too: a private redis-server,
+    killed mid-test, turns /readyz to 503 while /healthz still answers."""
+    import subprocess
+
+    from tests import services
+    from tests.server.support.harness import free_port
+
+    port = free_port()
+    command = [
+        "redis-server",
+        "--port",
+        str(port),
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        str(tmp_path),
+    ]
+    try:
+        redis = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except FileNotFoundError:
+        services.unavailable("redis-server is not installed (apt-get install redis-server)")
+    try:
+        for _ in range(200):
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+            threading.Event().wait(0.05)
+        url = services.fresh_postgres_url()
+        with live(url, redis_url=f"redis://127.0.0.1:{port}/0") as server:
+            with httpx.Client(base_url=server.http, timeout=30) as http:
+                ready = http.get("/readyz")
+                assert ready.status_code == 200, ready.text
+                assert ready.json()["checks"]["redis"] == {"ok": True, "detail": "ok"}
+                redis.kill()
+                redis.wait(10)
+                down = http.get("/readyz")
+                assert http.get("/healthz").status_code == 200
+            assert down.status_code == 503
+            assert down.json()["checks"]["redis"]["ok"] is False
+            assert down.json()["checks"]["database"] == {"ok": True, "detail": "ok"}
+            assert str(port) not in down.text
+    finally:
+        redis.kill()
+        redis.wait(10)
