@@ -14,7 +14,7 @@ from pathlib import Path
 from fastapi import FastAPI, Request, Response
 from fastapi_offline import FastAPIOffline
 
-from tranque.server import config, runtime
+from tranque.server import config, logs, runtime
 from tranque.server.analysis.queue import AnalysisQueue
 from tranque.server.analysis.verify_pool import Verifier
 from tranque.server.app_state import ServerState, Shared
@@ -28,6 +28,7 @@ from tranque.server.http import admin_processes as http_admin_processes
 from tranque.server.http import analysis as http_analysis
 from tranque.server.http import api as http_api
 from tranque.server.http import friends as http_friends
+from tranque.server.http import health as http_health
 from tranque.server.http import moderation as http_moderation
 from tranque.server.http import players as http_players
 from tranque.server.http import replay as http_replay
@@ -41,6 +42,7 @@ from tranque.server.http.static_files import router as static_router
 from tranque.server.http.web_page import load_site
 from tranque.server.lobby.quickmatch import QuickMatch
 from tranque.server.lobby.registry import Registry
+from tranque.server.logs import RequestIds
 from tranque.server.moderation.review_queue import queue_signals
 from tranque.server.moderation.sampler import FairPlaySampler
 from tranque.server.players.recorder import Recorder
@@ -147,6 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.tranque = state
         if cluster is not None:
+            logs.set_node(cluster.node)
             cluster.watched = state.nodes  # presence's and quick match's processes, watched too
             cluster.on_node_gone = state.node_gone
             cluster.on_lease_taken_again = state.lease_taken_again
@@ -197,8 +200,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyLimit, limits=settings.limits)  # inside SecurityHeaders: its refusals get them
     app.add_middleware(SecurityHeaders, docs_paths=DOCS_PAGES)
+    app.add_middleware(RequestIds)  # outermost: every line logged for a request names it
 
     app.exception_handler(TableError)(table_error)
+    app.include_router(http_health.router)
     app.include_router(http_api.router)
     app.include_router(ws.router)
     app.include_router(accounts.router)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from tranque.engine.messages import LANGUAGES, localize
+from tranque.server import metrics
 
 REFUSALS: Final[dict[str, dict[str, str]]] = {
     # A socket's message, at the door (ws/messages.py, ws/endpoint.py) --------------------------
@@ -231,6 +232,15 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
     "cross_origin": {
         "es": "Petición rechazada: viene de otro sitio.",
         "en": "Request refused: it comes from another site.",
+    },
+    # GET /metrics with `Settings.metrics_token` set (http/health.py)
+    "metrics_token": {
+        "es": "Las métricas piden el token de métricas (Authorization: Bearer …).",
+        "en": "The metrics need the metrics token (Authorization: Bearer …).",
+    },
+    "metrics_token.wrong": {
+        "es": "Ese no es el token de métricas.",
+        "en": "That is not the metrics token.",
     },
     "bad_name": {
         "es": "El nombre lleva de 3 a 24 caracteres: letras, cifras, guion bajo (_), guion (-) o punto.",
@@ -640,4 +650,5 @@ class Refusal(Exception):
 
     def body(self) -> dict[str, Any]:
         """{"code", "message", "message_en"}: what an error frame or an HTTP body carries."""
+        metrics.refusal(self.code)  # a body is made to be sent
         return {"code": self.code, "message": self.message, "message_en": self.message_en}

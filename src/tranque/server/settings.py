@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from tranque.server.cluster.settings import ClusterSettings
 from tranque.server.lobby.limits import Limits
@@ -93,6 +93,10 @@ class Settings:
     port: int = 8000  # the port `tranque serve` listens on
     workers: int = 1  # processes on that one port; more than 1 needs `redis_url` and PostgreSQL
     forwarded_allow_ips: str | None = None  # trusted proxies, by commas (none: $FORWARDED_ALLOW_IPS)
+    # The operator's view (http/health.py, metrics.py, logs.py; docs/deploy.md «Watching it»).
+    metrics_token: str | None = None  # GET /metrics asks for `Authorization: Bearer <it>`; None: open
+    log_format: Literal["text", "json", "logfmt"] = "text"  # the log lines: text (a terminal), json or logfmt
+    access_log: bool = False  # `tranque serve` logs a line per HTTP request (uvicorn's access log)
 
     def table_defaults(self) -> dict[str, Any]:
         return {

@@ -196,6 +196,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "(X-Forwarded-For) and https (X-Forwarded-Proto) are taken from them "
         "(else $TRANQUE_FORWARDED_ALLOW_IPS, $FORWARDED_ALLOW_IPS, or 127.0.0.1)",
     },
+    "opt_log_format": {
+        "es": "formato de las líneas de registro: text (para leer en una terminal), json o logfmt "
+        "(si no: $TRANQUE_LOG_FORMAT, o text)",
+        "en": "the log lines' format: text (to read in a terminal), json or logfmt "
+        "(else $TRANQUE_LOG_FORMAT, or text)",
+    },
+    "opt_access_log": {
+        "es": "una línea de registro por cada petición HTTP (o $TRANQUE_ACCESS_LOG=1)",
+        "en": "a log line for every HTTP request (or $TRANQUE_ACCESS_LOG=1)",
+    },
     "opt_verify_file": {
         "es": "el registro de la partida (JSON: descargado del sitio o guardado con --record)",
         "en": "the game's record (JSON: downloaded from the site or saved with --record)",
@@ -592,6 +602,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "para un solo proceso)",
         "en": "Several processes share one PostgreSQL database: give --db postgresql://… (SQLite is "
         "for one process)",
+    },
+    "bad_log_format": {
+        "es": "El formato de registro «{chosen}» no existe: usa {formats}.",
+        "en": "There is no log format «{chosen}»: use {formats}.",
     },
     "bad_workers": {
         "es": "--workers debe estar entre 1 y {most}, no {workers}.",

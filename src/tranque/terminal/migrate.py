@@ -17,11 +17,9 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import sqlalchemy as sa
-
 from tranque.terminal.catalogue import t
 from tranque.terminal.command import CliError, Command, Context
-from tranque.terminal.serve import DEFAULT_DATABASE, check_database, database_url
+from tranque.terminal.serve import DEFAULT_DATABASE, check_database, database_url, shown_url
 
 if TYPE_CHECKING:
     from tranque.server.store.sql.revisions import SchemaState
@@ -30,18 +28,6 @@ if TYPE_CHECKING:
 def configure(parser: argparse.ArgumentParser, lang: str) -> None:
     parser.add_argument("--check", action="store_true", help=t("opt_migrate_check", lang))
     parser.add_argument("--db", metavar="URL", help=t("opt_db", lang, default=DEFAULT_DATABASE))
-
-
-def shown_url(url: str) -> str:
-    """The URL as it may be printed: without its password.
-
-    >>> shown_url("postgresql://tranque:s3cret@db.internal/tranque")
-    'postgresql://tranque:***@db.internal/tranque'
-    """
-    try:
-        return sa.make_url(url).render_as_string(hide_password=True)
-    except sa.exc.ArgumentError:
-        return "…"
 
 
 def missing_sqlite_file(url: str) -> Path | None:

@@ -10,6 +10,8 @@ import argparse
 import asyncio
 import contextlib
 import os
+import re
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
 DEFAULT_DATABASE = "sqlite+aiosqlite:///./tranque.db"
 DATABASE_SECONDS = 10  # how long to wait for the database before giving up
 MOST_WORKERS = 64
+LOG_FORMATS = ("text", "json", "logfmt")  # logs.FORMATS, without importing the server for --help
+METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"  # where worker processes keep their metrics (metrics.py)
 
 
 def configure(parser: argparse.ArgumentParser, lang: str) -> None:
@@ -40,6 +44,8 @@ def configure(parser: argparse.ArgumentParser, lang: str) -> None:
     parser.add_argument("--secure-cookies", action="store_true", help=t("opt_secure_cookies", lang))
     parser.add_argument("--no-migrate", action="store_true", help=t("opt_no_migrate", lang))
     parser.add_argument("--forwarded-allow-ips", metavar="IPS", help=t("opt_forwarded_allow_ips", lang))
+    parser.add_argument("--log-format", choices=LOG_FORMATS, help=t("opt_log_format", lang))
+    parser.add_argument("--access-log", action="store_true", help=t("opt_access_log", lang))
     parser.add_argument(
         "--bot-level",
         metavar="BOT",
@@ -62,6 +68,8 @@ OPTION_KEYS: dict[str, tuple[str, str, Callable[[Any], Any]]] = {
     "--workers": ("workers", "workers", int),
     "--forwarded-allow-ips": ("forwarded_allow_ips", "forwarded_allow_ips", str),
     "--no-migrate": ("no_migrate", "migrate_at_start", lambda given: not given),
+    "--log-format": ("log_format", "log_format", str),
+    "--access-log": ("access_log", "access_log", bool),
 }
 
 
@@ -130,6 +138,22 @@ def check_schema(url: str, lang: str) -> None:
         )
 
 
+def shown_url(url: str) -> str:
+    """`url` as printed: its password masked (a database's or Redis's).
+
+    >>> shown_url("postgresql://tranque:s3cret@db:5432/tranque")
+    'postgresql://tranque:***@db:5432/tranque'
+    >>> shown_url("redis://:s3cret@127.0.0.1:6379/0"), shown_url("sqlite+aiosqlite:///./tranque.db")
+    ('redis://:***@127.0.0.1:6379/0', 'sqlite+aiosqlite:///./tranque.db')
+    """
+    import sqlalchemy as sa
+
+    try:
+        return sa.make_url(url).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:  # not a URL SQLAlchemy reads: mask what looks like a password
+        return re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", url)
+
+
 def check_cluster(database: str | None, redis: str | None, workers: int, lang: str) -> None:
     """Several processes need Redis to coordinate and PostgreSQL to share (docs/deploy.md)."""
     if not 1 <= workers <= MOST_WORKERS:
@@ -170,7 +194,7 @@ def check_database(url: str | None, lang: str) -> None:
         finally:
             await engine.dispose()
 
-    shown = parsed.render_as_string(hide_password=True)
+    shown = shown_url(url)
     try:
         asyncio.run(connect())
     except TimeoutError:
@@ -180,12 +204,6 @@ def check_database(url: str | None, lang: str) -> None:
         lines = str(cause).strip().splitlines()
         reason = lines[0] if lines else type(cause).__name__
         raise CliError(t("db_unreachable", lang, url=shown, reason=reason)) from None
-
-
-def without_password(url: str) -> str:
-    from tranque.server.config import URL_PASSWORD
-
-    return URL_PASSWORD.sub(r"\1:***@", url)
 
 
 def site_url(host: str, port: int) -> str:
@@ -205,7 +223,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError(t("bad_workers", lang, workers=args.workers, most=MOST_WORKERS))
     import uvicorn
 
-    from tranque.server import runtime
+    from tranque.server import logs, runtime
     from tranque.server.app import create_app, environment_of
     from tranque.server.config import to_toml
     from tranque.server.store.factory import MEMORY_URL
@@ -221,9 +239,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if not settings.migrate_at_start:
         check_schema(url or MEMORY_URL, lang)
     ctx.out.print(t("serve_open", lang, url=site_url(host, port)), soft_wrap=True)
-    ctx.out.print(t("serve_database", lang, url=without_password(url or MEMORY_URL)), soft_wrap=True)
+    ctx.out.print(t("serve_database", lang, url=shown_url(url or MEMORY_URL)), soft_wrap=True)
     if redis is not None:
-        shown = without_password(redis)  # never its password
+        shown = shown_url(redis)  # never its password
         ctx.out.print(t("serve_cluster", lang, workers=workers, url=shown), soft_wrap=True)
     options: dict[str, Any] = {
         "host": host,
@@ -233,7 +251,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         "ws_ping_interval": settings.socket_limits.ping_seconds,  # a dead link is dropped (docs/protocol.md)
         "ws_ping_timeout": settings.socket_limits.pong_seconds,
         **proxy_options(settings),
-        "log_level": "warning",
+        # Tranque's and uvicorn's lines in one format, secrets masked, floods folded (logs.py)
+        "log_config": logs.log_config(settings.log_format, settings.access_log),
+        "access_log": settings.access_log,
     }
     # uvicorn shuts down gracefully on Ctrl+C, then re-raises SIGINT; whether that reaches us
     # as KeyboardInterrupt depends on timing inside asyncio.run. Either way it has stopped.
@@ -242,7 +262,13 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             # Each worker process builds its own app from the same settings, passed on in the
             # environment (app.app_from_environment); they share the one listening socket.
             os.environ.update(environment_of(settings))
-            uvicorn.run("tranque.server.app:app_from_environment", factory=True, workers=workers, **options)
+            # Each process writes its metrics to files in a private directory; a scrape of
+            # any of them adds them all up (metrics.py). A new one each run: none left over.
+            with tempfile.TemporaryDirectory(prefix="tranque-metrics-") as metrics_dir:
+                os.environ[METRICS_DIR] = metrics_dir
+                uvicorn.run(
+                    "tranque.server.app:app_from_environment", factory=True, workers=workers, **options
+                )
         else:
             app = create_app(settings)
             runtime.tune_garbage_collector()

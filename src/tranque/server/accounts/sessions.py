@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from starlette.websockets import WebSocket
 
+from tranque.server import logs
 from tranque.server.store import AccountStore, UserRow
 from tranque.server.table.seats import token_hash
 
@@ -26,7 +27,10 @@ CLOSE_SECONDS = 2  # how long a logout waits for each socket's closing handshake
 async def user_from_session(store: AccountStore, token: str | None, now: float) -> UserRow | None:
     if not token or len(token) > TOKEN_MAX:
         return None
-    return await store.session_user(token_hash(token), now)
+    user = await store.session_user(token_hash(token), now)
+    if user is not None:
+        logs.ACCOUNT.set(user.user_id)  # the request's log lines name the account
+    return user
 
 
 class SessionSockets:

@@ -30,6 +30,8 @@ from typing import Protocol, TypeVar
 import redis.asyncio
 from redis.exceptions import RedisError
 
+from tranque.server import metrics
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -204,6 +206,7 @@ class _Redis:
         try:
             answer = await operation()
         except (RedisError, OSError) as error:
+            metrics.REDIS_ERRORS.inc()
             if not self._unreachable:
                 log.warning("throttle: Redis unreachable (%s); counting in this process alone", error)
             self._unreachable = True

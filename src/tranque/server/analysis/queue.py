@@ -47,6 +47,7 @@ from typing import Any
 
 from tranque.bots.analysis import Evaluation, Plan, evaluate_job, plan
 from tranque.engine.record import replay
+from tranque.server import metrics
 from tranque.server.stopping import stop_tasks
 from tranque.server.store import AnalysisRow, Store
 from tranque.server.store.outage import log_failure
@@ -122,6 +123,7 @@ class AnalysisQueue:
         except BaseException:
             self._reserved.discard(game_id)
             raise
+        metrics.ANALYSIS_QUEUE.set(unfinished + len(self._reserved))
         if unfinished + len(self._reserved) > self.size:
             self._reserved.discard(game_id)
             raise QueueFull(game_id)
@@ -178,6 +180,7 @@ class AnalysisQueue:
             wakeup.set()  # another idle worker of this process may find the next job
             try:
                 await self._analyse(row)
+                metrics.ANALYSIS_QUEUE.set(await self.store.unfinished_analysis_count())
             except Exception:  # the store failed even to mark it failed: claimable once stale
                 log.exception("the analysis of %s could not be stored", row.game_id)
 

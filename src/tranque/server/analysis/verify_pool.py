@@ -26,9 +26,6 @@ from tranque.server.worker_pools import worker_pool
 
 log = logging.getLogger(__name__)
 
-YOURS_UNDER_WAY = Refusal("verify_busy").body()
-ALL_BUSY = Refusal("verify_busy.all").body()
-
 
 class CheckLimits(Protocol):
     """The numbers of the site's limits that bound checking records (lobby/limits.py's
@@ -76,9 +73,9 @@ class Verifier:
 
     def _admit(self, address: str) -> None:
         if self.running[address] >= self.limits.checks_per_address:
-            raise VerifierBusy(YOURS_UNDER_WAY)
+            raise VerifierBusy(Refusal("verify_busy").body())
         if self.checking >= self.limits.checks_at_once:
-            raise VerifierBusy(ALL_BUSY)
+            raise VerifierBusy(Refusal("verify_busy.all").body())
 
     async def _run(self, text: bytes, lang: str) -> dict[str, Any]:
         loop = asyncio.get_running_loop()

@@ -24,6 +24,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError, ReadOnlyError, TimeoutError
 
+from tranque.server import metrics
 from tranque.server.table.clock import Clock, RealClock
 
 T = TypeVar("T")
@@ -273,4 +274,5 @@ class RedisLeases:
         try:
             return await operation
         except (ConnectionError, TimeoutError, ReadOnlyError, OSError) as error:
+            metrics.REDIS_ERRORS.inc()
             raise LeasesUnavailable(f"Redis is unreachable: {error}") from error

@@ -23,6 +23,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from tranque.server import metrics
 from tranque.server.cluster.bus import Handler, call_handler, call_resets
 from tranque.server.stopping import stop_tasks
 
@@ -252,6 +253,7 @@ class RedisBus:
                         pipe.publish(channel, message)
                     await pipe.execute()
             except (RedisError, OSError) as error:
+                metrics.REDIS_ERRORS.inc()
                 self._sending = []
                 self._queue.extendleft(reversed(batch))
                 self._trim()
@@ -332,6 +334,7 @@ class RedisBus:
                 await self._resubscribe(link)
                 await self._listen(link)
             except (RedisError, OSError) as error:
+                metrics.REDIS_ERRORS.inc()
                 log.warning("bus: lost the connection to Redis (%s); reconnecting", _describe(error))
             except Exception:
                 log.exception("bus: the reader failed; reconnecting")

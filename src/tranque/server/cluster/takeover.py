@@ -13,6 +13,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
+from tranque.server import metrics
 from tranque.server.cluster import wire
 from tranque.server.cluster.base import ClusterBase, ReplicaState
 from tranque.server.cluster.forwarding import refusal_text
@@ -145,6 +146,7 @@ class Takeover(ClusterBase):
                 if not future.done():
                     future.set_result(None)
         self.counters.takeovers += 1
+        metrics.TAKEOVERS.inc()
         log.info("cluster: %s took table %s over at epoch %d", self.node, table_id, epoch)
         try:
             await table.call_here(TakeOver(epoch), local=True)

@@ -31,6 +31,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from tranque.engine import Game, PlayerView, Rules
+from tranque.server import logs, metrics
 from tranque.server.addresses import seat_address_key
 from tranque.server.players.archive import finished_game, game_format
 from tranque.server.players.ratings import bots_pool
@@ -196,6 +197,7 @@ class Table:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.table_id}")
 
     async def stop(self) -> None:
+        metrics.table_phase(self.table_id, None)
         self._clocks.cancel_all()
         # (A command may lose its cancellation: `stop_tasks` cancels again until they end.)
         errors = await stop_tasks(task for task in [self._task, *self._thinking] if task is not None)
@@ -235,6 +237,7 @@ class Table:
             await asyncio.sleep(0)
 
     async def _run(self) -> None:
+        logs.bind_table(self.table_id)  # this task's log lines are about this table
         while not (self.retired and self._queue.empty()):
             command, future, local = await self._queue.get()
             self._running = True
@@ -292,6 +295,7 @@ class Table:
         finally:
             self._send()  # what was stored, even if a later write failed
         self._arm()
+        metrics.table_phase(self.table_id, self.state.phase.value if self.owned else None)
         if self.on_change is not None:
             self.on_change(self)
 
@@ -347,7 +351,8 @@ class Table:
         stored = [to_stored(broadcast.event, broadcast.seq, broadcast.at) for broadcast in unstored]
         for broadcast, row in zip(unstored, stored, strict=True):
             broadcast.stored = row  # what the cluster fans out (cluster.published)
-        await self.store.append_events(self.table_id, stored, epoch=self.epoch)
+        with metrics.timed(metrics.APPEND_SECONDS):
+            await self.store.append_events(self.table_id, stored, epoch=self.epoch)
         self._unstored = []
         self._unsent.extend(unstored)
 
@@ -480,6 +485,7 @@ class Table:
 
     def _stop_owning(self) -> None:
         self.owned, self.epoch = False, None
+        metrics.table_phase(self.table_id, None)
         self._clocks.cancel_all()
         if self.waiting:  # the replica is read back from the log all the same
             self._retry_later()

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from tranque.bots import bot_names, make_bot
 from tranque.engine import Action, PlayerView
+from tranque.server import metrics
 
 SEARCHING_LEVELS = frozenset({"expert"})
 # The strongest bot that may cover an absent person's seat (R16) at a competitive table,
@@ -62,7 +63,8 @@ class BotRunner:
 
     async def choose(self, level: str, view: PlayerView) -> Action:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor_for(level), choose_in_worker, level, view)
+        with metrics.timed(metrics.BOT_SECONDS):
+            return await loop.run_in_executor(self._executor_for(level), choose_in_worker, level, view)
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)

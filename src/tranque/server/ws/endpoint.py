@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from tranque.server import logs, metrics
 from tranque.server.accounts.bot_tokens import BAD_TOKEN_CLOSE, bearer_token, bot_of_token
 from tranque.server.accounts.sessions import SESSION_COOKIE, user_from_session
 from tranque.server.addresses import client_place
@@ -85,6 +86,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await websocket.close(code=CROWDED_CLOSE, reason="too_many_sockets")
         return
     state.sockets_by_place[place] += 1
+    metrics.SOCKETS.inc()
     try:
         await _serve(state, websocket, place)
     except Exception as error:
@@ -94,6 +96,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await websocket.send_json(protocol.error(Refusal("unavailable")))
         await websocket.close(code=UNAVAILABLE_CLOSE, reason="unavailable")
     finally:
+        metrics.SOCKETS.dec()
         state.sockets_by_place[place] -= 1
         if state.sockets_by_place[place] <= 0:
             del state.sockets_by_place[place]
@@ -109,6 +112,7 @@ async def _serve(state: ServerState, websocket: WebSocket, place: str) -> None:
             await websocket.close(code=BAD_TOKEN_CLOSE, reason="bad_token")
             return
         forget_socket = state.bot_sockets.add(user.user_id, websocket)
+        logs.ACCOUNT.set(user.user_id)
     else:
         user = await user_from_session(state.store, websocket.cookies.get(SESSION_COOKIE), now)
         forget_session = state.session_sockets.add(websocket.cookies.get(SESSION_COOKIE), websocket)
@@ -223,6 +227,7 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
                 commands.Subscribe(client.connection, message.token, message.last_seq, client.address)
             )
             client.table, client.seat = table, seat
+            logs.TABLE.set(table.table_id)  # this socket's log lines name its table
             if previous is not None and previous is not table:
                 try:
                     await previous.call(commands.Unsubscribe(client.connection))
@@ -232,10 +237,10 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
             # ack names the last event this socket has been sent, not one still on its way.
             return {"seat": seat, "seq": table.sent_seq}
         case protocol.Act():
-            return (
-                await _as_seat(client, commands.Act(client.seat, message.action.to_json(), message.turn_id))
-                or {}
-            )
+            act = commands.Act(client.seat, message.action.to_json(), message.turn_id)
+            with metrics.accepted_move():  # its events are sent when the table answers
+                moved = await _as_seat(client, act)
+            return moved or {}
         case protocol.Hint():
             return await _as_seat(client, commands.Hint(client.seat)) or {}
         case protocol.Ready():

@@ -8,6 +8,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from tranque.server import metrics
 from tranque.server.store.sql.engine import async_url, create_engine
 from tranque.server.store.sql.revisions import prepare_schema
 
@@ -31,6 +32,7 @@ class SqlDatabase:
     async def start(self) -> None:
         if self._engine is None:
             self._engine = create_engine(self.url)
+            sa.event.listen(self._engine.sync_engine, "handle_error", metrics.database_error)
         async with self._engine.begin() as connection:
             await connection.run_sync(prepare_schema, self.migrate)
 
