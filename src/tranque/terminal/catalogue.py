@@ -603,10 +603,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Several processes share one PostgreSQL database: give --db postgresql://… (SQLite is "
         "for one process)",
     },
-    "bad_log_format": {
-        "es": "El formato de registro «{chosen}» no existe: usa {formats}.",
-        "en": "There is no log format «{chosen}»: use {formats}.",
-    },
     "bad_workers": {
         "es": "--workers debe estar entre 1 y {most}, no {workers}.",
         "en": "--workers must be between 1 and {most}, not {workers}.",
