@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -300,6 +302,49 @@ class TestServeSeveralProcesses:
         assert main(["serve", *args]) == 2
         assert spanish in one_line_error(capsys.readouterr())
         assert list(tmp_path.iterdir()) == []
+
+    @pytest.mark.parametrize("lang", ["es", "en"])
+    def test_a_redis_it_cannot_use_is_one_line_before_the_site_starts(
+        self, lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """Refused, or a wrong password: not a process that waits for Redis at start and then
+        ignores SIGTERM."""
+        from tests import services
+
+        database = services.fresh_postgres_url()
+        forbid(monkeypatch, "the site", "uvicorn.run")
+        monkeypatch.chdir(tmp_path)
+        port = free_port()
+        refused = f"redis://:secret@127.0.0.1:{port}/0"
+        assert main(["--lang", lang, "serve", "--db", database, "--redis", refused]) == 2
+        line = one_line_error(capsys.readouterr())
+        assert ("no se puede usar Redis en" if lang == "es" else "cannot use Redis at") in line
+        assert "secret" not in line and ":***@" in line
+        server = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(port),
+                "--requirepass",
+                "right",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        try:
+            for _ in range(100):
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+                time.sleep(0.05)
+            assert main(["--lang", lang, "serve", "--db", database, "--redis", refused]) == 2
+            line = one_line_error(capsys.readouterr())
+            assert "secret" not in line and ("password" in line or "WRONGPASS" in line)
+        finally:
+            server.kill()
+            server.wait(10)
 
     def test_workers_share_one_port_and_one_cluster(self, tmp_path: Path) -> None:
         from tests import services

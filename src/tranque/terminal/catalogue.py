@@ -353,6 +353,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "la base de datos {url} no contesta en {seconds} s",
         "en": "the database {url} does not answer within {seconds} s",
     },
+    "redis_unreachable": {
+        "es": "no se puede usar Redis en {url}: {reason}",
+        "en": "cannot use Redis at {url}: {reason}",
+    },
+    "redis_timeout": {
+        "es": "Redis en {url} no contesta en {seconds} s",
+        "en": "Redis at {url} does not answer within {seconds} s",
+    },
     "not_positive": {"es": "debe ser al menos 1, no {value}", "en": "must be at least 1, not {value}"},
     "bad_option": {"es": "opción {option} no válida: {message}", "en": "invalid {option}: {message}"},
     "bad_seat": {

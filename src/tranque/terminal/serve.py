@@ -206,6 +206,32 @@ def check_database(url: str | None, lang: str) -> None:
         raise CliError(t("db_unreachable", lang, url=shown, reason=reason)) from None
 
 
+def check_redis(url: str | None, lang: str) -> None:
+    """Refuse a Redis the processes could not use (refused, a wrong password, no answer) in
+    one line, before the site starts: once started, a process waits for Redis to come back."""
+    if url is None:
+        return
+    import redis.asyncio
+    import redis.exceptions
+
+    async def ping() -> None:
+        client = redis.asyncio.Redis.from_url(url, socket_connect_timeout=DATABASE_SECONDS)
+        try:
+            async with asyncio.timeout(DATABASE_SECONDS):
+                await client.ping()
+        finally:
+            await client.aclose()
+
+    try:
+        asyncio.run(ping())
+    except TimeoutError:
+        raise CliError(t("redis_timeout", lang, url=shown_url(url), seconds=DATABASE_SECONDS)) from None
+    except (redis.exceptions.RedisError, OSError, ValueError) as error:
+        lines = str(error).strip().splitlines()
+        reason = lines[0] if lines else type(error).__name__
+        raise CliError(t("redis_unreachable", lang, url=shown_url(url), reason=reason)) from None
+
+
 def site_url(host: str, port: int) -> str:
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host  # listening everywhere: show loopback
     if ":" in shown:  # an IPv6 address
@@ -236,6 +262,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     host, port, workers = settings.host, settings.port, settings.workers
     check_cluster(url, redis, workers, lang)
     check_database(url, lang)
+    check_redis(redis, lang)
     if not settings.migrate_at_start:
         check_schema(url or MEMORY_URL, lang)
     ctx.out.print(t("serve_open", lang, url=site_url(host, port)), soft_wrap=True)
