@@ -119,11 +119,18 @@ class ProcessCluster:
         redis_url: str,
         log_dir: Path,
         lease_seconds: float = 2.5,
+        rebalance: bool = True,
     ) -> None:
         self.prefix = f"tranque-test-{secrets.token_hex(4)}"
         self.database_url = database_url
         self.redis_url = redis_url
-        args = [database_url, redis_url, self.prefix, str(lease_seconds)]
+        args = [
+            database_url,
+            redis_url,
+            self.prefix,
+            str(lease_seconds),
+            "rebalance" if rebalance else "stay",
+        ]
         self.nodes = [Node(index, args, log_dir) for index in range(count)]
         self.cookies: dict[str, httpx.Cookies] = {}
 
@@ -212,7 +219,11 @@ async def _over_socket(node: Node, jar: httpx.Cookies, *messages: Message) -> li
     answers = []
     async with websockets.connect(node.ws, additional_headers={"cookie": header}) as socket:
         for message in messages:
-            answer = await _request(socket, message)
+            for _ in range(100):
+                answer = await _request(socket, message)
+                if answer.get("code") != "table_moved":
+                    break
+                await asyncio.sleep(0.1)  # handed to another process meanwhile: nothing was done
             assert answer["type"] == "ack", answer
             answers.append(answer)
     return answers

@@ -24,7 +24,9 @@ from tranque.server.settings import Settings
 from tranque.server.ws.limits import SocketLimits
 
 
-def node_settings(database_url: str, redis_url: str, prefix: str, lease_seconds: float = 2.5) -> Settings:
+def node_settings(
+    database_url: str, redis_url: str, prefix: str, lease_seconds: float = 2.5, rebalance: bool = True
+) -> Settings:
     return Settings(
         database_url=database_url,
         redis_url=redis_url,
@@ -33,6 +35,8 @@ def node_settings(database_url: str, redis_url: str, prefix: str, lease_seconds:
             lease_seconds=lease_seconds,
             renew_seconds=lease_seconds / 5,
             scan_seconds=lease_seconds / 5,
+            # "stay": tables stay where they were made or taken over (tests of fencing)
+            rebalance_tolerance=1 if rebalance else 10**6,
         ),
         bot_processes=0,
         bot_min_seconds=0,
@@ -53,7 +57,8 @@ def main() -> None:
         logging.getLogger("tranque.server.cluster").setLevel(logging.DEBUG)
     database_url, redis_url, port, prefix = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
     lease_seconds = float(sys.argv[5]) if len(sys.argv) > 5 else 2.5
-    settings = node_settings(database_url, redis_url, prefix, lease_seconds)
+    rebalance = sys.argv[6] != "stay" if len(sys.argv) > 6 else True
+    settings = node_settings(database_url, redis_url, prefix, lease_seconds, rebalance)
     uvicorn.run(
         create_app(settings),
         host="127.0.0.1",
