@@ -83,6 +83,7 @@ def test_an_admin_ends_a_stuck_practice_table_and_its_player_reads_why(
     text = end.inner_text()
     assert "La administración del sitio anuló la partida" in text
     assert f"«{REASON}»" in text
+    assert player.locator(".overlay.game-end .res-rematch").count() == 0  # refused after an annulment
     player.screenshot(path=screenshots / "admin-annulled-player-360.png")
 
     # The admin's action is in the moderation log; the page in English.

@@ -177,7 +177,8 @@ function renderGameEnd(view, data) {
     box.append(element("h3", "", t("score_chart")), chart(view, view.state.results));
   }
   const actions = element("div", "actions");
-  if (view.seat !== null) {
+  if (view.seat !== null && data.reason !== "annulled") {
+    // (after an annulled game the server refuses a rematch: a new table is the way)
     const rematch = button(t("rematch"), "primary res-rematch", () => {
       rematch.disabled = true;
       view.send({ type: "rematch" });
