@@ -143,8 +143,8 @@ def bot_table(server: LiveServer) -> str:
 
     table_id: str = server.on_server(make)
 
-    async def over() -> bool:
-        return bool(state.registry.tables[table_id].state.phase.is_over)
+    async def over() -> bool:  # ...and its record stored (after the state, on a real database)
+        return await state.store.load_record(table_id) is not None
 
     for _ in range(2000):
         if server.on_server(over):
