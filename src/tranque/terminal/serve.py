@@ -10,7 +10,6 @@ import argparse
 import asyncio
 import contextlib
 import os
-import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -148,10 +147,12 @@ def shown_url(url: str) -> str:
     """
     import sqlalchemy as sa
 
+    from tranque.server.config import URL_PASSWORD
+
     try:
         return sa.make_url(url).render_as_string(hide_password=True)
     except sa.exc.ArgumentError:  # not a URL SQLAlchemy reads: mask what looks like a password
-        return re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", url)
+        return URL_PASSWORD.sub(r"\1:***@", url)
 
 
 def check_cluster(database: str | None, redis: str | None, workers: int, lang: str) -> None:
