@@ -57,9 +57,14 @@ class Node:
         await self.quick.join(user_id, f"jugador{user_id}", told.append, with_bots, "10.0.0.1")
 
     async def crash(self) -> None:
-        """The process dies: nothing renewed, sent or heard, nothing given back."""
+        """The process dies: nothing renewed, sent or heard, nothing given back. Its renewal
+        loops stop too, as in a process frozen rather than gone: what still runs of it (a
+        timer of its queue) must see for itself that its lease has lapsed."""
         self.crashed = True
         self.leases.dead = True
+        for quick in (self.quick, self.bots):
+            if quick._loop is not None:
+                quick._loop.cancel()
         await self.bus.flush()  # (a RedisBus closed while it publishes may hang in `close`)
         await self.bus.close()
 

@@ -206,6 +206,11 @@ class QuickMatch:
 
     async def match(self) -> None:
         """Seat every group that is due now, then arm the timer for the next one that may be."""
+        if self._lease_lapsed():
+            # Our lease was not renewed in time (Redis cut off, or this process stalled):
+            # another may hold the queue by now, and two matchmakers would seat a player twice.
+            self._follow(None)
+            return
         now = self.clock.now()
         groups: list[tuple[list[Waiting], int]] = []
         # Groups leave the queue before any await: a concurrent match() never seats them twice.
@@ -488,8 +493,17 @@ class QuickMatch:
             self._follow(holder)
         except LeasesUnavailable as error:
             log.warning("quick match: leases unavailable (%s)", error)
-            if self.matchmaker == self.node and asyncio.get_running_loop().time() >= self._held_until:
+            if self._lease_lapsed():
                 self._follow(None)  # another may hold it by now
+
+    def _lease_lapsed(self) -> bool:
+        """Whether this process, sharing the queue, believes itself the matchmaker on a lease
+        it has not renewed within its time (`_held_until`)."""
+        return (
+            self.bus is not None
+            and self.matchmaker == self.node
+            and asyncio.get_running_loop().time() >= self._held_until
+        )
 
     def _follow(self, matchmaker: str | None) -> None:
         """`matchmaker` keeps the queue now: this process's players go to it."""
