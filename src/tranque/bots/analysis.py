@@ -2,22 +2,28 @@
 
 Every decision is judged from the deciding seat's information only, the `PlayerView` the
 engine gave that seat at that moment (its hand and the public history), never the hidden
-hands. The judge is the `expert`'s own search (`ExpertBot.estimate`) with a bigger budget:
-many deals of the unseen tiles consistent with what the seat knows (weighted by how well
-they explain the other seats' choices), each candidate played out on every deal, solved
-exactly once few enough tiles remain (two teams) and rolled out ("bota gorda") before that.
-The expected *worth* of a candidate is the `Valuer`'s, as the expert uses it: the round's
-points for the seat's team minus the others' (their average with more than two teams),
-plus the target when the result wins the game (minus when it loses it), plus 15% of the
-target for winning the round. Unlike the expert in play, no heuristic prior is added: what
-is shown is an estimate of worth, nothing else.
+hands. The judge reads the hidden tiles *uniformly* (`uniform.read`): every deal consistent
+with what the seat saw is equally likely, with no model of how the others play. Late in a
+round with two sides, when there are at most `deals // EXACT_SHARE` consistent deals, every
+one is solved exactly to the round's end (the exact answer); otherwise that many are drawn
+uniformly and solved, and earlier in the round `deals` drawn deals are rolled out ("bota
+gorda"). The expected *worth* of a candidate is the expert's `Valuer`'s: the round's points
+for the seat's side minus the others' (their average with more than two sides), plus the
+target when the result wins the game (minus when it loses it), plus 15% of the target for
+winning the round. Its *points* are the hand's points alone (`uniform.hand_points`), read
+at the end of the same lines: what the page shows (`loss_points`, in the game's `unit`).
 
 The best candidate is the one of highest worth (the first, on a tie); the *loss* of the move
-played is the best's worth minus its own. A decision with a single legal action is forced
-and not evaluated. Each evaluated move is classed by its loss, as a share of the preset's
-own target (`scale`; `Thresholds`): "precisa" below `inaccuracy` (5%), "imprecisión" from
-there, "error" from `error` (15%) on. A player's *accuracy* in a game is the share of its
-evaluated decisions that were "precisa"; its mean loss is reported next to it.
+played is the best's worth minus its own, its `loss_points` the best's points minus its own
+(never below 0). A decision with a single legal action is forced and not evaluated. Each
+evaluated move is classed by its loss, as a share of the preset's own target (`scale`;
+`Thresholds`): "precisa" below `inaccuracy` (5%), "imprecisión" from there, "error" from
+`error` (15%) on. A player's *accuracy* in a game is the share of its evaluated decisions
+that were "precisa"; its mean loss is reported next to it.
+
+The expert's own reading (deals weighed by its model of the others) is computed too, at a
+fifth of the deals, and shown as a labelled `model_note` only where it classes the move
+differently: never as the verdict. A flagged move gets its `reasons` (`reasons.reasons`).
 
 Deterministic: every decision's deals come from its own seed, derived from the analysis
 seed, the round and the move's place in it, so the same record gives the same analysis.
@@ -37,18 +43,26 @@ True
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from tranque.bots.expert import Budget, ExpertBot
-from tranque.engine import Action, Game, PlayerView, Rules
+from tranque.bots.expert import Budget
+from tranque.bots.reasons import Reason, RoundEnding, ending_of, reasons
+from tranque.bots.uniform import read, rules_unit
+from tranque.engine import Action, Game, PlayerView, Round, Rules
 
 DEALS = 2000  # deals of the hidden tiles per decision while rolling out (the expert: 40)
 EXACT_SHARE = 10  # one deal in this many is solved exactly, once few tiles are left
 NODES_PER_EXACT_DEAL = 25_000  # the solver's positions, per exact deal: past them, roll out
+MODEL_SHARE = 5  # the expert's weighted reading (`model_note`) weighs a fifth of the deals
+# The stored analysis's format: 2 is the uniform reading with loss_points, model_note,
+# reasons and unit (1, without a "format" field, the expert's weighted reading). The site
+# recomputes a stored analysis of an older format when asked (server/analysis/view.py).
+FORMAT = 2
 
 
 def analysis_budget(deals: int = DEALS) -> Budget:
@@ -125,6 +139,10 @@ class Evaluation:
     worth: tuple[float, ...]
     deals: int
     exact: bool
+    points: tuple[float, ...] = ()  # each action's expected hand points (`uniform.hand_points`)
+    complete: bool = False  # every consistent deal was weighed (with `exact`: the exact answer)
+    domino: tuple[float, ...] = ()  # the share of deals each action's line ends in the side's dominó
+    model: Evaluation | None = None  # the expert's weighted reading of the same decision
 
     @property
     def best(self) -> Action:
@@ -137,6 +155,22 @@ class Evaluation:
     def loss(self, action: Action) -> float:
         """How much less than the best `action` is worth: 0 for the best."""
         return max(self.worth) - self.worth_of(action)
+
+    def loss_points(self, action: Action) -> float:
+        """How many fewer hand points than the best `action` expects (never below 0)."""
+        if not self.points:
+            return 0.0
+        best = self.points[self.actions.index(self.best)]
+        return max(0.0, best - self.points[self.actions.index(action)])
+
+    def sure_domino(self, action: Action) -> bool:
+        """Whether `action` made the mover's side go out on every consistent deal, solved."""
+        return (
+            self.exact
+            and self.complete
+            and bool(self.domino)
+            and self.domino[self.actions.index(action)] >= 1.0
+        )
 
     def ranked(self) -> list[tuple[Action, float]]:
         """The actions, most worth first (ties in legal order)."""
@@ -151,8 +185,31 @@ def evaluate(view: PlayerView, deals: int = DEALS, seed: int = 0) -> Evaluation:
     (`ValueError`): there is nothing to choose."""
     if view.seat is None or view.seat != view.turn or len(view.legal_actions) < 2:
         raise ValueError("no hay nada que elegir: la jugada es forzada o no le toca a este asiento")
-    estimate = ExpertBot(seed=seed, budget=analysis_budget(deals)).estimate(view)
-    return Evaluation(estimate.actions, estimate.worth, estimate.deals, estimate.exact)
+    exact_deals = max(1, deals // EXACT_SHARE)
+    uniform = read(
+        view, deals, exact_deals, random.Random(seed), exact_nodes=exact_deals * NODES_PER_EXACT_DEAL
+    )
+    small = max(1, deals // MODEL_SHARE)
+    small_exact = max(1, small // EXACT_SHARE)
+    weighed = read(
+        view,
+        small,
+        small_exact,
+        random.Random(seed + 1),
+        model=True,
+        exact_nodes=small_exact * NODES_PER_EXACT_DEAL,
+    )
+    model = Evaluation(weighed.actions, weighed.worth, weighed.deals, weighed.exact, weighed.points)
+    return Evaluation(
+        uniform.actions,
+        uniform.worth,
+        uniform.deals,
+        uniform.exact,
+        uniform.points,
+        uniform.complete,
+        uniform.domino,
+        model,
+    )
 
 
 @dataclass(frozen=True)
@@ -168,10 +225,26 @@ class Decision:
     evaluation: Evaluation | None
     loss: float
     verdict: Verdict
+    loss_points: float = 0.0  # what the move lost in the hand's points (the game's `unit`)
+    model_note: ModelNote | None = None
+    reasons: tuple[Reason, ...] = ()
 
     @property
     def best(self) -> Action:
         return self.played if self.evaluation is None else self.evaluation.best
+
+
+@dataclass(frozen=True)
+class ModelNote:
+    """The expert's weighted reading of a decision where it classes the move otherwise than
+    the judge: its best move and what the move lost by it, in the hand's points."""
+
+    best: Action
+    loss_points: float
+    verdict: Verdict
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "model", "loss_points": round(self.loss_points, 2), "best": self.best.to_json()}
 
 
 @dataclass(frozen=True)
@@ -229,6 +302,8 @@ class GameAnalysis:
     def to_json(self) -> dict[str, Any]:
         inaccuracy, error = self.thresholds.points(self.rules)
         return {
+            "format": FORMAT,
+            "unit": rules_unit(self.rules),
             "rules": self.rules.to_json(),
             "deals": self.deals,
             "seed": self.seed,
@@ -260,16 +335,32 @@ def _decision_json(decision: Decision) -> dict[str, Any]:
         "verdict": decision.verdict.value,
         "best": decision.best.to_json(),
         "loss": round(decision.loss, 2),
+        "loss_points": round(decision.loss_points, 2),
+        "model_note": None if decision.model_note is None else decision.model_note.to_json(),
+        "reasons": [reason.to_json() for reason in decision.reasons],
         "exact": None if evaluation is None else evaluation.exact,
         "alternatives": []
         if evaluation is None
-        else [{"action": a.to_json(), "worth": round(w, 2)} for a, w in evaluation.ranked()],
+        else [
+            {
+                "action": a.to_json(),
+                "worth": round(w, 2),
+                "points": round(evaluation.points[evaluation.actions.index(a)], 2),
+            }
+            for a, w in evaluation.ranked()
+        ],
     }
 
 
 def positions(game: Game) -> Iterator[tuple[int, int, PlayerView, Action]]:
     """(round, place in the round, the view of the seat to act, the action it took) for every
     action of `game`, replayed from its deals."""
+    for round_number, number, view, played, _ in _replayed(game, with_rounds=False):
+        yield round_number, number, view, played
+
+
+def _replayed(game: Game, with_rounds: bool) -> Iterator[tuple[int, int, PlayerView, Action, Round | None]]:
+    """`positions`, each with a copy of the real round before the action if `with_rounds`."""
     deals = [(round_.dealt_hands, round_.dealt_boneyard) for round_ in game.rounds]
     again = Game(game.rules, deals=deals, first_starter=game.first_starter)
     number = 0
@@ -278,8 +369,9 @@ def positions(game: Game) -> Iterator[tuple[int, int, PlayerView, Action]]:
             again.start_next_round()
             number = 0
         view = again.view(seat)
+        before = again.rounds[-1].copy() if with_rounds and len(view.legal_actions) > 1 else None
         played = again.apply(action, seat=seat).action
-        yield round_number, number, view, played
+        yield round_number, number, view, played, before
         number += 1
 
 
@@ -312,13 +404,18 @@ class Plan:
     thresholds: Thresholds
     found: tuple[tuple[int, int, PlayerView, Action], ...]
     jobs: tuple[Job, ...]
+    # Per found action, the real round before it (unforced ones; for the reasons), and per
+    # round of the game how it ended.
+    rounds_before: tuple[Round | None, ...] = ()
+    endings: tuple[RoundEnding | None, ...] = ()
 
     def finish(self, evaluations: Sequence[Evaluation]) -> GameAnalysis:
         if len(evaluations) != len(self.jobs):
             raise ValueError(f"{len(self.jobs)} evaluations expected, {len(evaluations)} given")
         answers = iter(evaluations)
         decisions = []
-        for round_number, number, view, action in self.found:
+        befores = self.rounds_before or (None,) * len(self.found)
+        for (round_number, number, view, action), before in zip(self.found, befores, strict=True):
             assert view.seat is not None
             if len(view.legal_actions) < 2:
                 decisions.append(
@@ -328,8 +425,40 @@ class Plan:
             evaluation = next(answers)
             loss = evaluation.loss(action)
             verdict = self.thresholds.classify(loss, self.rules)
+            note = None
+            model = evaluation.model
+            if model is not None:
+                model_verdict = self.thresholds.classify(model.loss(action), self.rules)
+                if model_verdict is not verdict:
+                    note = ModelNote(model.best, model.loss_points(action), model_verdict)
+            why: tuple[Reason, ...] = ()
+            if verdict in (Verdict.INACCURACY, Verdict.ERROR):
+                ending = self.endings[round_number] if round_number < len(self.endings) else None
+                best = evaluation.best
+                why = tuple(
+                    reasons(
+                        view,
+                        action,
+                        best,
+                        round_=before,
+                        ending=ending,
+                        sure_domino=(evaluation.sure_domino(best), evaluation.sure_domino(action)),
+                    )
+                )
             decisions.append(
-                Decision(round_number, number, view.seat, action, view.ends, evaluation, loss, verdict)
+                Decision(
+                    round_number,
+                    number,
+                    view.seat,
+                    action,
+                    view.ends,
+                    evaluation,
+                    loss,
+                    verdict,
+                    evaluation.loss_points(action),
+                    note,
+                    why,
+                )
             )
         return GameAnalysis(self.rules, self.deals, self.seed, self.thresholds, self.seats, tuple(decisions))
 
@@ -345,15 +474,14 @@ def plan(
     """What analysing `game` (of `seats` only, if given) takes: its decisions, replayed."""
     rules = game.rules
     chosen = tuple(range(rules.players)) if seats is None else tuple(sorted(set(seats)))
-    found = tuple(
-        (round_number, number, view, action)
-        for round_number, number, view, action in positions(game)
-        if view.seat in chosen
-    )
+    replayed = [item for item in _replayed(game, with_rounds=True) if item[2].seat in chosen]
+    found = tuple((round_number, number, view, action) for round_number, number, view, action, _ in replayed)
     jobs = tuple(
         (view, deals, decision_seed(seed, r, n)) for r, n, view, _ in found if len(view.legal_actions) > 1
     )
-    return Plan(rules, deals, seed, chosen, thresholds, found, jobs)
+    endings = tuple(ending_of(round_) for round_ in game.rounds)
+    befores = tuple(before for *_, before in replayed)
+    return Plan(rules, deals, seed, chosen, thresholds, found, jobs, befores, endings)
 
 
 def analyze(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from tranque.engine import Action, IllegalAction, PlayerView
+from tranque.engine import Action, IllegalAction, Play, PlayerView
 
 
 class Bot(Protocol):
@@ -28,3 +28,16 @@ def legal_choices(view: PlayerView) -> tuple[Action, ...]:
 def bot_rng(seed: int | None) -> random.Random:
     """A bot's own randomness: reproducible with a seed, else from the OS."""
     return random.Random(seed) if seed is not None else random.Random()
+
+
+def ends_after(view: PlayerView, action: Action) -> tuple[int, int] | None:
+    """The line's ends once `action`, a play, is made from `view`; None for a draw or a pass."""
+    if not isinstance(action, Play):
+        return None
+    tile = action.tile
+    if view.ends is None or action.side is None:
+        return (tile.high, tile.low)
+    left, right = view.ends
+    if action.side.value == "left":
+        return (tile.pips - left, right)
+    return (left, tile.pips - right)

@@ -190,6 +190,30 @@ class Estimate:
         return tuple(total / self.deals for total in self.totals)
 
 
+def others_model(
+    known: Knowledge, budget: Budget, partner: int | None, opponents: list[int]
+) -> tuple[ChoiceModel, list[list[Mask]]]:
+    """The expert's model of how the others chose their moves, and what its deals are drawn
+    assuming (every opponent playing heavy first, weighed back; none without that share)."""
+    reading = None
+    if partner is not None and budget.reading_share:
+        reading = Reading(known, partner, budget.reading, budget.reading_heaviness)
+    assumed = heavy_first_assumptions(known, opponents) if budget.heavy_first_share else []
+    model = ChoiceModel(
+        known,
+        budget.heaviness,
+        budget.partner_heaviness,
+        partner,
+        reading,
+        budget.reading_share,
+        budget.heavy_first,
+        budget.heavy_first_share,
+        assumed,
+        PROPOSAL_SLACK,
+    )
+    return model, assumed
+
+
 def weighted_deals(
     sampler: DealSampler, model: ChoiceModel, count: int, oversample: int, rng: random.Random
 ) -> list[tuple[Deal, int]]:
@@ -266,25 +290,9 @@ class ExpertBot:
         samples = budget.exact_samples if exact else budget.samples
         maximizing = [rules.team_of(s) == rules.team_of(view.seat) for s in range(rules.players)]
         partner = rules.partner_of(view.seat)
-        reading = None
-        if partner is not None and budget.reading_share:
-            reading = Reading(known, partner, budget.reading, budget.reading_heaviness)
         # Deals are drawn as if every opponent played heavy first, and weighed back.
-        assumed: list[list[Mask]] = []
-        if budget.heavy_first_share:
-            assumed = heavy_first_assumptions(known, [s for s in range(rules.players) if not maximizing[s]])
-        model = ChoiceModel(
-            known,
-            budget.heaviness,
-            budget.partner_heaviness,
-            partner,
-            reading,
-            budget.reading_share,
-            budget.heavy_first,
-            budget.heavy_first_share,
-            assumed,
-            PROPOSAL_SLACK,
-        )
+        opponents = [s for s in range(rules.players) if not maximizing[s]]
+        model, assumed = others_model(known, budget, partner, opponents)
         totals = [0.0] * len(moves)
         rollout = blocking_rollout if budget.rollout == "blocking" else greedy_rollout
         nodes = 0

@@ -92,11 +92,20 @@ class Solver:
     """
 
     def __init__(
-        self, value: Value, maximizing: list[bool], state: RoundState, node_limit: int = 1 << 62
+        self,
+        value: Value,
+        maximizing: list[bool],
+        state: RoundState,
+        node_limit: int = 1 << 62,
+        *,
+        keep_lines: bool = False,
     ) -> None:
         self.value = value
         self.maximizing = maximizing
         self.table: dict[object, tuple[float, int]] = {}
+        # With `keep_lines`, the best move of every position whose value is known exactly,
+        # so that `line_end` can follow the best line (the post-game analysis needs it).
+        self.best_moves: dict[object, Move] | None = {} if keep_lines else None
         self.nodes = 0
         self.node_limit = node_limit
         self.plain = not state.boneyard and not state.pass_points
@@ -150,6 +159,7 @@ class Solver:
             return result
         original_alpha, original_beta = alpha, beta
         moves = state.legal_moves()
+        best_move = moves[-1]
         if self.maximizing[state.turn]:
             best = -1e18
             for move in reversed(moves):
@@ -158,6 +168,7 @@ class Solver:
                 state.pop()
                 if score > best:
                     best = score
+                    best_move = move
                     if best > alpha:
                         alpha = best
                         if alpha >= beta:
@@ -170,6 +181,7 @@ class Solver:
                 state.pop()
                 if score < best:
                     best = score
+                    best_move = move
                     if best < beta:
                         beta = best
                         if alpha >= beta:
@@ -180,4 +192,27 @@ class Solver:
             self.table[key] = (best, 1)  # a lower bound
         else:
             self.table[key] = (best, 0)
+            if self.best_moves is not None:
+                self.best_moves[key] = best_move
         return best
+
+    def line_end(self, state: RoundState) -> RoundState:
+        """The position where the round ends when everyone plays best from `state` (solved
+        first if it was not; `state` is left as it was): each position's move is the one
+        its exact value came from, or, where none was kept, the best of its moves solved
+        again with a full window."""
+        state = state.copy()
+        self.solve(state.copy())
+        while not state.outcome:
+            move = None if self.best_moves is None else self.best_moves.get(self.key(state))
+            if move is None:
+                moves = state.legal_moves()
+                scores = []
+                for candidate in moves:
+                    state.push(candidate)
+                    scores.append(self.solve(state.copy()))
+                    state.pop()
+                pick = max if self.maximizing[state.turn] else min
+                move = moves[scores.index(pick(scores))]
+            state.advance(move)
+        return state

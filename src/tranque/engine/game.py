@@ -1,11 +1,14 @@
-"""`Game`: rounds until a team reaches the target (R7, R14; V6–V8 game ends; C6, C7)."""
+"""`Game`: rounds until a team reaches the target (R7, R14; V6–V8 game ends; C6, C7), or for
+a set number of hands (G1), or until the time cap decides it (G2–G4)."""
 
 from __future__ import annotations
 
 import copy
 import hashlib
 import secrets
+import sys
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 
 from tranque.engine.actions import Action, IllegalAction
 from tranque.engine.board import short_repr
@@ -19,6 +22,14 @@ from tranque.engine.view import PlayerView
 
 Seed = int | str | bytes
 ExplicitDeal = tuple[Sequence[Sequence[Tile | str]], Sequence[Tile | str]]
+
+
+class GameEnd(StrEnum):
+    """What decided a game that is over."""
+
+    TARGET = "target"  # R14 and the presets' own ends (V6–V8): the target or the goals
+    HANDS = "hands"  # G1: the last of a set number of hands was played
+    TIME = "time"  # G2–G4: the time cap, the side ahead at the end of a hand
 
 
 def _seed_bytes(seed: Seed) -> bytes:
@@ -45,6 +56,13 @@ class Game:
     ) -> None:
         self.rules = rules
         self.scorer = scorer_of(rules)
+        # G1: a game of a set number of hands is never ended by its target or goals: the
+        # scorer is handed rules whose target nobody reaches, and the game counts the hands.
+        self._scoring_rules = (
+            rules if rules.hands is None else rules.replace(target=sys.maxsize, goals_to_win=None)
+        )
+        self.time_called: int | None = None  # G2: the round during which time was called
+        self.ended_by: GameEnd | None = None
         self.seed = seed
         self._seed_for_round = seed_for_round
         teams = rules.team_count
@@ -182,13 +200,46 @@ class Game:
         gains = [now - before for now, before in zip(earned, self._credited_pass_points, strict=True)]
         if any(gains):
             self._credited_pass_points = list(earned)
-            self.winners = self.scorer.credit(self.rules, self.scores, gains)
+            self.winners = self.scorer.credit(self._scoring_rules, self.scores, gains)
+            if self.winners:
+                self.ended_by = GameEnd.TARGET
 
     def _finish_round(self) -> None:
         result = self.round.result
         assert result is not None
         self.results.append(result)
-        self.winners = self.scorer.settle(self.rules, self.scores, self.goals, result)
+        self.winners = self.scorer.settle(self._scoring_rules, self.scores, self.goals, result)
+        if self.winners:
+            self.ended_by = GameEnd.TARGET
+        elif self.rules.hands is not None and len(self.results) >= self.rules.hands:
+            self.winners, self.ended_by = self.leaders(), GameEnd.HANDS  # G1: ties share
+        else:
+            self._decide_on_time()
+
+    def leaders(self) -> list[int]:
+        """The teams with the best total: the most points, or the fewest where points count
+        against (V8); several when they are level."""
+        best = min(self.scores) if self.scorer.points_against else max(self.scores)
+        return [team for team, total in enumerate(self.scores) if total == best]
+
+    def call_time(self) -> None:
+        """G2: the game's time is up. The hand in play is finished; when it ends, the side
+        ahead wins (G3); if the lead is shared, one more hand is played, and another, until a
+        hand ends with one side ahead (G4). Called between hands, the game is decided at once
+        (or by one more hand). Does nothing once the game is over or time was called."""
+        if self.is_over or self.time_called is not None:
+            return
+        self.time_called = self.round_number
+        if self.round.is_over:
+            self._decide_on_time()
+
+    def _decide_on_time(self) -> None:
+        """G3, G4: at the end of a hand once time was called, a single leader wins."""
+        if self.time_called is None:
+            return
+        leaders = self.leaders()
+        if len(leaders) == 1:
+            self.winners, self.ended_by = leaders, GameEnd.TIME
 
     def next_starter(self) -> int:
         """R7, R13, V6–V8, C7: who starts the round after the current one."""

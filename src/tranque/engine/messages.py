@@ -207,6 +207,10 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "es": "los goles para ganar deben ser positivos",
         "en": "the goals to win must be positive",
     },
+    "hands_not_positive": {
+        "es": "el número de manos debe ser positivo, no {hands}",
+        "en": "the number of hands must be positive, not {hands}",
+    },
     "turn_seconds_choice": {
         "es": "el tiempo por turno es {choices} segundos, no {seconds}",
         "en": "the time per turn is {choices} seconds, not {seconds}",
@@ -350,6 +354,10 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     "record_total_differs": {
         "es": "el registro dice {total} {recorded} y al reproducirlo da {replayed}",
         "en": "the record says {total} {recorded}, and replaying it gives {replayed}",
+    },
+    "record_bad_time_called": {
+        "es": "el registro dice que se acabó el tiempo en la mano {round}, y no la tiene",
+        "en": "the record says time was called in round {round}, which it does not hold",
     },
     "record_bad_json": {
         "es": "{path} no es JSON válido: {reason}",

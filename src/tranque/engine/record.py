@@ -44,11 +44,15 @@ def to_record(game: Game) -> dict[str, Any]:
                 "result": None if round_.result is None else round_.result.to_json(),
             }
         )
-    return {
+    record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "rules": game.rules.to_json(),
         "first_starter": game.first_starter,
+    }
+    if game.time_called is not None:  # G2: only where time was called, so older records read the same
+        record["time_called"] = game.time_called
+    return record | {
         "rounds": rounds,
         "scores": list(game.scores),
         "goals": list(game.goals),
@@ -58,7 +62,9 @@ def to_record(game: Game) -> dict[str, Any]:
 
 def replay(record: dict[str, Any]) -> Game:
     """Rebuild the game a record describes, checking every action, each round's starter,
-    seed and result, and the final score."""
+    seed and result, and the final score. Where the record says time was called (G2) in a
+    round, the replay calls it as that round starts: when in the round it was called
+    changes nothing of its play, only what its end decides."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError("record_not_tranque")
     if record.get("version") != VERSION:
@@ -68,10 +74,13 @@ def replay(record: dict[str, Any]) -> Game:
         rounds = record["rounds"]
         deals = [(r["hands"], r["boneyard"]) for r in rounds]
         game = Game(rules, deals=deals, first_starter=record.get("first_starter"))
+        time_called = _time_called(record, len(rounds))
         for number, round_data in enumerate(rounds):
             if number:
                 game.start_next_round()
             _check_round_start(game, number, round_data)
+            if number == time_called:
+                game.call_time()
             for move, action_data in enumerate(round_data["actions"], start=1):
                 if not isinstance(action_data, dict):
                     raise RecordError("record_action_not_an_object", round=number + 1, move=move)
@@ -136,6 +145,17 @@ def check(record: dict[str, Any], *, committed: bool) -> Verdict:
     except RecordError as error:
         return Verdict(deals, error)
     return Verdict(deals, None)
+
+
+def _time_called(record: dict[str, Any], rounds: int) -> int | None:
+    """The round during which time was called (G2), if the record says so: one of its rounds."""
+    called = record.get("time_called")
+    if called is None:
+        return None
+    whole = isinstance(called, int) and not isinstance(called, bool)
+    if not whole or not 0 <= called < rounds:
+        raise RecordError("record_bad_time_called", round=called + 1 if whole else Verbatim(repr(called)))
+    return int(called)
 
 
 def _check_round_start(game: Game, number: int, round_data: dict[str, Any]) -> None:

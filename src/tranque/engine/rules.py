@@ -68,6 +68,9 @@ class Rules:
     capicua_bonus: int
     turn_seconds: int
     absent_turns_before_bot: int
+    # G1: a game of exactly this many hands (duplicado), whatever the target; None: to the target.
+    # Written in the rules' JSON only when set, so records from before it read the same.
+    hands: int | None = None
     # Derived once here, read on every scoring and deal (not parameters: see `PARAMETERS`).
     is_pairs: bool = field(init=False, repr=False, compare=False)
     team_count: int = field(init=False, repr=False, compare=False)  # teams in pairs, players in individual
@@ -163,7 +166,11 @@ class Rules:
         return set_mask(self.set_max)
 
     def to_json(self) -> dict[str, Any]:
-        return {name: _plain(getattr(self, name)) for name in PARAMETERS}
+        data = {name: _plain(getattr(self, name)) for name in PARAMETERS}
+        for name in _WRITTEN_WHEN_SET:
+            if data[name] is None:
+                del data[name]
+        return data
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Rules:
@@ -177,6 +184,9 @@ class Rules:
 # The parameters of docs/rules.md §4, in order: what a Rules is built from and written as.
 PARAMETERS: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.init)
 _OVERRIDABLE = set(PARAMETERS) - {"preset_name"}
+# Parameters added after records were first written: left out of the JSON while unset, so a
+# record of a game that does not use them is what it always was (and older readers read it).
+_WRITTEN_WHEN_SET = ("hands",)
 
 
 def _plain(value: Any) -> Any:
@@ -230,6 +240,9 @@ def _validate(rules: Rules) -> None:
     if rules.goals_to_win is not None:
         _require_whole("goals_to_win", rules.goals_to_win)
         require(rules.goals_to_win > 0, "goals_to_win", "goals_not_positive")
+    if rules.hands is not None:
+        _require_whole("hands", rules.hands)
+        require(rules.hands > 0, "hands", "hands_not_positive", hands=rules.hands)
     require(
         rules.turn_seconds in TURN_SECONDS_CHOICES,
         "turn_seconds",
