@@ -1,0 +1,1 @@
+"""Tournaments: formats, pairings, standings and their director (docs/tournaments.md)."""
