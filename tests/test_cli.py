@@ -490,7 +490,7 @@ ARENA = ["arena", "greedy", "random"]
         (
             [],
             "falta la orden: play, simulate, replay, serve, verify, arena, analyze, bot, admin, "
-            "migrate, backup, restore (tranque --help",
+            "migrate, backup, restore, tournament, puzzles (tranque --help",
             "missing command",
         ),
     ],

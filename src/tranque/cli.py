@@ -25,9 +25,11 @@ from tranque.terminal import (
     bot,
     migrate,
     play,
+    puzzles,
     replay,
     serve,
     simulate,
+    tournament,
     verify,
 )
 from tranque.terminal.catalogue import LANGS, t
@@ -46,6 +48,8 @@ COMMANDS: dict[str, Command] = {
     "migrate": migrate.COMMAND,
     "backup": backup.BACKUP,
     "restore": backup.RESTORE,
+    "tournament": tournament.COMMAND,
+    "puzzles": puzzles.COMMAND,
 }
 
 # argparse's own messages (Python 3.11+), and the catalogue key that says each in the player's language.

@@ -207,7 +207,7 @@ def test_every_plain_field_is_a_key_and_nothing_else() -> None:
     the = layout()
     fields = {f.name: f for f in dataclasses.fields(Settings)}
     assert set(the.sections) == {"limits", "socket_limits", "social_limits", "fairplay_thresholds", "cluster"}
-    assert the.fixed == {"clock", "fairplay_on_signal", "cluster_links"}
+    assert the.fixed == {"clock", "fairplay_on_signal", "cluster_links", "reparto_clock"}
     top = {toml for toml in the.keys if "." not in toml}
     assert top == set(fields) - the.fixed - set(the.sections)
     for section, owner in the.sections.items():
@@ -275,3 +275,31 @@ def test_a_field_may_carry_its_own_bounds_and_secrecy() -> None:
         coerce(keys["bounded"], "1.5", from_text=True)
     assert (refused.value.code, refused.value.values) == ("config_at_most", {"most": "1"})
     assert shown(keys["hidden"], "abc") == '"***"' and shown(keys["given"], "abc") == '"abc"'
+
+
+def test_a_list_of_tables_comes_from_toml_tables_or_json_and_prints_back(tmp_path: Path) -> None:
+    file = write(
+        tmp_path,
+        '[[tournament_schedule]]\nformat = "minitorneo"\nsize = 8\ntime = "20:00"\ndays = ["sat"]\n'
+        '[[tournament_schedule]]\nformat = "suizo"\nrounds = 5\n',
+    )
+    settings = resolve(file, {})
+    wanted = [
+        {"format": "minitorneo", "size": 8, "time": "20:00", "days": ["sat"]},
+        {"format": "suizo", "rounds": 5},
+    ]
+    assert settings.tournament_schedule == wanted
+    again = resolve(write(tmp_path, to_toml(settings), "printed.toml"), {})
+    assert again.tournament_schedule == wanted
+    assert from_environment(environment_of(settings)).tournament_schedule == wanted
+    from_variable = resolve(file, {"TRANQUE_TOURNAMENT_SCHEDULE": json.dumps(wanted[1:])})
+    assert from_variable.tournament_schedule == wanted[1:]  # the environment wins, whole
+    assert Settings().tournament_schedule == []
+    bad = problems(None, {"TRANQUE_TOURNAMENT_SCHEDULE": "[1]"})
+    assert [(p.where, p.code, p.values["expected"]) for p in bad] == [
+        ("TRANQUE_TOURNAMENT_SCHEDULE", "config_type", "config_kind_table")
+    ]
+    [not_json] = problems(None, {"TRANQUE_TOURNAMENT_SCHEDULE": "suizo"})
+    assert not_json.values["expected"] == "config_kind_list"
+    [not_a_list] = problems(write(tmp_path, 'tournament_schedule = "suizo"\n', "bad.toml"), {})
+    assert (not_a_list.code, not_a_list.values["expected"]) == ("config_type", "config_kind_list")

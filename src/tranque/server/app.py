@@ -28,12 +28,21 @@ from tranque.server.http import admin_processes as http_admin_processes
 from tranque.server.http import analysis as http_analysis
 from tranque.server.http import api as http_api
 from tranque.server.http import friends as http_friends
+from tranque.server.http import head_to_head as http_head_to_head
 from tranque.server.http import health as http_health
+from tranque.server.http import home as http_home
+from tranque.server.http import learn as http_learn
+from tranque.server.http import luck as http_luck
 from tranque.server.http import moderation as http_moderation
+from tranque.server.http import penas as http_penas
 from tranque.server.http import players as http_players
 from tranque.server.http import replay as http_replay
 from tranque.server.http import reports as http_reports
+from tranque.server.http import seasons as http_seasons
+from tranque.server.http import share as http_share
 from tranque.server.http import tables as http_tables
+from tranque.server.http import talk as http_talk
+from tranque.server.http import tournaments as http_tournaments
 from tranque.server.http.body_limit import BodyLimit
 from tranque.server.http.errors import table_error
 from tranque.server.http.security_headers import SecurityHeaders
@@ -46,11 +55,16 @@ from tranque.server.logs import RequestIds
 from tranque.server.moderation.review_queue import queue_signals
 from tranque.server.moderation.sampler import FairPlaySampler
 from tranque.server.players.recorder import Recorder
+from tranque.server.puzzles import routes as puzzle_routes
+from tranque.server.reparto import routes as reparto_routes
+from tranque.server.reparto import service as reparto_service
 from tranque.server.settings import Settings
 from tranque.server.store import Store
 from tranque.server.store.factory import make_store
 from tranque.server.table.actor import TableError
 from tranque.server.table.bots import BotRunner
+from tranque.server.tournaments import deals as tournament_deals
+from tranque.server.tournaments.director import Director
 from tranque.server.ws import endpoint as ws
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -99,6 +113,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.lobby_update_seconds,
             cluster=cluster,
         )
+        deal_hooks = tournament_deals.install(registry, store)  # duplicado's deals, before any restore
+        reparto = reparto_service.Reparto(
+            store,
+            settings.reparto_clock or settings.clock,
+            hands=settings.reparto_hands,
+            bot_level=settings.reparto_bot_level,
+            in_processes=settings.reparto_in_processes,
+        )
+        reparto_service.install(registry, reparto)  # the reparto del día's deals, in front of those
+        app.state.reparto = reparto
         quick = QuickMatch(
             registry,
             settings.clock,
@@ -147,6 +171,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             shared=shared,
             fairplay=fairplay,
         )
+        director = Director(
+            store,
+            registry,
+            state.presence,
+            settings.clock,
+            tick_seconds=settings.tournament_tick_seconds,
+            absent_grace_seconds=settings.tournament_absent_grace_seconds,
+            bar_days=settings.tournament_bar_days,
+            schedule=settings.tournament_schedule,
+            hooks=deal_hooks,
+            scan_seconds=settings.tournament_scan_seconds,
+            in_processes=settings.tournament_in_processes,
+        )
+        if shared is not None:  # one director for the site: the holder of `<prefix>:tournaments`
+            director.share(shared.leases, shared.node, shared.settings)
+        state.director = director
+        state.tournaments.changed = director.changed  # a registration, a creation: a pass now
         app.state.tranque = state
         if cluster is not None:
             logs.set_node(cluster.node)
@@ -164,8 +205,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             recorded=lambda end: registry.ratings_recorded(end.table_id),
         )
         if settings.recorder:  # at once: game ends stored before a crash are recorded now
-            registry.game_over = recorder.wake
             recorder.start()
+
+        def game_over(table_id: str) -> None:  # a table of this process ended: its game, its tournament
+            if settings.recorder:
+                recorder.wake()
+            director.table_over(table_id)
+            reparto.table_over(registry.tables.get(table_id))
+
+        registry.game_over = game_over
+        if settings.tournament_director:  # after the tables are restored: it finds them there
+            await director.start()
         await analyses.start()  # its workers claim jobs from the store (a restart's stale ones too)
         if settings.fairplay_sampler:  # in the background, after the players' own analyses
             await fairplay.start()
@@ -176,15 +226,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             if collector is not None:
                 collector.close()
+            await director.close()  # (gives its lease back while the leases are still open)
             await state.close_shared()  # while the bus and the leases are still open
             state.presence.close()
             if cluster is not None:
                 await cluster.close()
             await recorder.close()
+            await reparto.close()
             await registry.close()
             bots.close()
             await verifier.close()
             await state.passwords.close()
+            await state.luck.close()
+            await state.share.close()
             await analyses.close()
             await fairplay.close()
             await store.close()
@@ -211,18 +265,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(http_players.router)
     app.include_router(http_replay.router)
     app.include_router(http_analysis.router)
+    app.include_router(puzzle_routes.router)
+    app.include_router(http_luck.router)
     app.include_router(http_friends.router)
+    app.include_router(http_learn.router)
     app.include_router(bot_accounts.router)
     app.include_router(http_reports.router)
+    app.include_router(http_talk.router)
     app.include_router(http_moderation.router)
     app.include_router(http_admin.router)
     app.include_router(http_admin_processes.router)
+    app.include_router(http_tournaments.router)
+    app.include_router(http_head_to_head.router)
+    app.include_router(http_home.router)
+    app.include_router(http_penas.router)
+    app.include_router(reparto_routes.router)
+    app.include_router(http_seasons.router)
 
     # The client's files, fingerprinted and compressed once, here, before anything is served
     # (http/static_files.py); /avatars/<id>.svg are the players' drawings (web/avatars/, one
     # per id of server/accounts/avatars.py).
     site = load_site(WEB_DIR)
     app.include_router(static_router(site))
+    app.include_router(http_share.router(site))  # /partida/<id>, /torneo/<id> and their cards
 
     @app.get("/", include_in_schema=False)
     @app.get("/mesa", include_in_schema=False)

@@ -48,12 +48,18 @@ from tranque.server.lobby.once import Once
 from tranque.server.lobby.presence import Presence
 from tranque.server.lobby.quickmatch import QuickMatch
 from tranque.server.lobby.registry import Registry
+from tranque.server.luck import Luck
 from tranque.server.moderation.enforce import set_aside
 from tranque.server.moderation.sampler import FairPlaySampler
+from tranque.server.penas.service import Penas
 from tranque.server.players.friends import Friends
+from tranque.server.seasons.service import Seasons
 from tranque.server.settings import Settings
+from tranque.server.share.cards import ShareCards
 from tranque.server.store import Store, UserRow
 from tranque.server.table.bots import Bots
+from tranque.server.tournaments.director import Director
+from tranque.server.tournaments.service import Tournaments
 
 REDIS_TIMEOUT = 1.0  # seconds: an unreachable Redis makes the limiters count alone this fast
 
@@ -81,6 +87,7 @@ class ServerState:
     collector: Collector | None = None  # when `tranque serve` collects garbage on the clock
     shared: Shared | None = None  # one of several processes: what they share
     fairplay: FairPlaySampler | None = None  # fair-play signals in the background (moderation/sampler.py)
+    director: Director | None = None  # plays the tournaments out (tournaments/director.py), set at start
     session_sockets: SessionSockets = field(default_factory=SessionSockets)
     # Bot accounts' sockets (accounts/bot_tokens.py).
     bot_sockets: BotSockets = field(default_factory=BotSockets)
@@ -92,6 +99,8 @@ class ServerState:
     account_delays: AccountDelay = field(init=False)  # failed logins per name, from anywhere
     devices: KnownDevice = field(init=False)  # the devices each name logged in from
     passwords: PasswordChecks = field(init=False)  # new passwords' estimates, in a worker
+    luck: Luck = field(init=False)  # «la suerte del reparto» of finished rounds, in a worker (luck.py)
+    share: ShareCards = field(init=False)  # share cards, drawn in a worker and kept (share/cards.py)
     sockets_by_place: Counter[str] = field(default_factory=Counter)  # open WebSockets (ws/endpoint.py)
     # Told to drain (cluster/balance.py, POST /api/admin/processes/{node}/drain): it hands its
     # tables over and is no longer ready for new clients.
@@ -99,7 +108,19 @@ class ServerState:
     once: Once = field(init=False)  # double clicks on «Empezar» and «Crear mesa» (once.py)
     presence: Presence = field(init=False)  # each account's open sockets (lobby/presence.py)
     friends: Friends = field(init=False)
+    tournaments: Tournaments = field(init=False)  # create, register, withdraw (tournaments/service.py)
+    penas: Penas = field(init=False)  # peñas: members, leaders, requests, links (penas/service.py)
+    seasons: Seasons = field(init=False)  # a peña's seasons and their tables (seasons/service.py)
     limiter_redis: redis.asyncio.Redis | None = field(init=False, default=None)  # if `shared`
+
+    async def pena_role(self, pena_id: int, user_id: int) -> str | None:
+        """An account's role in a peña, or None (talk/watching.py, the mirones of a peña's table)."""
+        return await self.store.pena_role(pena_id, user_id)
+
+    async def are_friends(self, one: int, other: int) -> bool:
+        """Whether two accounts are friends (talk/watching.py, the chat's tables of friends)."""
+        status, _ = await self.store.relation(one, other)
+        return status == "friends"
 
     def __post_init__(self) -> None:
         settings, shared = self.settings, self.shared
@@ -147,6 +168,8 @@ class ServerState:
             self.account_delays = AccountDelays(policy, now)
             self.devices = KnownDevices(now)
         self.once = Once(settings.clock)
+        self.luck = Luck(settings.analysis_in_processes)
+        self.share = ShareCards(settings.analysis_in_processes)
         self.bot_quick = QuickMatch(
             self.registry,
             settings.clock,
@@ -167,6 +190,9 @@ class ServerState:
             self.presence = Presence(settings.clock)
         self.friends = Friends(self.store, self.registry, self.presence, settings.social_limits)
         self.presence.on_change = self.friends.changed
+        self.tournaments = Tournaments(self.store, settings.clock, settings.tournament_bar_days)
+        self.penas = Penas(self.store, self.registry, self.presence)
+        self.seasons = Seasons(self.store, self.penas)
 
     async def start_shared(self) -> None:
         """With other processes: hear them (once the bus is started). Nothing otherwise."""

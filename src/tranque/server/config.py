@@ -1,8 +1,9 @@
 """A server's `Settings` from a TOML file and the environment, checked before anything starts.
 
 Every field of `Settings` whose type is a plain value (bool, int, float, str, a `Literal`, an
-optional one of those, a tuple or list of them) is a *key*; each field that is a dataclass of
-such values is a *section* (a TOML table). Nothing is listed by hand: a field added to
+optional one of those, a tuple or list of them, or a list of tables: `list[dict[str, Any]]`,
+TOML's `[[name]]` or an inline `[{...}]`, JSON text in a variable) is a *key*; each field
+that is a dataclass of such values is a *section* (a TOML table). Nothing is listed by hand: a field added to
 `Settings` or to one of its sections is a key at once. Fields of other types (the clock,
 callables, a test's cluster links) are not configurable, and naming one is an error.
 
@@ -87,6 +88,8 @@ BOUNDS: dict[str, tuple[float | None, float | None, bool]] = {
     "analysis_poll_seconds": (0, None, False),
     "fairplay_poll_seconds": (0, None, False),
     "recorder_retry_seconds": (0, None, False),
+    "tournament_tick_seconds": (0, None, False),
+    "tournament_scan_seconds": (0, None, False),
     "socket_limits.heartbeat_seconds": (0, 10, False),
     "socket_limits.per_second": (0, None, False),
     "socket_limits.bot_per_second": (0, None, False),
@@ -181,6 +184,8 @@ def kind_of(annotation: Any) -> Kind | None:
     (Kind(base=<class 'int'>, optional=False, several=None, choices=()), True, <class 'tuple'>)
     >>> kind_of(Literal["a", "b"]).choices, kind_of(dict[str, int]), kind_of(Callable[[], None])
     (('a', 'b'), None, None)
+    >>> kind_of(list[dict[str, Any]])
+    Kind(base=<class 'dict'>, optional=False, several=<class 'list'>, choices=())
     """
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
@@ -193,6 +198,8 @@ def kind_of(annotation: Any) -> Kind | None:
         choices = typing.get_args(annotation)
         bases = {type(choice) for choice in choices}
         return Kind(bases.pop(), choices=choices) if len(bases) == 1 and bases <= {str, int} else None
+    if origin is list and typing.get_args(annotation) == (dict[str, Any],):
+        return Kind(dict, several=list)  # a list of tables: what each holds is its reader's to check
     if origin in (tuple, list):
         args = typing.get_args(annotation)
         item = args[0] if origin is list or (len(args) == 2 and args[1] is Ellipsis) else None
@@ -315,6 +322,10 @@ def shown(key: Key | None, value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, list | tuple):
         return "[" + ", ".join(shown(key, item) for item in value) + "]"
+    if isinstance(value, dict):  # an inline table
+        return (
+            "{" + ", ".join(f"{json.dumps(name)} = {shown(key, item)}" for name, item in value.items()) + "}"
+        )
     if value is None:
         return '""'
     if isinstance(value, float | int):
@@ -336,11 +347,16 @@ KIND_MESSAGES = {
     int: "config_kind_int",
     float: "config_kind_float",
     str: "config_kind_str",
+    dict: "config_kind_table",
 }
 
 
 def _one(kind: Kind, value: Any, from_text: bool) -> Any:
     expected = KIND_MESSAGES[kind.base]
+    if kind.base is dict:
+        if not isinstance(value, dict) or not all(isinstance(name, str) for name in value):
+            raise Refused("config_type", expected=expected)
+        return dict(value)
     if from_text and kind.base is not str:
         text = str(value).strip()
         try:
@@ -372,6 +388,12 @@ def coerce(key: Key, value: Any, from_text: bool) -> Any:
     if kind.optional and kind.base is not str and isinstance(value, str) and value.strip().lower() == "none":
         return None
     if kind.several is not None:
+        if from_text and kind.base is dict:  # a list of tables in a variable: JSON
+            try:
+                value = json.loads(str(value))
+            except ValueError:
+                raise Refused("config_type", expected="config_kind_list") from None
+            from_text = False
         if from_text:
             items: list[Any] = [item.strip() for item in str(value).split(",") if item.strip()]
         elif isinstance(value, list | tuple):

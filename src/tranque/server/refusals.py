@@ -108,11 +108,19 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "Solo se puede anular una partida en curso.",
         "en": "Only a game in progress can be annulled.",
     },
+    "not_playing.abandon": {
+        "es": "La partida no ha empezado: para irte, levántate de la mesa.",
+        "en": "The game has not started: to go, leave your seat.",
+    },
     "not_playing.over": {
         "es": "La partida ya terminó: en esta mesa ya no se juega.",
         "en": "The game is over: there is no more play at this table.",
     },
     "not_your_turn": {"es": "No es tu turno.", "en": "It is not your turn."},
+    "abandoned": {
+        "es": "Abandonaste esta partida: la máquina juega por ti hasta el final.",
+        "en": "You abandoned this game: the machine plays for you until the end.",
+    },
     "stale": {
         "es": "Esa jugada es de un turno que ya pasó.",
         "en": "That move is for a turn that is over.",
@@ -125,6 +133,10 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
     "too_many_hints": {
         "es": "Ya usaste las {most} pistas de esta partida.",
         "en": "You have used this game's {most} hints.",
+    },
+    "too_many_hints.none": {
+        "es": "Esta partida no da pistas: en el reparto del día todos juegan sin ayuda.",
+        "en": "This game gives no hints: in el reparto del día everybody plays without help.",
     },
     "not_between_rounds": {
         "es": "Solo puedes decir «listo» entre manos.",
@@ -147,6 +159,14 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
     "rematch.annulled": {
         "es": "La partida se anuló: para jugar otra, abre una mesa nueva.",
         "en": "The game was annulled: to play another, open a new table.",
+    },
+    "rematch.tournament": {
+        "es": "En un torneo no hay revancha: la próxima partida la arma el torneo.",
+        "en": "There is no rematch in a tournament: the tournament sets up the next game.",
+    },
+    "tournament_seats": {
+        "es": "Los puestos de una mesa de torneo los asigna el torneo.",
+        "en": "A tournament table's seats are assigned by the tournament.",
     },
     "started": {"es": "La partida ya empezó.", "en": "The game has started."},
     "started.no_seats": {
@@ -328,6 +348,29 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
     "analysis_busy": {
         "es": "El analizador está ocupado con otras partidas; vuelve a intentarlo en unos minutos.",
         "en": "The analyser is busy with other games; try again in a few minutes.",
+    },
+    # «La suerte del reparto» (http/luck.py) ----------------------------------------------------
+    "luck_round_not_over": {
+        "es": "Esa mano todavía se está jugando: lo que daba el reparto se ve cuando termine.",
+        "en": "That hand is still being played: what the deal gave shows once it is over.",
+    },
+    "luck_no_round": {
+        "es": "Esa mano no se ha repartido en esta mesa.",
+        "en": "That hand has not been dealt at this table.",
+    },
+    "luck_hidden": {
+        "es": "Los repartos de esta mesa siguen ocultos (se juegan en otras mesas del torneo); "
+        "vuelve cuando se revelen.",
+        "en": "This table's deals are still hidden (other tables of the tournament are playing them); "
+        "come back once they are revealed.",
+    },
+    "luck_failed": {
+        "es": "No pudimos calcular lo que daba esa mano.",
+        "en": "What that hand's deal gave could not be worked out.",
+    },
+    "luck_busy": {
+        "es": "Estamos calculando muchas manos a la vez; vuelve a intentarlo en unos segundos.",
+        "en": "Many hands are being worked out at once; try again in a few seconds.",
     },
     "too_many_tables": {
         "es": "Ya tienes {tables} esperando jugadores; complétalas con bots "
@@ -554,6 +597,22 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "Los moderadores te silenciaron: tus frases no le llegan a nadie.",
         "en": "The moderators muted you: your phrases reach nobody.",
     },
+    # Tournaments: the service and its API (tournaments/service.py, http/tournaments.py) ---------
+    "tournament_not_found": {"es": "Ese torneo no existe.", "en": "That tournament does not exist."},
+    "tournament_barred": {
+        "es": "Hasta el {until} no puedes inscribirte en torneos con asistencia obligatoria: "
+        "te retiraron de un torneo por no presentarte a tus partidas.",
+        "en": "Until {until} you cannot enter tournaments that require attendance: you were "
+        "withdrawn from a tournament for missing your games.",
+    },
+    "tournament_busy": {
+        "es": "El torneo está cambiando en este momento; vuelve a intentarlo.",
+        "en": "The tournament is changing right now; try again.",
+    },
+    "bad_tournament_list": {
+        "es": "No hay una lista de torneos «{status}»: pide upcoming, live o finished.",
+        "en": "There is no «{status}» list of tournaments: ask for upcoming, live or finished.",
+    },
     # The server's loop and places (accounts/password_checks.py, http/accounts.py, ws/endpoint.py)
     "weak_password.unchecked": {
         "es": "No alcanzamos a evaluar esa contraseña. Usa una frase de varias palabras "
@@ -574,6 +633,487 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "Desde tu conexión ya hay {most} conexiones abiertas con Tranque; cierra alguna "
         "pestaña y vuelve a intentarlo.",
         "en": "Your connection already has {most} connections open to Tranque; close a tab and try again.",
+    },
+    # Tournaments (tournaments/config.py, machine.py) ------------------------------------------
+    "tournament_config.body": {
+        "es": "La configuración del torneo debe ser un objeto JSON.",
+        "en": "The tournament's configuration must be a JSON object.",
+    },
+    "tournament_config.unknown": {
+        "es": "Un torneo no tiene el campo «{name}».",
+        "en": "A tournament has no field «{name}».",
+    },
+    "tournament_config.pena_id": {
+        "es": "«pena_id» es el número de una peña, o null.",
+        "en": "«pena_id» is the number of a peña, or null.",
+    },
+    "tournament_config.name": {
+        "es": "El nombre del torneo lleva de 3 a 60 caracteres.",
+        "en": "A tournament's name has 3 to 60 characters.",
+    },
+    "tournament_config.format": {
+        "es": "El formato del torneo es minitorneo, suizo, arena o duplicado.",
+        "en": "A tournament's format is minitorneo, suizo, arena or duplicado.",
+    },
+    "tournament_config.entry": {
+        "es": "Se juega uno contra uno (duel), por parejas fijas (pairs) "
+        "o individual rotando compañero (rotating).",
+        "en": "Play is one against one (duel), in fixed pairs (pairs) or individually "
+        "with rotating partners (rotating).",
+    },
+    "tournament_config.entry_format": {
+        "es": "Un torneo {format} se juega {entries}.",
+        "en": "A {format} tournament is played {entries}.",
+    },
+    "tournament_config.size": {
+        "es": "El torneo admite de {least} a {most} inscritos.",
+        "en": "The tournament takes {least} to {most} entrants.",
+    },
+    "tournament_config.size_knockout": {
+        "es": "Un minitorneo es de 4, 8 o 16 inscritos.",
+        "en": "A minitorneo has 4, 8 or 16 entrants.",
+    },
+    "tournament_config.preset": {
+        "es": "Con esta forma de juego las reglas pueden ser {presets}.",
+        "en": "With this way of playing the rules may be {presets}.",
+    },
+    "tournament_config.target": {
+        "es": "La meta de cada partida va de 1 a 1000 puntos.",
+        "en": "Each game's target goes from 1 to 1000 points.",
+    },
+    "tournament_config.turn_seconds": {
+        "es": "El tiempo por jugada es de {choices} segundos.",
+        "en": "The time per move is {choices} seconds.",
+    },
+    "tournament_config.rules": {"es": "{cause}", "en": "{cause}"},  # the engine's own message
+    "tournament_config.rounds": {
+        "es": "Un suizo o un duplicado se juega de 1 a 20 rondas.",
+        "en": "A suizo or a duplicado is played over 1 to 20 rounds.",
+    },
+    "tournament_config.rounds_unused": {
+        "es": "Solo el suizo y el duplicado fijan las rondas: quita «rounds».",
+        "en": "Only a suizo and a duplicado set their rounds: leave out «rounds».",
+    },
+    "tournament_config.hands": {
+        "es": "Cada ronda de un duplicado es de 1 a 16 manos.",
+        "en": "Each round of a duplicado has 1 to 16 hands.",
+    },
+    "tournament_config.window": {
+        "es": "Una arena dura de 60 segundos a 24 horas («window_seconds»).",
+        "en": "An arena lasts from 60 seconds to 24 hours («window_seconds»).",
+    },
+    "tournament_config.window_unused": {
+        "es": "Solo la arena tiene duración: quita «window_seconds».",
+        "en": "Only an arena has a duration: leave out «window_seconds».",
+    },
+    "tournament_config.round_every": {
+        "es": "Las rondas programadas van cada 60 segundos a 24 horas («round_every_seconds»).",
+        "en": "Scheduled rounds are 60 seconds to 24 hours apart («round_every_seconds»).",
+    },
+    "tournament_config.round_every_unused": {
+        "es": "Una arena no tiene rondas: quita «round_every_seconds».",
+        "en": "An arena has no rounds: leave out «round_every_seconds».",
+    },
+    "tournament_config.game_cap": {
+        "es": "El tiempo máximo de cada partida va de 60 a 7200 segundos.",
+        "en": "Each game's time cap goes from 60 to 7200 seconds.",
+    },
+    "tournament_config.starts_at": {
+        "es": "La hora de inicio debe ser una fecha (segundos desde 1970).",
+        "en": "The start time must be a date (seconds since 1970).",
+    },
+    "tournament_config.fill_wait": {
+        "es": "La espera antes de completar con bots va de 0 a 86400 segundos.",
+        "en": "The wait before filling with bots goes from 0 to 86400 seconds.",
+    },
+    "tournament_config.bot_level": {
+        "es": "El nivel de los bots es {levels}.",
+        "en": "The bots' level is {levels}.",
+    },
+    "tournament_config.boolean": {
+        "es": "«{name}» debe ser true o false.",
+        "en": "«{name}» must be true or false.",
+    },
+    "tournament_registered": {
+        "es": "Ya estás inscrito en este torneo.",
+        "en": "You are already registered for this tournament.",
+    },
+    "tournament_over": {"es": "Este torneo ya terminó.", "en": "This tournament is over."},
+    "tournament_private": {
+        "es": "Este torneo es privado: solo se entra con su enlace de invitación.",
+        "en": "This tournament is private: you join only with its invitation link.",
+    },
+    "tournament_started": {
+        "es": "El torneo ya empezó y no admite más inscripciones.",
+        "en": "The tournament has started and takes no more entries.",
+    },
+    "tournament_started.cancel": {
+        "es": "El torneo ya empezó: no se puede cancelar.",
+        "en": "The tournament has started: it cannot be cancelled.",
+    },
+    "tournament_full": {
+        "es": "El torneo está lleno ({size} inscritos).",
+        "en": "The tournament is full ({size} entrants).",
+    },
+    "tournament_partner.not_pairs": {
+        "es": "Este torneo no es por parejas: inscríbete sin compañero.",
+        "en": "This tournament is not for pairs: register without a partner.",
+    },
+    "tournament_partner.self": {
+        "es": "Tu compañero tiene que ser otra persona.",
+        "en": "Your partner has to be someone else.",
+    },
+    "tournament_partner.taken": {
+        "es": "«{name}» ya tiene pareja en este torneo.",
+        "en": "«{name}» already has a partner in this tournament.",
+    },
+    "tournament_not_registered": {
+        "es": "No estás inscrito en este torneo.",
+        "en": "You are not registered for this tournament.",
+    },
+    "tournament_not_registered.out": {
+        "es": "Ya no estás jugando este torneo.",
+        "en": "You are no longer playing this tournament.",
+    },
+    "tournament_mid_game": {
+        "es": "Tienes una partida en curso: termínala antes de retirarte.",
+        "en": "You have a game in progress: finish it before withdrawing.",
+    },
+    "tournament_creator": {
+        "es": "Creaste este torneo: si no se va a jugar, cancélalo en vez de retirarte.",
+        "en": "You created this tournament: if it is not to be played, cancel it instead of withdrawing.",
+    },
+    "tournament_creator.only": {
+        "es": "Solo quien creó el torneo puede hacer esto.",
+        "en": "Only whoever created the tournament can do this.",
+    },
+    "tournament_bots_only": {
+        "es": "Un torneo con rating necesita al menos una persona inscrita: no se juega solo con bots.",
+        "en": "A rated tournament needs at least one person registered: it is not played by bots alone.",
+    },
+    "no_such_puzzle": {"es": "No existe ese problema.", "en": "There is no such puzzle."},
+    "puzzle_answer": {
+        "es": "Esa jugada no es una de las que se pueden hacer en este problema.",
+        "en": "That move is not one of the moves this puzzle allows.",
+    },
+    "puzzle_answer.malformed": {
+        "es": "Envía la jugada en «action», como una de las de «legal».",
+        "en": "Send the move in «action», as one of those in «legal».",
+    },
+    "puzzle_date": {
+        "es": "La fecha debe ser AAAA-MM-DD.",
+        "en": "The date must be YYYY-MM-DD.",
+    },
+    "tournament_few": {
+        "es": "Para empezar hacen falta al menos {least} inscritos (o completar con bots).",
+        "en": "At least {least} entrants are needed to start (or filling with bots).",
+    },
+    # Cara a cara (http/head_to_head.py) --------------------------------------------------------
+    "head_to_head_self": {
+        "es": "Escoge a otro jugador: «{name}» no puede jugar cara a cara contra sí mismo.",
+        "en": "Pick another player: «{name}» cannot be compared against themselves.",
+    },
+    # Aprender (http/learn.py) -----------------------------------------------------------------
+    "no_such_lesson": {"es": "No hay una lección «{lesson}».", "en": "There is no «{lesson}» lesson."},
+    "no_such_lesson.step": {
+        "es": "La lección «{lesson}» no tiene el paso {step}.",
+        "en": "The «{lesson}» lesson has no step {step}.",
+    },
+    "bad_lesson_moves": {
+        "es": "Las jugadas de antes no son un camino de este paso: empieza el paso de nuevo.",
+        "en": "The moves before are not a path through this step: start the step again.",
+    },
+    "bad_lesson_move": {
+        "es": "«{text}» no es una jugada: escribe una ficha como 6-4i, robar o pasar.",
+        "en": "«{text}» is not a move: write a tile like 6-4i, robar or pasar.",
+    },
+    "bad_progress": {
+        "es": "El progreso da de 1 a 3 estrellas por lección: «{lesson}» no vale.",
+        "en": "Progress gives 1 to 3 stars per lesson: «{lesson}» is not valid.",
+    },
+    # Share cards (http/share.py) --------------------------------------------------------------
+    "share_no_game": {
+        "es": "No hay ninguna partida pública terminada «{id}» para compartir.",
+        "en": "There is no finished public game «{id}» to share.",
+    },
+    "share_game_in_play": {
+        "es": "La partida «{id}» todavía se está jugando: su tarjeta sale cuando termine.",
+        "en": "Game «{id}» is still being played: its card is ready once it is over.",
+    },
+    "share_no_tournament": {
+        "es": "No hay ningún torneo público «{id}» para compartir.",
+        "en": "There is no public tournament «{id}» to share.",
+    },
+    "share_no_season": {
+        "es": "La peña «{slug}» no tiene ninguna temporada para compartir.",
+        "en": "The peña «{slug}» has no season to share.",
+    },
+    "share_busy": {
+        "es": "Estamos dibujando muchas tarjetas a la vez; vuelve a intentarlo en unos segundos.",
+        "en": "Many cards are being drawn at once; try again in a few seconds.",
+    },
+    # Peñas (penas/service.py, http/penas.py) ----------------------------------------------------
+    "pena_name": {
+        "es": (
+            "El nombre de la peña lleva de {least} a {most} caracteres: letras, cifras, espacios, "
+            "punto, guion o apóstrofo."
+        ),
+        "en": (
+            "A peña's name has {least} to {most} characters: letters, digits, spaces, dot, "
+            "hyphen or apostrophe."
+        ),
+    },
+    "pena_name_taken": {
+        "es": "Ya hay una peña con ese nombre; elige otro.",
+        "en": "There is already a peña with that name; choose another.",
+    },
+    "pena_name_confusable": {
+        "es": "Ese nombre se confunde con el de la peña «{similar}»; elige otro.",
+        "en": "That name is easily mistaken for the peña «{similar}»; choose another.",
+    },
+    "pena_crest": {
+        "es": "Ese escudo no está entre los dibujos del sitio.",
+        "en": "That crest is not one of the site's drawings.",
+    },
+    "pena_description": {
+        "es": "La descripción lleva como mucho {most} caracteres.",
+        "en": "The description has at most {most} characters.",
+    },
+    "pena_access": {
+        "es": "Una peña es abierta («open») o por invitación («invite»).",
+        "en": "A peña is open («open») or by invitation («invite»).",
+    },
+    "no_such_pena": {"es": "No existe esa peña.", "en": "There is no such peña."},
+    "pena_leader_only": {
+        "es": "Solo los líderes de la peña pueden hacer esto.",
+        "en": "Only the peña's leaders can do this.",
+    },
+    "pena_members_only": {
+        "es": "Solo los miembros de la peña pueden hacer esto.",
+        "en": "Only the peña's members can do this.",
+    },
+    "pena_members_only.table": {
+        "es": "Esta mesa es de la peña «{name}»: solo sus miembros pueden sentarse.",
+        "en": "This table belongs to the peña «{name}»: only its members may sit.",
+    },
+    "pena_members_only.tournament": {
+        "es": "Este torneo es de la peña «{name}»: solo sus miembros pueden inscribirse.",
+        "en": "This tournament belongs to the peña «{name}»: only its members may join.",
+    },
+    "pena_already_member": {
+        "es": "Ya eres miembro de esta peña.",
+        "en": "You are already a member of this peña.",
+    },
+    "pena_invite_only": {
+        "es": "A esta peña solo se entra con un enlace de invitación de sus líderes.",
+        "en": "This peña is joined only with an invitation link from its leaders.",
+    },
+    "pena_bad_invitation": {
+        "es": "Ese enlace de invitación no es válido o ya venció; pide uno nuevo a un líder de la peña.",
+        "en": "That invitation link is not valid or has expired; ask a leader of the peña for a new one.",
+    },
+    "pena_already_requested": {
+        "es": "Ya pediste entrar a esta peña: un líder tiene que aprobarlo.",
+        "en": "You already asked to join this peña: a leader has to approve it.",
+    },
+    "pena_no_request": {
+        "es": "«{name}» no ha pedido entrar a esta peña.",
+        "en": "«{name}» has not asked to join this peña.",
+    },
+    "pena_not_member": {
+        "es": "«{name}» no es miembro de esta peña.",
+        "en": "«{name}» is not a member of this peña.",
+    },
+    "pena_not_member.self": {
+        "es": "No eres miembro de esta peña.",
+        "en": "You are not a member of this peña.",
+    },
+    "pena_last_leader": {
+        "es": "Eres el único líder: antes de salir, nombra líder a otro miembro.",
+        "en": "You are the only leader: name another member leader before you leave.",
+    },
+    "pena_remove_leader": {
+        "es": "A un líder no se le saca de la peña: puede salir él mismo.",
+        "en": "A leader cannot be removed from the peña: they may leave themselves.",
+    },
+    "pena_already_leader": {
+        "es": "«{name}» ya es líder de esta peña.",
+        "en": "«{name}» is already a leader of this peña.",
+    },
+    "pena_full": {
+        "es": "La peña ya tiene {most} miembros, el máximo.",
+        "en": "The peña already has {most} members, the most it may have.",
+    },
+    "too_many_penas": {
+        "es": "Ya estás en {most} peñas, el máximo: sal de una para entrar a otra.",
+        "en": "You are already in {most} peñas, the most: leave one to join another.",
+    },
+    # El reparto del día (reparto/routes.py) ------------------------------------------------------
+    "reparto_bad_day": {
+        "es": "El día debe ser AAAA-MM-DD.",
+        "en": "The day must be YYYY-MM-DD.",
+    },
+    "reparto_bad_mode": {
+        "es": "«{mode}» no es una forma del reparto: individual o pairs.",
+        "en": "«{mode}» is not a mode of the reparto: individual or pairs.",
+    },
+    "reparto_no_day": {
+        "es": "No hay reparto del día {day}: ese día no se abrió o todavía no llega.",
+        "en": "There is no reparto for {day}: that day was never opened or has not come yet.",
+    },
+    "reparto_not_revealed": {
+        "es": "La semilla del {day} se revela cuando termine el día (medianoche en Bogotá).",
+        "en": "The seed of {day} is revealed when the day is over (midnight in Bogotá).",
+    },
+    "reparto_played": {
+        "es": "Ya jugaste el reparto de hoy en esta forma: cuenta tu primera partida. Vuelve mañana.",
+        "en": "You already played today's reparto in this mode: your first game counts. Come back tomorrow.",
+    },
+    "reparto_play_first": {
+        "es": "Termina tu partida del día para ver la mejor.",
+        "en": "Finish your game of the day to see the best one.",
+    },
+    "reparto_no_game": {
+        "es": "No hay esa partida del reparto (o todavía se está guardando).",
+        "en": "There is no such game of the reparto (or it is still being saved).",
+    },
+    # Table talk and mirones (server/talk/, ws/endpoint.py, http/talk.py) ----------------------
+    "chat_empty": {"es": "Escribe algo antes de enviar.", "en": "Write something before sending."},
+    "chat_control": {
+        "es": "El mensaje no puede llevar saltos de línea ni caracteres de control.",
+        "en": "A message cannot hold line breaks or control characters.",
+    },
+    "chat_too_long": {
+        "es": "El mensaje es muy largo: máximo {most} caracteres.",
+        "en": "The message is too long: at most {most} characters.",
+    },
+    "chat_too_fast": {
+        "es": "Vas muy rápido: espera unos segundos antes de otro mensaje.",
+        "en": "Slow down: wait a few seconds before another message.",
+    },
+    "chat_closed.practice": {
+        "es": "En la práctica contra la máquina no hay chat; usa las frases.",
+        "en": "Practice against the machine has no chat; use the phrases.",
+    },
+    "chat_closed.strangers": {
+        "es": "El chat es para mesas privadas, de peña o entre amigos; aquí usa las frases.",
+        "en": "Chat is for private, peña or friends' tables; here, use the phrases.",
+    },
+    "chat_closed.hand": {
+        "es": "En esta mesa se chatea entre manos y al final de la partida, no durante la mano.",
+        "en": "At this table chat is open between rounds and after the game, not during a hand.",
+    },
+    "no_chat_line": {
+        "es": "Ese mensaje ya no está en la mesa.",
+        "en": "That message is no longer at the table.",
+    },
+    "chat_report_own": {
+        "es": "No puedes reportar tu propio mensaje.",
+        "en": "You cannot report your own message.",
+    },
+    "chat_report_guest": {
+        "es": "Ese mensaje es de un invitado sin cuenta: no se puede reportar, pero puedes silenciarlo.",
+        "en": "That message is from a guest without an account: it cannot be reported; mute them.",
+    },
+    "chat_not_seated": {
+        "es": "Solo quien está sentado en la mesa puede reportar su chat.",
+        "en": "Only someone seated at the table may report its chat.",
+    },
+    "mute_self": {"es": "No puedes silenciarte a ti mismo.", "en": "You cannot mute yourself."},
+    "not_muted": {"es": "No tienes silenciado a {name}.", "en": "You have not muted {name}."},
+    "no_spectators": {
+        "es": "El anfitrión de esta mesa no admite mirones.",
+        "en": "The host of this table takes no spectators.",
+    },
+    "no_spectators.friends": {
+        "es": "Solo los amigos del anfitrión pueden mirar esta mesa.",
+        "en": "Only the host's friends may watch this table.",
+    },
+    "no_spectators.pena": {
+        "es": "Solo los miembros de la peña pueden mirar esta mesa.",
+        "en": "Only the peña's members may watch this table.",
+    },
+    "no_spectators.link": {
+        "es": "Para mirar esta mesa necesitas el enlace para mirones que comparte el anfitrión.",
+        "en": "To watch this table you need the watching link its host shares.",
+    },
+    "bad_spectators": {
+        "es": "Los mirones se eligen entre {choices}.",
+        "en": "Spectators are one of {choices}.",
+    },
+    # Seasons of peñas and peña battles (seasons/service.py, seasons/battle.py) ------------------
+    "season_name": {
+        "es": "El nombre de la temporada lleva de 1 a {most} caracteres.",
+        "en": "A season's name has 1 to {most} characters.",
+    },
+    "season_scope": {
+        "es": (
+            "Una temporada cuenta las partidas con rating entre miembros («rated») o solo las "
+            "noches de la peña («nights»)."
+        ),
+        "en": (
+            "A season counts the rated games between members («rated») or only the peña's nights («nights»)."
+        ),
+    },
+    "season_points": {
+        "es": "Los puntos se cuentan «2 por ganada», «3 por ganada, 1 por perdida» o por los tantos.",
+        "en": "Points are counted «2 per win», «3 per win, 1 per loss» or by the tantos.",
+    },
+    "season_dates": {
+        "es": "Las fechas de la temporada van como AAAA-MM-DD.",
+        "en": "A season's dates are written YYYY-MM-DD.",
+    },
+    "season_dates_order": {
+        "es": "La temporada no puede terminar antes de empezar.",
+        "en": "A season cannot end before it starts.",
+    },
+    "season_starts_past": {
+        "es": "La temporada empieza hoy o más adelante, no en el pasado.",
+        "en": "A season starts today or later, not in the past.",
+    },
+    "season_starts_far": {
+        "es": "La temporada empieza dentro de {most} días como mucho.",
+        "en": "A season starts within {most} days at most.",
+    },
+    "season_too_long": {
+        "es": "Una temporada dura como mucho {most} días.",
+        "en": "A season lasts {most} days at most.",
+    },
+    "season_open": {
+        "es": "La peña ya tiene una temporada abierta, «{name}»: abre la próxima cuando termine.",
+        "en": "The peña already has an open season, «{name}»: open the next one when it ends.",
+    },
+    "season_overlaps": {
+        "es": "Esas fechas se cruzan con la temporada «{name}».",
+        "en": "Those dates overlap the season «{name}».",
+    },
+    "no_such_season": {
+        "es": "Esa temporada no existe en esta peña.",
+        "en": "There is no such season in this peña.",
+    },
+    "tournament_config.battle_arena": {
+        "es": "Peña contra peña se juega en arena: quita «battle_penas» o elige el formato arena.",
+        "en": "Peña against peña is played as an arena: leave out «battle_penas» or choose the arena format.",
+    },
+    "tournament_config.battle_penas": {
+        "es": "Peña contra peña lleva de {least} a {most} peñas distintas («battle_penas»).",
+        "en": "Peña against peña takes {least} to {most} different peñas («battle_penas»).",
+    },
+    "tournament_config.battle_counting": {
+        "es": "Cuentan de 1 a {most} jugadores por peña («battle_counting»).",
+        "en": "From 1 to {most} players count per peña («battle_counting»).",
+    },
+    "tournament_battle_pena": {
+        "es": "En peña contra peña te inscribes por una de sus peñas: elige cuál.",
+        "en": "In peña against peña you enter for one of its peñas: choose which.",
+    },
+    "tournament_battle_member": {
+        "es": "Solo puedes jugar por una peña de la que eres miembro.",
+        "en": "You may only play for a peña you are a member of.",
+    },
+    "tournament_battle_no_pena": {
+        "es": "Una de las peñas de «battle_penas» no existe.",
+        "en": "One of the peñas of «battle_penas» does not exist.",
     },
 }
 

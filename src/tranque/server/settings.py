@@ -86,8 +86,30 @@ class Settings:
     cluster: ClusterSettings = field(default_factory=ClusterSettings)
     # Tests: the bus and leases of a cluster of processes simulated in one (instead of Redis).
     cluster_links: Callable[[], tuple[Bus, Leases]] | None = None
+    # Tournaments (tournaments/: the service, the director, the schedule; docs/tournaments.md).
+    tournament_tick_seconds: float = 1.0  # the director looks at the tournaments with news this often
+    tournament_scan_seconds: float = 10.0  # ...and at every live one this often (other processes' changes)
+    tournament_in_processes: bool = True  # the director's pairing in a worker process; false: a thread
+    tournament_absent_grace_seconds: float = 45.0  # a player not at a tournament game by then: a bot covers
+    tournament_bar_days: int = 7  # days a player withdrawn for absence is kept out of attendance events
+    # Recurring tournaments (tournaments/schedule.py), one table each: {"format", "entry", "size",
+    # "time": "20:00", "zone": "America/Bogota", ...} (TOML [[tournament_schedule]]; a variable: JSON)
+    tournament_schedule: list[dict[str, Any]] = field(default_factory=list)
+    tournament_director: bool = True  # this process may direct the tournaments; false: never (tests)
     # Moderation (moderation/, http/moderation.py, http/reports.py).
     reports_per_day: int = 10  # reports one account may make in 24 hours
+    # El reparto del día (reparto/, docs/reparto.md): one set of deals a day against the expert.
+    reparto_hands: int = field(
+        default=4,
+        metadata={
+            "doc": "hands in a reparto del día game (keep it all day: it is in the commitment)",
+            "bounds": (1, 16, True),
+        },
+    )
+    reparto_bot_level: str = "expert"  # the bots of the reparto del día, and the level its par is played at
+    reparto_in_processes: bool = True  # the reparto's par is played in a worker process; false: in a thread
+    # Tests: the clock the reparto's day is read from (None: `clock`), to move to the next day.
+    reparto_clock: Clock | None = None
     # Where `tranque serve` listens (uvicorn's settings: the app itself never reads them).
     host: str = "127.0.0.1"  # the address `tranque serve` listens on ("0.0.0.0": all of this machine's)
     port: int = 8000  # the port `tranque serve` listens on
@@ -97,6 +119,9 @@ class Settings:
     metrics_token: str | None = None  # GET /metrics asks for `Authorization: Bearer <it>`; None: open
     log_format: Literal["text", "json", "logfmt"] = "text"  # the log lines: text (a terminal), json or logfmt
     access_log: bool = False  # `tranque serve` logs a line per HTTP request (uvicorn's access log)
+    # the site's address in share pages' links, "https://tranque.example" (docs/sharing.md);
+    # none: the address each request came to (behind a proxy, the one it forwards)
+    public_url: str | None = None
 
     def table_defaults(self) -> dict[str, Any]:
         return {

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tranque.bots.analysis import DEALS, Decision, GameAnalysis, Verdict, analysis_budget, analyze
+from tranque.bots.uniform import rules_unit
 from tranque.engine import Rules
 from tranque.terminal.catalogue import t
 from tranque.terminal.command import CliError, Command, Context, progress_bar
@@ -76,6 +77,7 @@ def show(report: GameAnalysis, ctx: Context) -> None:
     bonus = analysis_budget(report.deals).round_bonus * rules.target
     out.print(t("analysis_worth", lang, bonus=f"{bonus:g}", target=rules.target))
     out.print(t("analysis_classes", lang, inaccuracy=f"{inaccuracy:g}", error=f"{error:g}"))
+    out.print(t("analysis_units", lang, unit=unit_name(rules, lang)))
     evaluated = [d for d in report.decisions if d.evaluation is not None]
     if not evaluated:
         out.print(t("analysis_nothing", lang))
@@ -84,8 +86,10 @@ def show(report: GameAnalysis, ctx: Context) -> None:
         if decision.round != shown_round:
             shown_round = decision.round
             out.rule(t("round_title", lang, number=decision.round + 1))
-        out.print(decision_text(decision, lang))
+        out.print(decision_text(decision, lang, rules))
         for line in alternatives(decision, lang):
+            out.print(line)
+        for line in explained(decision, rules, lang):
             out.print(line)
     out.print(accuracy_table(report, lang))
 
@@ -96,7 +100,7 @@ def number_text(value: float) -> str:
     return "0.0" if text in ("+0.0", "-0.0") else text
 
 
-def decision_text(decision: Decision, lang: str) -> Text:
+def decision_text(decision: Decision, lang: str, rules: Rules | None = None) -> Text:
     """ "5. Jugador 1: 6-4 a la izquierda · imprecisión, pierde 5.2 (mejor: 5-5 a la derecha)"."""
     who = cap(player_name(decision.seat, lang))
     move = action_label(decision.played, lang, decision.ends)
@@ -109,8 +113,35 @@ def decision_text(decision: Decision, lang: str) -> Text:
         text.append(t("analysis_as_good", lang, best=action_label(decision.best, lang, decision.ends)))
     else:
         best = action_label(decision.best, lang, decision.ends)
-        text.append(t("analysis_lost", lang, loss=f"{decision.loss:.1f}", best=best))
+        unit = t("analysis_unit_points", lang) if rules is None else unit_name(rules, lang)
+        points = f"{decision.loss_points:.1f}"
+        text.append(
+            t("analysis_lost", lang, loss=f"{decision.loss:.1f}", points=points, unit=unit, best=best)
+        )
     return text
+
+
+def unit_name(rules: Rules, lang: str) -> str:
+    """The name of what `loss_points` counts under `rules` ("puntos", "palitos")."""
+    return t(f"analysis_unit_{rules_unit(rules)}", lang)
+
+
+def explained(decision: Decision, rules: Rules, lang: str) -> list[str]:
+    """The reasons a flagged move lost, then the expert's note where it reads it otherwise."""
+    lines = [t(f"reason_{reason.kind}", lang, **reason.params) for reason in decision.reasons]
+    note = decision.model_note
+    if note is not None:
+        lines.append(
+            t(
+                "analysis_model_note",
+                lang,
+                verdict=t(VERDICT_KEYS[note.verdict], lang),
+                points=f"{note.loss_points:.1f}",
+                unit=unit_name(rules, lang),
+                best=action_label(note.best, lang, decision.ends),
+            )
+        )
+    return lines
 
 
 def alternatives(decision: Decision, lang: str) -> list[str]:

@@ -148,6 +148,38 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "No se pudo conectar a {url}: {error}",
         "en": "Could not connect to {url}: {error}",
     },
+    "help_puzzles": {
+        "es": "arma los problemas de «¿Qué jugarías?» jugando y resolviendo partidas de bots",
+        "en": "build the «¿Qué jugarías?» puzzles by playing and solving bot games",
+    },
+    "opt_puzzles_seed": {
+        "es": "semilla: la misma semilla escribe el mismo archivo",
+        "en": "seed: the same seed writes the same file",
+    },
+    "opt_puzzles_per": {
+        "es": "problemas por colección (parejas, individual, doble nueve)",
+        "en": "puzzles per collection (pairs, individual, double-nine)",
+    },
+    "opt_puzzles_games": {
+        "es": "partidas por colección como mucho",
+        "en": "games per collection at most",
+    },
+    "opt_puzzles_out": {
+        "es": "archivo donde se escriben (por defecto: el del sitio)",
+        "en": "file to write them to (default: the site's)",
+    },
+    "puzzles_bad_out": {
+        "es": "No existe la carpeta de {path}.",
+        "en": "The folder of {path} does not exist.",
+    },
+    "puzzles_figures": {
+        "es": "{name}: {games} partidas, {decisions} decisiones, {solved} resueltas, {kept} problemas",
+        "en": "{name}: {games} games, {decisions} decisions, {solved} solved, {kept} puzzles",
+    },
+    "puzzles_written": {
+        "es": "{count} problemas escritos en {path}",
+        "en": "{count} puzzles written to {path}",
+    },
     "help_analyze": {
         "es": "analiza una partida guardada: cuánto perdió cada jugada frente a la mejor",
         "en": "analyse a saved game: how much each move lost against the best",
@@ -637,6 +669,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "config_kind_float": {"es": "un número", "en": "a number"},
     "config_kind_str": {"es": "un texto entre comillas", "en": "a quoted text"},
     "config_kind_list": {"es": "una lista [..]", "en": "a list [..]"},
+    "config_kind_table": {"es": "una tabla {..}", "en": "a table {..}"},
     "config_type": {
         "es": "{where}: se esperaba {expected}, no {value}",
         "en": "{where}: expected {expected}, not {value}",
@@ -712,6 +745,30 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Moves: verified: every move, the scores and the winners replay as the record says",
     },
     "verify_moves_failed": {"es": "Jugadas: NO verificado: {reason}", "en": "Moves: NOT verified: {reason}"},
+    "verify_day": {
+        "es": "Reparto del día {day}: el compromiso y cada reparto, desde la semilla revelada.",
+        "en": "Deal of the day {day}: the commitment and every deal, from the revealed seed.",
+    },
+    "verify_day_commitment": {
+        "es": "La semilla NO da el compromiso del día.",
+        "en": "The seed does NOT give the day's commitment.",
+    },
+    "verify_day_deal": {
+        "es": "{mode}, mano {hand}: su compromiso NO sale de la semilla.",
+        "en": "{mode}, hand {hand}: its commitment does NOT come from the seed.",
+    },
+    "verify_day_hands": {
+        "es": "{mode}, mano {hand}: las fichas mostradas NO son las que da la semilla.",
+        "en": "{mode}, hand {hand}: the tiles shown are NOT the ones the seed gives.",
+    },
+    "verify_day_ok": {
+        "es": "Todo verificado: la semilla da el compromiso del día, cada reparto y cada mano.",
+        "en": "All verified: the seed gives the day's commitment, every deal and every hand.",
+    },
+    "verify_day_not_revealed": {
+        "es": "{file} es un día del reparto sin semilla: todavía no se ha revelado.",
+        "en": "{file} is a day of the reparto with no seed: it has not been revealed yet.",
+    },
     "verify_all_ok": {
         "es": "Todo verificado: los repartos son los de sus semillas y la partida se reproduce entera.",
         "en": "All verified: the deals are their seeds' and the whole game replays.",
@@ -791,10 +848,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "analysis_title": {"es": "Análisis · {rules}", "en": "Analysis · {rules}"},
     "analysis_how": {
         "es": "Cada decisión se juzga solo con lo que sabía quien jugaba (su mano y lo jugado en la "
-        "mesa): {deals} repartos de las fichas que no veía, semilla {seed}. Las jugadas forzadas (una "
-        "sola opción) no se juzgan.",
+        "mesa): {deals} repartos de las fichas que no veía, semilla {seed}; todo reparto que cuadra con "
+        "lo visto vale igual, sin suponer cómo juegan los demás. Las jugadas forzadas (una sola opción) "
+        "no se juzgan.",
         "en": "Each decision is judged only by what its player knew (their hand and what was played): "
-        "{deals} deals of the tiles they could not see, seed {seed}. Forced moves (a single option) "
+        "{deals} deals of the tiles they could not see, seed {seed}; every deal that fits what they saw "
+        "counts alike, with no assumption about how the others play. Forced moves (a single option) "
         "are not judged.",
     },
     "analysis_worth": {
@@ -820,7 +879,47 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": " (vale lo mismo que la mejor, {best})",
         "en": " (worth as much as the best, {best})",
     },
-    "analysis_lost": {"es": ", pierde {loss} (mejor: {best})", "en": ", loses {loss} (best: {best})"},
+    "analysis_lost": {
+        "es": ", pierde {loss}: {points} {unit} de esta mano (mejor: {best})",
+        "en": ", loses {loss}: {points} {unit} of this round (best: {best})",
+    },
+    "analysis_unit_points": {"es": "puntos", "en": "points"},
+    "analysis_unit_palitos": {"es": "palitos", "en": "palitos"},
+    "analysis_unit_goals": {"es": "goles", "en": "goals"},
+    "analysis_units": {
+        "es": "Lo que pierde cada jugada se cuenta también en {unit} de la mano, para su equipo frente "
+        "a los demás.",
+        "en": "What each move loses is also given in {unit} of the round, for its side against the others.",
+    },
+    "analysis_model_note": {
+        "es": "    Según cómo suelen jugar los demás: {verdict}, pierde {points} {unit} (mejor: {best})",
+        "en": "    By how the others usually play: {verdict}, loses {points} {unit} (best: {best})",
+    },
+    "reason_missed_domino": {
+        "es": "    Por qué: con {tile} dominabas seguro.",
+        "en": "    Why: {tile} went out for sure.",
+    },
+    "reason_missed_winning_tranque": {
+        "es": "    Por qué: {tile} trancaba el juego y el tranque lo ganaba tu equipo.",
+        "en": "    Why: {tile} closed the game in a tranque your side won.",
+    },
+    "reason_closed_partner_number": {
+        "es": "    Por qué: tapaste el {number}, que tu compañero había mostrado que lleva.",
+        "en": "    Why: you covered the {number}, which your partner had shown they hold.",
+    },
+    "reason_ignored_pass": {
+        "es": "    Por qué: el jugador {seat} había pasado al {number}; la mejor lo dejaba en la punta.",
+        "en": "    Why: player {seat} had passed on the {number}; the best move kept it at an end.",
+    },
+    "reason_left_number_alone": {
+        "es": "    Por qué: te quedaste con una ficha del {number} que ya no se puede jugar.",
+        "en": "    Why: you were left with a tile of the {number} that can no longer be played.",
+    },
+    "reason_kept_heavy_into_tranque": {
+        "es": "    Por qué: la mano se trancó en contra y aún tenías la {tile}, que la mejor soltaba.",
+        "en": "    Why: the round ended in a tranque against you with the {tile} still in hand; the best "
+        "move got rid of it.",
+    },
     "mark_best": {"es": "mejor", "en": "best"},
     "mark_played": {"es": "jugada", "en": "played"},
     "verdict_accurate": {"es": "precisa", "en": "accurate"},
@@ -1116,6 +1215,102 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "With PostgreSQL, its own tools make the copy (docs/deploy.md, «Backups»); the "
         "password goes in $PGPASSWORD or ~/.pgpass:",
     },
+    # tranque tournament (terminal/tournament.py)
+    "help_tournament": {
+        "es": "torneos: simula uno entero entre bots, sin servidor",
+        "en": "tournaments: simulate a whole one between bots, with no server",
+    },
+    "opt_tournament_action": {"es": "qué hacer", "en": "what to do"},
+    "help_tournament_simulate": {
+        "es": "juega un torneo entero con bots (sin servidor) y muestra cada ronda y la clasificación",
+        "en": "play a whole tournament with bots (no server) and show each round and the standings",
+    },
+    "opt_tournament_format": {
+        "es": "formato: minitorneo (eliminatoria), suizo, arena o duplicado",
+        "en": "format: minitorneo (knock-out), suizo (Swiss), arena or duplicado (duplicate)",
+    },
+    "opt_tournament_entry": {
+        "es": "modalidad: duel (uno contra uno), pairs (parejas fijas) "
+        "o rotating (individual rotando compañero)",
+        "en": "entry: duel (one against one), pairs (fixed pairs) "
+        "or rotating (individual, rotating partners)",
+    },
+    "opt_tournament_entrants": {
+        "es": "inscritos (con pairs, parejas; minitorneo: 4, 8 o 16)",
+        "en": "entrants (with pairs, pairs; minitorneo: 4, 8 or 16)",
+    },
+    "opt_tournament_rounds": {
+        "es": "rondas de un suizo o un duplicado (por defecto: {default})",
+        "en": "rounds of a suizo or a duplicado (default: {default})",
+    },
+    "opt_tournament_bots": {
+        "es": "bots separados por comas, repartidos por turno entre los inscritos; hay: {bots}",
+        "en": "comma-separated bots, handed to the entrants in turn; there are: {bots}",
+    },
+    "opt_tournament_preset": {"es": "reglas de cada partida", "en": "each game's rules"},
+    "opt_tournament_target": {
+        "es": "meta de cada partida (por defecto: la de las reglas)",
+        "en": "each game's target (default: the rules' own)",
+    },
+    "opt_tournament_hands": {
+        "es": "manos por ronda de un duplicado",
+        "en": "hands per round of a duplicado",
+    },
+    "opt_tournament_window": {
+        "es": "minutos que dura una arena (en el reloj simulado)",
+        "en": "minutes an arena lasts (on the simulated clock)",
+    },
+    "tournament_no_bots": {
+        "es": "indica al menos un bot con --bots; hay: {bots}",
+        "en": "name at least one bot with --bots; there are: {bots}",
+    },
+    "tournament_rounds_unused": {
+        "es": "el formato {format} no tiene un número fijo de rondas: quita --rounds",
+        "en": "the {format} format has no set number of rounds: leave out --rounds",
+    },
+    "tournament_simulated_name": {"es": "Torneo simulado", "en": "Simulated tournament"},
+    "tournament_playing": {"es": "Jugando el torneo", "en": "Playing the tournament"},
+    "tournament_heading": {
+        "es": "Torneo simulado: {format}, {entry}, {entrants} inscritos\n"
+        "{rules} · bots: {bots} · semilla {seed}",
+        "en": "Simulated tournament: {format}, {entry}, {entrants} entrants\n"
+        "{rules} · bots: {bots} · seed {seed}",
+    },
+    "tournament_entry_duel": {"es": "uno contra uno", "en": "one against one"},
+    "tournament_entry_pairs": {"es": "parejas fijas", "en": "fixed pairs"},
+    "tournament_entry_rotating": {
+        "es": "individual rotando compañero",
+        "en": "individual, rotating partners",
+    },
+    "tournament_cancelled": {
+        "es": "El torneo se canceló: no hubo suficientes inscritos para empezar.",
+        "en": "The tournament was called off: there were not enough entrants to start.",
+    },
+    "tournament_round": {"es": "Ronda {number}", "en": "Round {number}"},
+    "tournament_arena_games": {"es": "Partidas de la arena", "en": "The arena's games"},
+    "tournament_byes": {
+        "es": "Descansa (cuenta como ganada): {names}",
+        "en": "Bye (counts as a win): {names}",
+    },
+    "tournament_standings": {"es": "Clasificación final", "en": "Final standings"},
+    "tournament_podium": {
+        "es": "Podio: 1.º {first} · 2.º {second} · 3.º {third}",
+        "en": "Podium: 1st {first} · 2nd {second} · 3rd {third}",
+    },
+    "col_board": {"es": "Mesa", "en": "Table"},
+    "col_side_a": {"es": "Lado A", "en": "Side A"},
+    "col_side_b": {"es": "Lado B", "en": "Side B"},
+    "col_result": {"es": "Resultado", "en": "Result"},
+    "mp": {"es": "pm", "en": "mp"},
+    "col_place": {"es": "Puesto", "en": "Place"},
+    "col_entrant": {"es": "Inscrito", "en": "Entrant"},
+    "col_matchpoints": {"es": "Puntos de\nmatch", "en": "Match-\npoints"},
+    "col_played": {"es": "PJ", "en": "P"},
+    "col_wins": {"es": "G", "en": "W"},
+    "col_losses": {"es": "P", "en": "L"},
+    "col_efectividad": {"es": "Efectividad", "en": "Efectividad"},
+    "col_points_for": {"es": "A favor", "en": "Points for"},
+    "col_partners_tiebreak": {"es": "Desempate", "en": "Tie-break"},
 }
 
 # Nouns counted in messages: (singular, plural) in each language.

@@ -6,6 +6,7 @@ failed, not stuck, when its worker process dies."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import signal
@@ -225,3 +226,21 @@ def test_R17_a_seats_stored_analysis_is_the_same_whatever_the_hands_it_could_not
     assert results[0]["players"][0] == results[1]["players"][0]
     # seat 1 held other tiles: its own analysis is of other positions
     assert results[0]["decisions"] != results[1]["decisions"]
+
+
+def test_an_analysis_stored_in_an_older_format_is_computed_anew_when_asked_for(database_url: str) -> None:
+    with live(database_url, **QUICK) as server, Clients(server) as clients:
+        http, ana = clients.logged_in("ana")
+        keep_game(server, "mesa1.1", [ana, None])
+        assert ask(http, "mesa1.1").status_code == 202
+        done = wait_for(http, "mesa1.1")["result"]
+        assert done["format"] == 2 and done["unit"] == "points"
+        assert all("loss_points" in d and "reasons" in d and "model_note" in d for d in done["decisions"])
+        # The analysis as the expert's weighted reading stored it, before format 2.
+        stored = server.on_server(lambda: server.state.store.analysis("mesa1.1"))
+        old = {k: v for k, v in stored.result.items() if k not in ("format", "unit")}
+        server.on_server(lambda: server.state.store.save_analysis(dataclasses.replace(stored, result=old)))
+        shown = http.get("/api/games/mesa1.1/analysis").json()
+        assert shown["status"] == "none" and shown["result"] is None
+        assert ask(http, "mesa1.1").status_code == 202  # queued anew, not answered as done
+        assert wait_for(http, "mesa1.1")["result"]["format"] == 2

@@ -83,6 +83,7 @@ FORWARDED: dict[str, Any] = {
     "phrase": commands.Phrase(2, "¡Capicúa!"),
     "vote": commands.Vote(3, True),
     "return_to_seat": commands.ReturnToSeat(1),
+    "abandon": commands.Abandon(2),
     "rematch": commands.Rematch(None),
     "sit": commands.Sit(9, "Beto", 2, "203.0.113.9"),
     "stand": commands.Stand(9),
@@ -92,6 +93,7 @@ FORWARDED: dict[str, Any] = {
     "hint": commands.Hint(0),
     "set_aside": commands.SetAside(9),
     "end_by_operator": commands.EndByOperator("la mesa se trabó"),
+    "chat": commands.Chat(1, "¡Buenas, mesa!", True),
 }
 
 

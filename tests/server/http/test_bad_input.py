@@ -452,6 +452,9 @@ def test_phrase_flood_is_refused_after_the_first(fresh_arena: Arena) -> None:
 FIELDS = sorted(
     {name for message in protocol.MESSAGES for name in message.model_fields} | {"tile", "side", "seq"}
 )
+# Every type but `abandon`: an accepted one hands the seat to the machine for good, after which
+# nothing this seat sends could change the table (tests/server/table/test_leaving.py pins it).
+FUZZED_TYPES = sorted(kind for kind in protocol.TYPES if kind != "abandon")
 KNOWN_STRINGS = [
     "6-6",
     "6-5",
@@ -463,7 +466,7 @@ KNOWN_STRINGS = [
     "right",
     "buena",
     "greedy",
-    *protocol.TYPES,
+    *FUZZED_TYPES,
 ]
 leaves = (
     st.none()
@@ -483,7 +486,7 @@ values = st.recursive(
 )
 messages = (
     st.fixed_dictionaries(
-        {"type": st.sampled_from([*sorted(protocol.TYPES), "", "jugar"])},
+        {"type": st.sampled_from([*FUZZED_TYPES, "", "jugar"])},
         optional={name: values for name in FIELDS if name != "type"},
     )
     | values

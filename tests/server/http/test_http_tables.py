@@ -47,7 +47,13 @@ class TestCreate:
             created = create(http, preset="clasico", turn_seconds=45, private=False)
             assert created.status_code == 201
             table = created.json()["table"]
-            assert created.json() == {"table": table, "kind": "public", "invite": None, "invite_url": None}
+            assert created.json() == {
+                "table": table,
+                "kind": "public",
+                "invite": None,
+                "invite_url": None,
+                "watch_url": None,
+            }
             summary = http.get(f"/api/tables/{table}").json()
         assert summary == {
             "table": table,

@@ -150,11 +150,13 @@ def test_two_hundred_new_tables_make_one_update_a_step_and_none_when_nothing_cha
 
 def test_a_change_that_leaves_the_lobby_as_it_was_sends_nothing() -> None:
     async def scenario(server: LiveServer) -> None:
-        host_id, guest_headers = make_account(server, "invitado")
+        host_id, _ = make_account(server, "anfitriona")
+        _, guest_headers = make_account(server, "invitado")
         [table] = create_public(server, host_id, 1)
         async with Client(server) as follower, Client(server, guest_headers) as guest:
             await follower.ok({"type": "lobby"})
-            # A seat taken and left again within one interval: the entry ends as it was.
+            # A seat taken and left again within one interval: the entry ends as it was (a
+            # guest's: the host standing from a table nobody else sits at closes it).
             seated = await guest.ok({"type": "sit", "table": table})
             await guest.hello(table, seated["token"])
             await guest.ok({"type": "stand"})

@@ -399,8 +399,8 @@ class TestGames:
             "private": False,
             "seats": [
                 {"seat": 0, "name": "ana", "kind": "human"},
-                {"seat": 1, "name": "Bot", "kind": "bot"},
-                {"seat": 2, "name": "Bot 2", "kind": "bot"},
+                {"seat": 1, "name": "Bot", "kind": "bot", "bot_level": None, "face": None},
+                {"seat": 2, "name": "Bot 2", "kind": "bot", "bot_level": None, "face": None},
             ],
             "scores": [100, 40, 40],
             "goals": [0, 0, 0],

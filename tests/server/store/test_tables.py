@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tranque.server.store import DuplicateEvent, Store, StoredEvent, TableRow
+from tranque.server.store import DuplicateEvent, DuplicateTable, Store, StoredEvent, TableRow
 
 pytestmark = pytest.mark.anyio
 
@@ -205,3 +205,16 @@ async def test_a_refused_append_in_a_crowd_is_refused_alone_and_the_others_are_s
     assert await store.load_events("t-mezcla-nunca-creada") == []
     with pytest.raises(DuplicateEvent):
         await store.append_event(names[0], crowd_event(3, 0))
+
+
+# Tables -----------------------------------------------------------------------------------
+
+
+async def test_a_table_id_is_created_once(store: Store) -> None:
+    await store.create_table("t-elegida", {"options": {"kind": "tournament"}}, 1.0)
+    await store.append_event("t-elegida", event(1))
+    with pytest.raises(DuplicateTable):
+        await store.create_table("t-elegida", {"otra": True}, 2.0)
+    row = await store.table("t-elegida")
+    assert row is not None and row.config == {"options": {"kind": "tournament"}} and row.created_at == 1.0
+    assert [stored.seq for stored in await store.load_events("t-elegida")] == [1]

@@ -42,8 +42,9 @@ PASSWORD = "dominó-de-prueba-9271"
 class Node(Loopback):
     """One server process of the cluster, on a port of its own that it keeps across restarts."""
 
-    def __init__(self, index: int, args: list[str], log_dir: Path) -> None:
+    def __init__(self, index: int, args: list[str], log_dir: Path, script: Path = NODE_SCRIPT) -> None:
         self.index = index
+        self.script = script  # the process's main: cluster_node.py, or a variant of its settings
         self.port = free_port()
         self.args = args
         self.log_path = log_dir / f"node-{index}.log"
@@ -59,7 +60,7 @@ class Node(Loopback):
         # This tree's sources first: not those of whichever checkout the venv installed.
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
         self.process = subprocess.Popen(
-            [sys.executable, str(NODE_SCRIPT), *self.args[:2], str(self.port), *self.args[2:]],
+            [sys.executable, str(self.script), *self.args[:2], str(self.port), *self.args[2:]],
             stdout=log,
             stderr=subprocess.STDOUT,
             env=env,
@@ -120,6 +121,7 @@ class ProcessCluster:
         log_dir: Path,
         lease_seconds: float = 2.5,
         rebalance: bool = True,
+        script: Path = NODE_SCRIPT,
     ) -> None:
         self.prefix = f"tranque-test-{secrets.token_hex(4)}"
         self.database_url = database_url
@@ -131,7 +133,7 @@ class ProcessCluster:
             str(lease_seconds),
             "rebalance" if rebalance else "stay",
         ]
-        self.nodes = [Node(index, args, log_dir) for index in range(count)]
+        self.nodes = [Node(index, args, log_dir, script) for index in range(count)]
         self.cookies: dict[str, httpx.Cookies] = {}
 
     def __enter__(self) -> ProcessCluster:

@@ -88,6 +88,7 @@ def fast_settings(database_url: str | None = "memory://", **changes: Any) -> Set
         "bot_min_seconds": 0,
         "sockets_per_place": 10**6,
         "fairplay_sampler": False,  # a test that wants the fair-play sampler turns it on
+        "tournament_in_processes": False,  # the director's pairing in a thread
     }
     return Settings(database_url=database_url, **{**values, **changes})
 

@@ -53,6 +53,7 @@ def save_game(
         "seats": [
             {
                 "seat": index,
+                "team": index,
                 "name": seat.name,
                 "kind": "human" if seat.user_id else "bot",
                 "user_id": seat.user_id,

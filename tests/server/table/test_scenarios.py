@@ -726,7 +726,7 @@ def test_private_table_seats_by_invite_only_and_the_host_fills_it_with_bots() ->
         for client in (host, guest, outsider, anonymous, spectator):
             await client.connect()
 
-        await spectator.refused({"type": "hello", "table": table}, "private")
+        await spectator.refused({"type": "hello", "table": table}, "no_spectators")  # the default policy
         await outsider.refused({"type": "sit", "table": table}, "bad_invite")
         await outsider.refused({"type": "sit", "invite": "x" * len(invite)}, "bad_invite")
         await anonymous.refused({"type": "sit", "invite": invite}, "login_required")
@@ -752,7 +752,7 @@ def test_private_table_seats_by_invite_only_and_the_host_fills_it_with_bots() ->
         started = await host.next_event()
         assert started["kind"] == "round_started" and len(started["data"]["hand"]) == 7
         await outsider.refused({"type": "sit", "invite": invite}, "started")
-        await spectator.refused({"type": "hello", "table": table}, "private")
+        await spectator.refused({"type": "hello", "table": table}, "no_spectators")  # the default policy
         await close_all(host, guest, outsider, anonymous, spectator)
 
     run(scenario)
@@ -841,7 +841,8 @@ def test_quick_phrases_reach_everybody_and_nothing_else_can_be_said() -> None:
             server.advance(2)
             await speaker.refused({"type": "phrase", "phrase": unlisted}, "unknown_phrase")
         await speaker.refused({"type": "phrase", "phrase": "gracias", "text": "tengo el 6-6"}, "bad_message")
-        await speaker.refused({"type": "chat", "text": "tengo el 6-6"}, "unknown_type")
+        # A public table of strangers has no chat (docs/protocol.md, «Table talk»).
+        await speaker.refused({"type": "chat", "text": "tengo el 6-6"}, "chat_closed")
         await speaker.refused({"type": "phrase"}, "bad_message")
         await spectator.refused({"type": "phrase", "phrase": "gracias"}, "spectator")
         await listener.ok({"type": "phrase", "phrase": "rapido"})

@@ -837,9 +837,9 @@ def test_a_log_stored_before_typed_events_restores_and_every_frame_is_as_it_was_
 
 # Fields frames gained after the saved log was stored (docs/protocol.md names each); a frame
 # without them is the frame that was sent.
-ADDED_TO_SYNC = ("game", "scores", "goals", "rematch", "host", "rating")
+ADDED_TO_SYNC = ("game", "scores", "goals", "rematch", "host", "rating", "chat")
 ADDED_TO_VIEW = ("line_ends",)
-ADDED_TO_DATA = {"seat": ("name_en",), "game_started": ("game",)}
+ADDED_TO_DATA = {"seat": ("name_en", "face", "abandoned"), "game_started": ("game",)}
 
 
 def as_sent_then(frame: dict[str, Any]) -> dict[str, Any]:
@@ -848,7 +848,8 @@ def as_sent_then(frame: dict[str, Any]) -> dict[str, Any]:
         for key in ADDED_TO_SYNC:
             del frame[key]
         for seat in frame["seats"]:
-            del seat["name_en"]
+            for key in ("name_en", "face", "abandoned"):
+                del seat[key]
         for key in ADDED_TO_VIEW:
             if frame["view"] is not None:
                 del frame["view"][key]

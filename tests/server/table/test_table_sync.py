@@ -19,6 +19,7 @@ from tests.server.support.scenario_helpers import Client
 from tranque.engine import Rules
 from tranque.server.accounts.sessions import SESSION_COOKIE
 from tranque.server.lobby.limits import Limits
+from tranque.server.table.bot_names import identity
 from tranque.server.table.commands import AccountSeat, Sit, Subscribe
 from tranque.server.table.state import TableError
 
@@ -53,7 +54,13 @@ def test_the_hosts_seat_gets_its_panel_back_after_a_reload_and_nobody_else_does(
             mine = await host.ok({"type": "sit", "invite": code})
             theirs = await guest.ok({"type": "sit", "invite": code})
             await host.hello(table, mine["token"])
-            panel = {"invite": code, "invite_url": created["invite_url"], "can_fill_bots": True}
+            panel = {
+                "invite": code,
+                "invite_url": created["invite_url"],
+                "can_fill_bots": True,
+                "spectators": "none",  # a private table's default (talk/watching.py)
+                "watch_url": None,
+            }
             assert sync_of(host)["host"] == panel
             await guest.hello(table, theirs["token"])
             assert sync_of(guest)["host"] is None
@@ -67,7 +74,8 @@ def test_the_hosts_seat_gets_its_panel_back_after_a_reload_and_nobody_else_does(
         async with Client(server, host_cookie) as host, Client(server) as spectator:
             seated = await host.ok({"type": "sit", "table": public["table"]})
             await host.hello(public["table"], seated["token"])
-            assert sync_of(host)["host"] == {"invite": None, "invite_url": None, "can_fill_bots": True}
+            public_panel = {"invite": None, "invite_url": None, "can_fill_bots": True}
+            assert sync_of(host)["host"] == {**public_panel, "spectators": None, "watch_url": None}
             await spectator.hello(public["table"])
             assert sync_of(spectator)["host"] is None
 
@@ -100,14 +108,15 @@ def test_scores_are_lists_from_the_first_hand_and_bots_have_english_names(server
                     for event in viewer.events
                     if event["kind"] == "seat" and event["data"]["kind"] == "bot"
                 ]
-                assert [(bot["name"], bot["name_en"]) for bot in bots] == [
-                    (f"Bot {n}", f"Bot {n}") for n in (1, 2, 3)
+                assert [(bot["name"], bot["name_en"], bot["face"]) for bot in bots] == [
+                    (identity(table, n)[0], identity(table, n)[0], identity(table, n)[1]) for n in (1, 2, 3)
                 ]
         async with Client(server) as late:
             await late.hello(table)
             sync = sync_of(late)
             assert sync["scores"] == sync["view"]["scores"] == [0, 0]
-            assert [seat["name_en"] for seat in sync["seats"]] == ["Anfitriona", "Bot 1", "Bot 2", "Bot 3"]
+            names = [identity(table, n)[0] for n in (1, 2, 3)]
+            assert [seat["name_en"] for seat in sync["seats"]] == ["Anfitriona", *names]
 
     asyncio.run(scenario())
     host_http.close()
@@ -215,7 +224,7 @@ def test_the_lobby_lists_games_in_progress_to_watch_until_they_end(server: LiveS
             entry = lobby[playing]
             assert (entry["phase"], entry["names"], entry["scores"]) == (
                 "playing",
-                ["Anfitriona", "Bot 1"],
+                ["Anfitriona", identity(playing, 1)[0]],
                 [0, 0],
             )
             await watcher.ok({"type": "lobby"})

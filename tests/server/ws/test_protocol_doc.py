@@ -52,11 +52,13 @@ SERVER_SOURCE = {
     for path in sorted((ROOT / "src" / "tranque" / "server").rglob("*.py"))
 }
 
-# Refusals raised by catalogue key: over the socket, and as HTTP bodies.
+# Refusals raised by catalogue key: over the socket, and as HTTP bodies (a TournamentError
+# reaches a client only through http/tournaments.py, which answers each as an ApiError).
 WS_ERROR = re.compile(r'(?:TableError|ProtocolError|protocol\.error\(Refusal)\(\s*"([\w.]+)"')
 HTTP_ERROR = re.compile(
     r"""ApiError\(\s*\d+,\s*"([\w.]+)"|Refusal\(\s*"([\w.]+)".*?\)\.body\(\)"""
-    r'|RetryLater\(\s*"([\w.]+)"'
+    r'|RetryLater\(\s*"([\w.]+)"|TournamentError\(\s*"([\w.]+)"'
+    r'|PenaError\(\s*\d+,\s*"([\w.]+)"'
 )
 OUTBOUND_TYPE = re.compile(r"""["']type["']:\s*["'](\w+)["']""")
 

@@ -35,7 +35,12 @@ from tranque.server.ws import messages as protocol
 # action's fields are `action.<name>`.
 COMMON = {"id": {"integer", "string", "null"}, "type": {"string"}}
 ACCEPTS: dict[str, dict[str, set[str]]] = {
-    "hello": {"table": {"string"}, "token": {"string", "null"}, "last_seq": {"integer", "null"}},
+    "hello": {
+        "table": {"string"},
+        "token": {"string", "null"},
+        "last_seq": {"integer", "null"},
+        "watch": {"string", "null"},
+    },
     "act": {
         "action": {"object"},
         "action.type": {"string"},
@@ -48,6 +53,7 @@ ACCEPTS: dict[str, dict[str, set[str]]] = {
     "phrase": {"phrase": {"string"}},
     "vote": {"agree": {"boolean"}},
     "return": {},
+    "abandon": {},
     "rematch": {},
     "sit": {"table": {"string", "null"}, "invite": {"string", "null"}, "seat": {"integer", "null"}},
     "stand": {},
@@ -56,6 +62,7 @@ ACCEPTS: dict[str, dict[str, set[str]]] = {
     "quick_match": {"with_bots": {"boolean"}},
     "cancel_quick_match": {},
     "ping": {},
+    "chat": {"text": {"string"}},
 }
 SCALARS = (
     st.none()
@@ -125,6 +132,7 @@ def new_world(server: LiveServer) -> World:
         "phrase": {"type": "phrase", "phrase": "buena"},
         "vote": {"type": "vote", "agree": True},
         "return": {"type": "return"},
+        "abandon": {"type": "abandon"},
         "rematch": {"type": "rematch"},
         "sit": {"type": "sit", "table": hosted, "invite": None, "seat": 1},
         "stand": {"type": "stand"},
@@ -133,6 +141,7 @@ def new_world(server: LiveServer) -> World:
         "quick_match": {"type": "quick_match", "with_bots": True},
         "cancel_quick_match": {"type": "cancel_quick_match"},
         "ping": {"type": "ping"},
+        "chat": {"type": "chat", "text": "¡Buenas!"},
     }
     return World(server, table, hosted, client, {kind: {"id": 1, **base} for kind, base in bases.items()})
 

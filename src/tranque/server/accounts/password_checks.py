@@ -21,11 +21,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from concurrent.futures import Executor
-from concurrent.futures.process import BrokenProcessPool
 
 from tranque.server.accounts.passwords import estimated_weakness
-from tranque.server.worker_pools import worker_pool
+from tranque.server.worker_pools import THREADS, WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -37,11 +35,10 @@ class PasswordChecks:
     def __init__(self, seconds: float, at_once: int = 4, in_processes: bool = True, workers: int = 1) -> None:
         self.seconds = seconds
         self.at_once = at_once
-        self.in_processes = in_processes
-        self.workers = workers
         self.under_way = 0
         self.estimates = 0  # how many were asked for, since the start
-        self._executor: Executor | None = None
+        # A process that cannot start (or dies): the estimate again, in threads from then on.
+        self.pool = WorkerPool(in_processes, workers, "passwords", after_break=THREADS)
         # What runs in the worker: a module-level function (a process is sent it by name).
         self.estimate: Callable[[str, str], str | None] = estimated_weakness
         self._warm: asyncio.Task[str | None] | None = None  # the new worker's first estimate
@@ -55,7 +52,7 @@ class PasswordChecks:
         self.estimates += 1
         try:
             await self._warmed()
-            return await asyncio.wait_for(self._run(self.estimate, password, name), self.seconds)
+            return await asyncio.wait_for(self.pool.run(self.estimate, password, name), self.seconds)
         except TimeoutError:
             log.warning("a password's estimate took over %.1f s; refused as unchecked", self.seconds)
             return UNCHECKED
@@ -65,30 +62,13 @@ class PasswordChecks:
     async def _warmed(self) -> None:
         """Wait, the first time, for the worker to start and read zxcvbn's word lists."""
         if self._warm is None:
-            self._warm = asyncio.ensure_future(self._run(estimated_weakness, "calentando motores", ""))
+            self._warm = asyncio.ensure_future(self.pool.run(estimated_weakness, "calentando motores", ""))
         try:
             await asyncio.shield(self._warm)
         except Exception:
             self._warm = None  # the next sign-up tries again
             raise
 
-    async def _run(self, estimate: Callable[[str, str], str | None], password: str, name: str) -> str | None:
-        loop = asyncio.get_running_loop()
-        executor = self._worker()
-        try:
-            return await loop.run_in_executor(executor, estimate, password, name)
-        except BrokenProcessPool:
-            log.exception("the password estimator's process failed; passwords are estimated in a thread now")
-            self.in_processes, self._executor = False, None
-            executor.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self._worker(), estimate, password, name)
-
-    def _worker(self) -> Executor:
-        if self._executor is None:
-            self._executor = worker_pool(self.in_processes, self.workers, "passwords")
-        return self._executor
-
     async def close(self) -> None:
-        executor, self._executor, self._warm = self._executor, None, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        self._warm = None
+        await self.pool.close()

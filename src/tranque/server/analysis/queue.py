@@ -41,7 +41,6 @@ import logging
 import os
 import socket
 import uuid
-from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -52,7 +51,7 @@ from tranque.server.stopping import stop_tasks
 from tranque.server.store import AnalysisRow, Store
 from tranque.server.store.outage import log_failure
 from tranque.server.table.clock import Clock
-from tranque.server.worker_pools import worker_pool
+from tranque.server.worker_pools import RAISE, WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -96,14 +95,14 @@ class AnalysisQueue:
         self.workers = workers
         self.size = size
         self.deals = deals
-        self.in_processes = in_processes
         self.poll = poll  # seconds between looks at the store when idle
         self.stale_after = stale_after  # a running job's heartbeat older than this: claimable
         self.name = name or process_id()  # worker i is f"{name}/{i}"
         self._reserved: set[str] = set()  # game ids whose row a request of this process is storing
         self._wakeup: asyncio.Event | None = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._executor: Executor | None = None
+        # A broken pool fails the job (it may well kill a worker again), and the next job gets a new one.
+        self.pool = WorkerPool(in_processes, workers, "analysis", after_break=RAISE)
 
     # The HTTP side -----------------------------------------------------------------------
 
@@ -147,19 +146,13 @@ class AnalysisQueue:
     async def close(self) -> None:
         tasks, self._tasks = self._tasks, []
         errors = await stop_tasks(tasks)
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        await self.pool.close()
         if errors:
             raise errors[0]
 
     def worker_pids(self) -> list[int]:
         """The worker processes' ids (none before the first job, or in threads)."""
-        executor = self._executor
-        if not isinstance(executor, ProcessPoolExecutor):
-            return []
-        processes = getattr(executor, "_processes", None) or {}
-        return sorted(processes)
+        return self.pool.pids()
 
     async def _work(self, worker: str) -> None:
         wakeup = self._wakeup
@@ -210,7 +203,6 @@ class AnalysisQueue:
 
     async def _analyse(self, row: AnalysisRow) -> None:
         game_id = row.game_id
-        executor: Executor | None = None
         try:
             game = await self.store.load_game(game_id)
             if game is None:
@@ -218,10 +210,8 @@ class AnalysisQueue:
             planned = await asyncio.to_thread(plan_record, game.record, self.deals)
             row = await self._save(dataclasses.replace(row, done=0, total=len(planned.jobs)))
             evaluations: list[Evaluation] = []
-            loop = asyncio.get_running_loop()
             for job in planned.jobs:
-                executor = self._worker()
-                evaluations.append(await loop.run_in_executor(executor, evaluate_job, job))
+                evaluations.append(await self.pool.run(evaluate_job, job))
                 row = await self._save(dataclasses.replace(row, done=len(evaluations)))
             result = await asyncio.to_thread(lambda: planned.finish(evaluations).to_json())
             done = dataclasses.replace(row, status="done", result=result, finished_at=self.clock.now())
@@ -239,8 +229,6 @@ class AnalysisQueue:
             log.warning("the analysis of %s was taken over by another worker; this one stops", game_id)
         except BrokenProcessPool:
             log.error("an analysis worker died during the analysis of %s; it is marked failed", game_id)
-            if executor is not None:
-                self._drop_executor(executor)
             await self._fail(row)
         except Exception:
             log.exception("the analysis of %s failed", game_id)
@@ -249,14 +237,3 @@ class AnalysisQueue:
     async def _fail(self, row: AnalysisRow) -> None:
         with contextlib.suppress(ClaimLost):
             await self._save(dataclasses.replace(row, status="failed", finished_at=self.clock.now()))
-
-    def _worker(self) -> Executor:
-        if self._executor is None:
-            self._executor = worker_pool(self.in_processes, self.workers, "analysis")
-        return self._executor
-
-    def _drop_executor(self, broken: Executor) -> None:
-        """A new pool for the next job (unless another job has started one already)."""
-        if self._executor is broken:
-            self._executor = None
-        broken.shutdown(wait=False, cancel_futures=True)

@@ -13,18 +13,12 @@ dies), the checks go on in threads.
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from collections import Counter
-from concurrent.futures import Executor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from tranque.server.analysis.verify import check_record_text
 from tranque.server.refusals import Refusal
-from tranque.server.worker_pools import worker_pool
-
-log = logging.getLogger(__name__)
+from tranque.server.worker_pools import THREADS, WorkerPool
 
 
 class CheckLimits(Protocol):
@@ -52,9 +46,12 @@ class VerifierBusy(Exception):
 class Verifier:
     def __init__(self, limits: CheckLimits, in_processes: bool = True) -> None:
         self.limits = limits
-        self.in_processes = in_processes
         self.running: Counter[str] = Counter()  # checks under way (and waiting) by address
-        self._executor: Executor | None = None
+        # Each check in a worker of its own, every worker started with the pool (no check waits
+        # for one to start); a process that cannot start (or dies): threads from then on.
+        self.pool = WorkerPool(
+            in_processes, limits.checks_at_once, "verify", after_break=THREADS, start_all=True
+        )
 
     @property
     def checking(self) -> int:
@@ -65,7 +62,7 @@ class Verifier:
         self._admit(address)
         self.running[address] += 1
         try:
-            return await self._run(text, lang)
+            return await self.pool.run(check_record_text, text, self.limits.record_rounds, lang)
         finally:
             self.running[address] -= 1
             if self.running[address] <= 0:
@@ -77,32 +74,5 @@ class Verifier:
         if self.checking >= self.limits.checks_at_once:
             raise VerifierBusy(Refusal("verify_busy.all").body())
 
-    async def _run(self, text: bytes, lang: str) -> dict[str, Any]:
-        loop = asyncio.get_running_loop()
-        executor = self._worker()
-        try:
-            return await loop.run_in_executor(
-                executor, check_record_text, text, self.limits.record_rounds, lang
-            )
-        except BrokenProcessPool:
-            # The worker could not start here, or died: check in a thread from now on.
-            log.exception("the record checker's process failed; records are checked in a thread now")
-            self.in_processes, self._executor = False, None
-            executor.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(
-                self._worker(), check_record_text, text, self.limits.record_rounds, lang
-            )
-
-    def _worker(self) -> Executor:
-        if self._executor is None:
-            workers = self.limits.checks_at_once
-            self._executor = worker_pool(self.in_processes, workers, "verify")
-            if self.in_processes:
-                for _ in range(workers):  # every worker starts now: no check waits for one to start
-                    self._executor.submit(int)
-        return self._executor
-
     async def close(self) -> None:
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        await self.pool.close()

@@ -8,12 +8,17 @@ played and of the best one, and for a flagged move whose best was a play, `ghost
 the best tile would have taken on the line (table/line_layout.py, as the table lays it); and a
 `chart` of each team's expected result at each of its decisions. Nothing here judges a
 move: the worths, the best and the classes are the analysis's.
+
+A stored result of an older format (`analysis.FORMAT`: before 2, the expert's weighted
+reading, without `loss_points`, `reasons` or `unit`) is not shown: the body says `status`
+"none", as for a game never analysed, and asking again computes it anew (http/analysis.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from tranque.bots.analysis import FORMAT
 from tranque.engine import Rules
 from tranque.server.store import AnalysisRow, GameRow
 from tranque.server.table.line_layout import Snake
@@ -24,7 +29,7 @@ FLAGGED = ("inaccuracy", "error")
 def analysis_body(game: GameRow, row: AnalysisRow | None) -> dict[str, Any]:
     """The body of the game's analysis: `status` none (never asked for), pending, running,
     done or failed; `progress` (decisions done of total); `result` once done."""
-    if row is None:
+    if row is None or outdated(row):
         return {"game_id": game.game_id, "status": "none", "progress": None, "result": None}
     return {
         "game_id": game.game_id,
@@ -34,6 +39,11 @@ def analysis_body(game: GameRow, row: AnalysisRow | None) -> dict[str, Any]:
         "finished_at": row.finished_at,
         "result": None if row.status != "done" or row.result is None else shaped(row.result, game.record),
     }
+
+
+def outdated(row: AnalysisRow) -> bool:
+    """A done analysis stored in an older format than this version computes."""
+    return row.status == "done" and row.result is not None and row.result.get("format", 1) < FORMAT
 
 
 def shaped(result: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
@@ -53,14 +63,26 @@ def shaped(result: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
         alternatives = decision["alternatives"]
         worth = next((a["worth"] for a in alternatives if a["action"] == decision["played"]), None)
         best_worth = alternatives[0]["worth"] if alternatives else None
+        points = next((a["points"] for a in alternatives if a["action"] == decision["played"]), None)
+        best_points = alternatives[0]["points"] if alternatives else None
         ghost = None
         snake = before.get((decision["round"], decision["move"]))
         best = decision["best"]
         if snake is not None and best.get("type") == "play":
             ghost = snake.copy().place(best["tile"], best["side"]).to_json()
-        decisions.append({**decision, "step": step, "worth": worth, "best_worth": best_worth, "ghost": ghost})
+        decisions.append(
+            {
+                **decision,
+                "step": step,
+                "worth": worth,
+                "best_worth": best_worth,
+                "points": points,
+                "best_points": best_points,
+                "ghost": ghost,
+            }
+        )
         if worth is not None:
-            chart[rules.team_of(decision["seat"])].append({"step": step, "worth": worth})
+            chart[rules.team_of(decision["seat"])].append({"step": step, "worth": worth, "points": points})
     return {
         **result,
         "decisions": decisions,

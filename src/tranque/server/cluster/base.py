@@ -52,6 +52,7 @@ class LocalSocket:
     ref: str
     token: str | None
     address: str | None = None  # the socket's client address (commands.Subscribe)
+    admitted: bool = False  # a spectator the table's policy lets watch (commands.Subscribe)
 
 
 @dataclass

@@ -65,7 +65,7 @@ class Forwarding(ClusterBase):
             local = self._locals.get(key)
             ref = local.ref if local is not None else secrets.token_hex(8)
             viewer = await self._subscribe(table, command, ref)
-            self._locals[key] = LocalSocket(ref, command.token, command.address)
+            self._locals[key] = LocalSocket(ref, command.token, command.address, command.admitted)
             return viewer
         if isinstance(command, commands.Unsubscribe):
             local = self._locals.pop((table_id, command.subscriber), None)
@@ -104,7 +104,9 @@ class Forwarding(ClusterBase):
                 return viewer
             try:
                 self.counters.forwarded += 1
-                request = wire.SubscribeRequest(ref=ref, token=command.token, address=command.address)
+                request = wire.SubscribeRequest(
+                    ref=ref, token=command.token, address=command.address, admitted=command.admitted
+                )
                 viewer = await self._call(table, request)
                 await table.call_here(Follow(command.subscriber, viewer, command.last_seq), local=True)
                 return viewer
@@ -189,7 +191,7 @@ class Forwarding(ClusterBase):
         if stub is None:
             stub = self._stubs[key] = RemoteSocket(node, request.ref)
         if isinstance(request, wire.SubscribeRequest):
-            return commands.Subscribe(stub, request.token, None, request.address)
+            return commands.Subscribe(stub, request.token, None, request.address, request.admitted)
         from_socket = commands.FromSocket(stub, _command_of(request.command))
         table = self.registry.tables.get(table_id) if self.registry is not None else None
         if table is not None and not table.follows(stub):

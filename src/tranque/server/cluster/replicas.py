@@ -96,7 +96,10 @@ class Replicas(ClusterBase):
             while not table.owned:  # taken over here: its sockets are counted already
                 try:
                     await self._call(
-                        table, wire.SubscribeRequest(ref=local.ref, token=local.token, address=local.address)
+                        table,
+                        wire.SubscribeRequest(
+                            ref=local.ref, token=local.token, address=local.address, admitted=local.admitted
+                        ),
                     )
                     break
                 except TableError as error:

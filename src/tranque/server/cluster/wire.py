@@ -121,6 +121,13 @@ class PhraseCommand(WireCommand, tag="phrase", frozen=True, kw_only=True):
     phrase: str
 
 
+class ChatCommand(WireCommand, tag="chat", frozen=True, kw_only=True):
+    command_type = commands.Chat
+    seat: int | None
+    text: str
+    among_friends: bool = False
+
+
 class VoteCommand(WireCommand, tag="vote", frozen=True, kw_only=True):
     command_type = commands.Vote
     seat: int | None
@@ -129,6 +136,11 @@ class VoteCommand(WireCommand, tag="vote", frozen=True, kw_only=True):
 
 class ReturnToSeatCommand(WireCommand, tag="return_to_seat", frozen=True, kw_only=True):
     command_type = commands.ReturnToSeat
+    seat: int | None
+
+
+class AbandonCommand(WireCommand, tag="abandon", frozen=True, kw_only=True):
+    command_type = commands.Abandon
     seat: int | None
 
 
@@ -187,6 +199,7 @@ AnyCommand = (
     | PhraseCommand
     | VoteCommand
     | ReturnToSeatCommand
+    | AbandonCommand
     | RematchCommand
     | SitCommand
     | StandCommand
@@ -196,6 +209,7 @@ AnyCommand = (
     | StartGameCommand
     | HintCommand
     | EndByOperatorCommand
+    | ChatCommand
 )
 
 _WIRE_COMMANDS: dict[type[Any], type[WireCommand]] = {
@@ -206,6 +220,7 @@ _WIRE_COMMANDS: dict[type[Any], type[WireCommand]] = {
         PhraseCommand,
         VoteCommand,
         ReturnToSeatCommand,
+        AbandonCommand,
         RematchCommand,
         SitCommand,
         StandCommand,
@@ -215,6 +230,7 @@ _WIRE_COMMANDS: dict[type[Any], type[WireCommand]] = {
         StartGameCommand,
         HintCommand,
         EndByOperatorCommand,
+        ChatCommand,
     )
 }
 COMMAND_KINDS = frozenset(str(cls.__struct_config__.tag) for cls in _WIRE_COMMANDS.values())
@@ -237,6 +253,7 @@ class SubscribeRequest(_Tagged, tag="subscribe", frozen=True, kw_only=True):
     ref: str
     token: str | None = None
     address: str | None = None  # the socket's, which the owner keeps as a key (commands.Subscribe)
+    admitted: bool = False  # a spectator the table's policy lets watch (talk/watching.py)
 
 
 class UnsubscribeRequest(_Tagged, tag="unsubscribe", frozen=True, kw_only=True):

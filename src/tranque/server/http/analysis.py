@@ -27,7 +27,7 @@ from fastapi.responses import JSONResponse
 
 from tranque.server.addresses import client_address
 from tranque.server.analysis.queue import QueueFull
-from tranque.server.analysis.view import analysis_body
+from tranque.server.analysis.view import analysis_body, outdated
 from tranque.server.app_state import server_state
 from tranque.server.http.accounts import require_user, same_origin_json
 from tranque.server.http.errors import ApiError, SpanishErrors
@@ -62,7 +62,7 @@ async def request_analysis(
     store, settings, queue = state.store, state.settings, state.analyses
     game, _ = await visible_game(request, game_id)
     row = await store.analysis(game_id)
-    if row is not None and row.status == "done":
+    if row is not None and row.status == "done" and not outdated(row):
         return await _answer(game, row, 200)
     now = settings.clock.now()
     if row is not None and row.status in UNDER_WAY:

@@ -28,7 +28,7 @@ from tranque.server.players.access import can_see, may_see, private_game
 from tranque.server.refusals import Counted
 from tranque.server.table import bot_text
 from tranque.server.table.choices import catalogue, target_choices
-from tranque.server.table.log import last_game
+from tranque.server.table.log import last_game, record_withheld
 from tranque.server.table.state import TableOptions
 
 router = APIRouter(prefix="/api", route_class=SpanishErrors)
@@ -157,6 +157,8 @@ async def record(table_id: str, request: Request) -> dict[str, Any]:
         visible = may_see(private_game(TableOptions(**row.config["options"])), seated, user)
     if not visible:
         raise ApiError(404, "no_record")  # a private game: as if there were none
+    if await server_state(request).registry.hides_seeds(table_id):
+        return record_withheld(found)  # shared deals not revealed yet (a duplicado's round)
     return found
 
 

@@ -22,6 +22,7 @@ from tranque.server.accounts.names import normal_form
 from tranque.server.app_state import server_state
 from tranque.server.http.accounts import NAME_MAX, current_user, require_user, same_origin_json
 from tranque.server.http.errors import ApiError, SpanishErrors
+from tranque.server.http.tournaments import player_tournament_list
 from tranque.server.players.access import can_see
 from tranque.server.players.periods import PERIODS, period_keys
 from tranque.server.players.views import (
@@ -34,12 +35,14 @@ from tranque.server.players.views import (
     xp_row,
 )
 from tranque.server.store import AccountStore, GamePlayerRow, GameRow, UserRow
+from tranque.server.table.log import record_withheld
 
 router = APIRouter(prefix="/api", tags=["jugadores"], route_class=SpanishErrors)
 
 BOARDS = ("xp", "rating")
 POOLS = ("duel", "individual", "pairs")
 RECENT_GAMES = 10
+RECENT_TOURNAMENTS = 5  # a profile's latest tournaments (all of them: /api/players/{name}/tournaments)
 HISTORY_POINTS = 100  # a rating's chart: its last games
 MAX_PAGE = 10_000  # 500,000 players: deeper pages are not worth their offset
 
@@ -119,6 +122,7 @@ async def profile(request: Request, user: UserRow, viewer: UserRow | None) -> di
         "recent": [game_item(played) for played in page.recent],
         "friend": friend,
         "blocked": blocked,
+        "tournaments": await player_tournament_list(request, user, viewer, RECENT_TOURNAMENTS),
     }
 
 
@@ -156,6 +160,8 @@ async def visible_game(request: Request, game_id: str) -> tuple[GameRow, list[Ga
     players = await store.game_players(game_id)
     if not can_see(game, players, await current_user(request)):
         raise ApiError(404, "no_such_game")  # a private game: as if there were none
+    if await server_state(request).registry.hides_seeds(game.table_id):  # shared deals, not revealed
+        game = dataclasses.replace(game, record=record_withheld(game.record))
     return game, players
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from fastapi import APIRouter, HTTPException, Request, Response
 
+from tranque.server.http.pwa import service_worker
 from tranque.server.http.security_headers import site_policy
 from tranque.server.http.web_assets import ENCODINGS, Asset
 from tranque.server.http.web_page import Site
@@ -91,8 +92,10 @@ def respond(request: Request, asset: Asset, cache_control: str, headers: Mapping
 
 
 def router(site: Site) -> APIRouter:
-    """/static/<path> (the web directory) and /avatars/<id>.svg (its avatars/)."""
+    """/static/<path> (the web directory), /avatars/<id>.svg (its avatars/) and /sw.js (the
+    service worker, pwa.py: revalidated on each visit, its scope the whole site)."""
     routes = APIRouter(include_in_schema=False)
+    worker = service_worker(site)
 
     def asset(request: Request, path: str) -> Response:
         found = site.assets.find(path)
@@ -108,6 +111,10 @@ def router(site: Site) -> APIRouter:
     @routes.api_route("/avatars/{path:path}", methods=["GET", "HEAD"])
     async def avatars(request: Request, path: str) -> Response:
         return asset(request, "avatars/" + path)
+
+    @routes.api_route("/sw.js", methods=["GET", "HEAD"])
+    async def sw(request: Request) -> Response:
+        return respond(request, worker, REVALIDATE, {"Service-Worker-Allowed": "/"})
 
     return routes
 

@@ -14,18 +14,22 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
 
+from tranque.engine.messages import OneOf
 from tranque.server.addresses import client_address
 from tranque.server.app_state import server_state
 from tranque.server.http.accounts import require_user, same_origin_json
 from tranque.server.http.api import TableRequest
 from tranque.server.http.errors import ApiError, SpanishErrors
+from tranque.server.http.penas import answered
 from tranque.server.lobby.limits import host_key, waiting_tables
+from tranque.server.penas.errors import PenaError
 from tranque.server.refusals import Counted
 from tranque.server.store import UserRow
 from tranque.server.table import commands
 from tranque.server.table.actor import Phase, Table, TableError
 from tranque.server.table.seats import SeatKind
-from tranque.server.table.views import invite_path
+from tranque.server.table.views import invite_path, watch_path
+from tranque.server.talk.watching import SPECTATOR_POLICIES, watch_token
 
 router = APIRouter(prefix="/api", tags=["mesas"], route_class=SpanishErrors)
 
@@ -40,6 +44,15 @@ class CreateTable(TableRequest):
     bots: bool = Field(
         False, description="Acepta bots: cuentas de bot pueden sentarse (su partida cuenta entre bots)."
     )
+    pena_id: int | None = Field(
+        None, description="Una mesa de tu peña: privada, y solo sus miembros se sientan (docs/penas.md)."
+    )
+    spectators: str | None = Field(
+        None,
+        max_length=16,
+        examples=["link"],
+        description="Mirones de una mesa privada: " + ", ".join(SPECTATOR_POLICIES) + " (por defecto none).",
+    )
 
 
 class Created(BaseModel):
@@ -47,6 +60,7 @@ class Created(BaseModel):
     kind: str = Field(examples=["private"])
     invite: str | None = Field(None, description="El código de invitación (mesas privadas).")
     invite_url: str | None = Field(None, examples=["/mesa?invite=CODE"])
+    watch_url: str | None = Field(None, description="El enlace para mirones (mirones «link»).")
 
 
 class SeatSummary(BaseModel):
@@ -108,15 +122,23 @@ async def create_table(
     body: CreateTable, request: Request, user: Annotated[UserRow, Depends(require_user)]
 ) -> Created:
     rules = body.rules()
+    if body.spectators is not None and body.spectators not in SPECTATOR_POLICIES:
+        raise ApiError(422, "bad_spectators", parameter="spectators", choices=OneOf(SPECTATOR_POLICIES))
     state = server_state(request)
     registry, limits = state.registry, state.settings.limits
+    if body.pena_id is not None:
+        try:
+            await state.penas.check_member(body.pena_id, user, "table")
+        except PenaError as error:
+            raise answered(error) from None
 
     async def make() -> Created:
         # Nothing is awaited between counting the account's waiting tables and claiming this one.
         if waiting_tables(registry, user.user_id) >= limits.waiting_tables_per_account:
             most = Counted(limits.waiting_tables_per_account, "tables")
             raise ApiError(429, "too_many_tables", tables=most)
-        kind = "private" if body.private else "public"
+        kind = "private" if body.private or body.pena_id is not None else "public"
+        spectators = (body.spectators or "none") if kind == "private" else None  # public: anybody watches
         table = await registry.create(
             rules,
             registry.options(
@@ -125,13 +147,23 @@ async def create_table(
                 host_user_id=user.user_id,
                 competitive=body.competitive,
                 bots=body.bots,
+                pena_id=body.pena_id,
+                spectators=spectators,
+                watch_token=watch_token() if spectators == "link" else None,
             ),
             [host_key(user.user_id)],
         )
-        code = table.options.invite_code
+        code, watch = table.options.invite_code, table.options.watch_token
         if kind == "private" and code is not None:
-            return Created(table=table.table_id, kind=kind, invite=code, invite_url=invite_path(code))
-        return Created(table=table.table_id, kind=kind, invite=None, invite_url=None)
+            watch_url = None if watch is None else watch_path(table.table_id, watch)
+            return Created(
+                table=table.table_id,
+                kind=kind,
+                invite=code,
+                invite_url=invite_path(code),
+                watch_url=watch_url,
+            )
+        return Created(table=table.table_id, kind=kind, invite=None, invite_url=None, watch_url=None)
 
     return await state.once.run(host_key(user.user_id), body.once, make)
 
@@ -174,7 +206,7 @@ async def get_table(
         table = await server_state(request).registry.find(table_id)
     except TableError:
         raise no_table() from None
-    if table.options.kind == "public":
+    if table.options.kind.watchable:  # public, and a tournament's (linked from its page)
         return summary(table)
     if invite is not None and _invited(table, invite):
         return summary(table)

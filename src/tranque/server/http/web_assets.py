@@ -23,13 +23,15 @@ from pathlib import Path
 import brotli
 
 FINGERPRINT_DIGITS = 10
-COMPRESSIBLE = {".js", ".css", ".svg", ".html", ".json", ".txt", ".map"}
+COMPRESSIBLE = {".js", ".css", ".svg", ".html", ".json", ".webmanifest", ".txt", ".map"}
 MEDIA_TYPES = {  # the text types say their charset; mimetypes' guesses vary with the system
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
     ".html": "text/html; charset=utf-8",
     ".svg": "image/svg+xml",
     ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".png": "image/png",
 }
 ENCODINGS = ("br", "gzip")  # the server's preference, when the browser accepts both
 WORTH_IT = 0.9  # a compressed form is kept only when it is at most this share of the original

@@ -64,6 +64,7 @@ def _build(directory: Path, files: tuple[tuple[str, int, int], ...]) -> Site:
             "imports": {
                 STATIC + path: STATIC + assets.by_path[path].fingerprinted_path
                 for path in assets.paths(".js")
+                if path.startswith("js/")  # the modules; sw.js, the service worker, is none
             }
         },
         separators=(",", ":"),

@@ -5,18 +5,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, cast
 
 from tranque.engine import Rules
+from tranque.engine.rules import NextStart, TieStart
 from tranque.server.json_text import dumps
 from tranque.server.lobby.ownership import Ownership
 from tranque.server.lobby.restore import replay_log, resume
-from tranque.server.store import Store, StoredEvent, TableRow
+from tranque.server.store import DuplicateTable, Store, StoredEvent, TableRow
 from tranque.server.table.actor import Phase, Table, TableError, TableOptions
 from tranque.server.table.bots import Bots
 from tranque.server.table.clock import Clock, Timer
 from tranque.server.table.commands import RatingsRecorded
+from tranque.server.table.fairness import DealSecret
 from tranque.server.table.log import replay
 from tranque.server.table.seats import SeatKind
 
@@ -24,6 +26,35 @@ log = logging.getLogger(__name__)
 
 OPEN_STATUSES = ("waiting", "playing")
 RETIRE_AFTER_SECONDS = 600.0
+
+# Duplicado (`TableOptions.deals`): a ref's deals, round by round, and whether they are revealed.
+DealSource = Callable[[int], DealSecret]
+DealSources = Callable[[str], Awaitable[DealSource]]
+
+
+class TableExists(Exception):
+    """A table with the chosen id is stored already (`Registry.create(table_id=...)`): a
+    creation retried after it was done, which the caller finishes or leaves as it is."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(table_id)
+        self.table_id = table_id
+
+
+class NoDealSource(RuntimeError):
+    """A table of shared deals (`TableOptions.deals`) and no `Registry.deal_sources` to ask."""
+
+
+async def _always_revealed(ref: str) -> bool:
+    return True
+
+
+def shared_deal_rules(rules: Rules) -> Rules:
+    """The rules of a table of shared deals: every later round's starter rotates to the right
+    whatever happened (after a tie too), so every table of the ref has the same starters as
+    well as the same hands. The first starter is the deal's (R6) or, where it is drawn by lot,
+    drawn from the first deal's seed (`commands.game_started`)."""
+    return rules.replace(next_round_start=NextStart.ROTATE_RIGHT, tie_next_start=TieStart.ROTATE_RIGHT)
 
 
 class Registry:
@@ -56,16 +87,39 @@ class Registry:
         self.claims: dict[str, frozenset[str]] = {}
         self._retiring: dict[str, int] = {}  # table id → the number of the game that ended
         self._stopping: set[asyncio.Task[None]] = set()
-        # Told whenever a table's game is over (the app wakes the recorder: players/recorder.py).
-        self.game_over: Callable[[], None] | None = None
+        # Told, with its id, whenever a table's game is over (the app wakes the recorder:
+        # players/recorder.py, and the tournament director).
+        self.game_over: Callable[[str], None] | None = None
+        # Duplicado (set by the tournaments' code at startup): a ref's deal secrets, asked on
+        # creating and on restoring or taking over one of its tables; and whether a ref's deals
+        # are revealed (until then no client gets their seeds and salts).
+        self.deal_sources: DealSources | None = None
+        self.deals_revealed: Callable[[str], Awaitable[bool]] = _always_revealed
 
     def options(self, **changes: Any) -> TableOptions:
         return TableOptions(**{**self.defaults, **changes})
 
-    async def create(self, rules: Rules, options: TableOptions, claims: Iterable[str] = ()) -> Table:
+    async def create(
+        self,
+        rules: Rules,
+        options: TableOptions,
+        claims: Iterable[str] = (),
+        table_id: str | None = None,
+    ) -> Table:
         """A new table; `claims` are the quota keys it counts against, at once: a quota checked
-        by a request that arrives while this one is stored already counts it."""
-        table_id = secrets.token_urlsafe(9)
+        by a request that arrives while this one is stored already counts it. `table_id`: a
+        chosen id (a tournament's, kept in its plan before the table is made); `TableExists`
+        if a table has it already, so a retried creation is told it was done."""
+        chosen = table_id is not None
+        if table_id is None:
+            table_id = secrets.token_urlsafe(9)
+        else:
+            known = table_id in self.tables or table_id in self.claims
+            if known or await self.store.table(table_id) is not None:
+                raise TableExists(table_id)
+        if options.deals is not None:
+            rules = shared_deal_rules(rules)
+        source = await self._deal_source(options)  # before anything is stored: it may fail
         self.claims[table_id] = frozenset(claims)
         if options.kind == "private" and options.invite_code is None:
             options.invite_code = secrets.token_urlsafe(16)
@@ -74,24 +128,68 @@ class Registry:
             "options": options.to_json(),
             "claims": sorted(self.claims[table_id]),
         }
+        claimed = False
         try:
             if self.cluster is not None:  # its lease first: nobody may take it over meanwhile
-                await self.cluster.claim_new(table_id)
+                try:
+                    await self.cluster.claim_new(table_id)
+                except TableError:
+                    if chosen:  # another process is creating it, or owns it
+                        raise TableExists(table_id) from None
+                    raise
+                claimed = True
             await self.store.create_table(table_id, config, self.clock.now())
-        except BaseException:
+        except BaseException as error:
             del self.claims[table_id]
+            if claimed and self.cluster is not None:  # the lease of a table that is not ours
+                self.cluster.forget(cast(Table, _Unmade(table_id)))
+            if isinstance(error, DuplicateTable):
+                raise TableExists(table_id) from None
             raise
-        table = self._open(table_id, rules, options)
+        table = self._open(table_id, rules, options, source)
         if self.cluster is not None:
             self.cluster.owns(table)
         await table.record_creation()
         return table
 
-    def _open(self, table_id: str, rules: Rules, options: TableOptions) -> Table:
+    def _open(self, table_id: str, rules: Rules, options: TableOptions, source: DealSource | None) -> Table:
         table = Table(table_id, rules, options, self.store, self.clock, self.bots, on_change=self._changed)
+        self._deal_from(table, source)
         self.tables[table_id] = table
         table.start()
         return table
+
+    async def _deal_source(self, options: TableOptions) -> DealSource | None:
+        """The deal secrets of a table of shared deals, from `deal_sources`; None for any other."""
+        if options.deals is None:
+            return None
+        if self.deal_sources is None:
+            raise NoDealSource(f"a table of the shared deals {options.deals!r} and no deal source")
+        return await self.deal_sources(options.deals)
+
+    def _deal_from(self, table: Table, source: DealSource | None) -> None:
+        """A table of shared deals deals from its ref's secrets (`source`, where it deals), and
+        its frames keep their seeds and salts back until `deals_revealed` says otherwise
+        (`Table.seeds_revealed`)."""
+        ref = table.options.deals
+        if ref is None:
+            return
+        if source is not None:
+            table.deal_secret = source
+        revealed = self.deals_revealed
+        table.seeds_revealed = lambda: revealed(ref)
+
+    async def _deals_of_row(self, table: Table) -> None:
+        """A table of the store (restored, a replica that may take it over): its deal source."""
+        self._deal_from(table, await self._deal_source(table.options))
+
+    async def hides_seeds(self, table_id: str) -> bool:
+        """Whether the seeds and salts of the table's records are kept from clients: a table of
+        shared deals not revealed yet (GET /api/tables/{id}/record, the kept game's record
+        and replay)."""
+        row = await self.store.table(table_id)
+        ref = None if row is None else row.config.get("options", {}).get("deals")
+        return ref is not None and not await self.deals_revealed(ref)
 
     async def find(self, table_id: str) -> Table:
         """The table, even one another process of a cluster created a moment ago, or one whose
@@ -134,7 +232,10 @@ class Registry:
         """A new table with the rules and options of `row`, not yet started."""
         rules = Rules.from_json(row.config["rules"])
         options = TableOptions(**row.config["options"])
-        return Table(row.table_id, rules, options, self.store, self.clock, self.bots, on_change=self._changed)
+        changed = self._changed
+        table = Table(row.table_id, rules, options, self.store, self.clock, self.bots, on_change=changed)
+        self._deal_from(table, None)  # its deal source is asked where it may deal
+        return table
 
     def _open_from_log(self, row: TableRow, events: list[StoredEvent]) -> Table:
         """A table of this process's own, rebuilt from its log and started."""
@@ -157,6 +258,7 @@ class Registry:
         if until is not None and until <= self.clock.now():
             return None
         table = self._table_of(row)
+        await self._deals_of_row(table)
         replay(table.state, events)
         self.cluster.keeps(table)
         self.tables[row.table_id] = table
@@ -252,7 +354,7 @@ class Registry:
             self._lobby_changed()
         if table.state.phase.is_over:
             if self.game_over is not None:
-                self.game_over()
+                self.game_over(table.table_id)
             # Players may still read the result, ask for a rematch, resume and download the
             # record for a while.
             self._retire_at(table, self.clock.now() + RETIRE_AFTER_SECONDS)
@@ -298,6 +400,7 @@ class Registry:
                     count += 1
                 continue
             table = self._open_from_log(row, await self.store.load_events(row.table_id))
+            await self._deals_of_row(table)
             await resume(table)
             count += 1
         log.info("recovered %d tables", count)
@@ -314,6 +417,13 @@ class Registry:
         self.claims.clear()
         for task in list(self._stopping):
             await task
+
+
+class _Unmade:
+    """A table this process leased and could not create: only its id, to give the lease back."""
+
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
 
 
 def lobby_entry(table: Table) -> dict[str, Any]:
@@ -333,5 +443,6 @@ def lobby_entry(table: Table) -> dict[str, Any]:
         "competitive": table.options.competitive,
         "bots": table.options.bots,  # bot accounts may sit (docs/bots.md)
         "names": names,
+        "levels": [seat.bot_level if seat.kind is SeatKind.BOT else None for seat in table.seats],
         "scores": list(game.scores) if game is not None else [0] * rules.team_count,
     }

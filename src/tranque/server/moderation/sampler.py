@@ -36,8 +36,6 @@ import hashlib
 import logging
 import os
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 
 from tranque.bots.analysis import Evaluation, Job, evaluate_job, plan
 from tranque.engine.record import replay
@@ -46,7 +44,7 @@ from tranque.server.stopping import stop_tasks
 from tranque.server.store import FairPlaySample, GamePlayerRow, RatedGame, Store
 from tranque.server.store.outage import log_failure
 from tranque.server.table.clock import Clock
-from tranque.server.worker_pools import worker_pool
+from tranque.server.worker_pools import RAISE, WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -103,13 +101,14 @@ class FairPlaySampler:
         self.on_signal = on_signal or log_signal
         self.poll = poll  # seconds between looks for new rated games (and while players' analyses run)
         self.check_every = check_every  # seconds between two computations of the signals, at least
-        self.in_processes = in_processes
         self.evaluate = evaluate  # top level, for a worker process; tests wrap it (threads)
         self._cursor: tuple[float, str] | None = None
         self._signalled: set[tuple[str, tuple[int, ...], str]] = set()
         self._checked_at: float | None = None  # when the signals were last computed
         self._task: asyncio.Task[None] | None = None
-        self._executor: Executor | None = None
+        # A broken pool fails the game's sample (left out, not tried again: it may well kill
+        # the worker again) or the check (done again at the next one), in a new worker.
+        self.pool = WorkerPool(in_processes, 1, "fairplay", _lower_priority, after_break=RAISE)
 
     async def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="fairplay-sampler")
@@ -117,9 +116,7 @@ class FairPlaySampler:
     async def close(self) -> None:
         task, self._task = self._task, None
         errors = await stop_tasks([task]) if task is not None else []
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        await self.pool.close()
         if errors:
             raise errors[0]
 
@@ -188,15 +185,9 @@ class FairPlaySampler:
             lambda: plan(replay(kept.record), deals=self.deals, seed=SEED, seats=seats)
         )
         evaluations: list[Evaluation] = []
-        loop = asyncio.get_running_loop()
         for job in planned.jobs:
             await self._after_players()
-            executor = self._worker()
-            try:
-                evaluations.append(await loop.run_in_executor(executor, self.evaluate, job))
-            except BrokenProcessPool:
-                self._drop(executor)
-                raise
+            evaluations.append(await self.pool.run(self.evaluate, job))
         report = await asyncio.to_thread(planned.finish, evaluations)
         now = self.clock.now()
         samples = []
@@ -242,13 +233,8 @@ class FairPlaySampler:
         results = await self.store.rated_results(since)
         if not samples and not results:
             return []  # nothing to look at: no worker process started for it
-        loop = asyncio.get_running_loop()  # in the worker process: a big window holds no GIL here
-        executor = self._worker()
-        try:
-            found = await loop.run_in_executor(executor, all_signals, samples, results, self.thresholds)
-        except BrokenProcessPool:
-            self._drop(executor)  # a new worker process for the next time
-            raise
+        # In the worker process: a big window holds no GIL here.
+        found = await self.pool.run(all_signals, samples, results, self.thresholds)
         new = [signal for signal in found if signal.key not in self._signalled]
         for signal in new:
             self._signalled.add(signal.key)
@@ -261,17 +247,4 @@ class FairPlaySampler:
 
     def worker_pids(self) -> list[int]:
         """The worker process's id (none before the first evaluation, or in a thread)."""
-        executor = self._executor
-        if not isinstance(executor, ProcessPoolExecutor):
-            return []
-        return sorted(getattr(executor, "_processes", None) or {})
-
-    def _worker(self) -> Executor:
-        if self._executor is None:
-            self._executor = worker_pool(self.in_processes, 1, "fairplay", _lower_priority)
-        return self._executor
-
-    def _drop(self, broken: Executor) -> None:
-        if self._executor is broken:
-            self._executor = None
-        broken.shutdown(wait=False, cancel_futures=True)
+        return self.pool.pids()

@@ -7,6 +7,8 @@ a table serves by its id (GET /api/tables/{id}/record) asks `may_see` the same q
 A game is private when its table was private and the game was casual: a competitive
 («competitiva») game counts for the rankings, and what counts is public once it ends, at a
 private table too (`private_game`; the table says so before it starts, docs/playing.md).
+A game of el reparto del día is private too: it shows every hand of the day's deals, which
+nobody who has not played the day may see (its best game is shown by reparto/routes.py).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from tranque.server.table.state import TableKind, TableOptions
 
 def private_game(options: TableOptions) -> bool:
     """Whether a game at a table of these options is kept private (its players' alone)."""
+    if options.deals is not None and options.deals.startswith("reparto:"):
+        return True  # el reparto del día (reparto/deals.py `is_reparto`)
     return options.kind is TableKind.PRIVATE and not options.competitive
 
 

@@ -67,10 +67,12 @@ def finished_game(
         "seats": [
             {
                 "seat": seat.index,
+                "team": rules.team_of(seat.index),
                 "name": seat.name,
                 "kind": seat.kind.value,
                 "user_id": seat.user_id,
                 "bot_level": seat.bot_level,
+                "face": seat.face,
             }
             for seat in state.seats
         ],

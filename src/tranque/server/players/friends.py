@@ -169,11 +169,17 @@ class Friends:
         await self._mute(me)
 
     async def muted(self, user_id: int) -> frozenset[int]:
-        """The accounts whose phrases `user_id`'s sockets hide: the ones it blocks."""
-        return frozenset(user.user_id for user in await self.store.blocked_users(user_id))
+        """The accounts whose phrases and chat lines `user_id`'s sockets hide: the ones it
+        blocks, and the ones it mutes in the chat (http/talk.py)."""
+        hidden = [*await self.store.blocked_users(user_id), *await self.store.chat_muted_users(user_id)]
+        return frozenset(user.user_id for user in hidden)
 
     async def _mute(self, me: UserRow) -> None:
-        self.presence.set_muted(me.user_id, await self.muted(me.user_id))
+        await self.mutes_changed(me.user_id)
+
+    async def mutes_changed(self, user_id: int) -> None:
+        """The account's sockets, on every process, hide whom it now hides."""
+        self.presence.set_muted(user_id, await self.muted(user_id))
 
     async def invite(self, me: UserRow, name: str, table_id: str, now: float) -> dict[str, Any]:
         other = await self.player(name)

@@ -80,7 +80,19 @@ def rating_change(player: GamePlayerRow) -> int | None:
 
 def seats(summary: dict[str, Any]) -> list[dict[str, Any]]:
     """The seats as anyone may see them: names and kinds, no account numbers."""
-    return [{"seat": seat["seat"], "name": seat["name"], "kind": seat["kind"]} for seat in summary["seats"]]
+    return [
+        {
+            "seat": seat["seat"],
+            "name": seat["name"],
+            "kind": seat["kind"],
+            **(
+                {"bot_level": seat.get("bot_level"), "face": seat.get("face")}
+                if seat["kind"] == "bot"
+                else {}
+            ),
+        }
+        for seat in summary["seats"]
+    ]
 
 
 def game_item(played: PlayedGame) -> dict[str, Any]:

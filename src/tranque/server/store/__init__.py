@@ -4,7 +4,17 @@ from tranque.server.store.accounts import AccountStore, BotRow, NameTaken, TooMa
 from tranque.server.store.analyses import AnalysisRow, AnalysisStore
 from tranque.server.store.base import Store, TableStore
 from tranque.server.store.fairplay import FairPlaySample, FairPlayStore, RatedGame
+from tranque.server.store.game_results import GameResult, GameResultStore
+from tranque.server.store.learning import LearnStore
 from tranque.server.store.memory import MemoryStore
+from tranque.server.store.penas import (
+    PenaMember,
+    PenaMembership,
+    PenaNameTaken,
+    PenaRequest,
+    PenaRow,
+    PenaStore,
+)
 from tranque.server.store.players import (
     GamePlayerRow,
     GameRow,
@@ -19,8 +29,19 @@ from tranque.server.store.players import (
     RatingRow,
     Standing,
 )
+from tranque.server.store.reparto import RepartoDay, RepartoEntry, RepartoStore
+from tranque.server.store.seasons import SeasonInfo, SeasonOverlaps, SeasonStore
 from tranque.server.store.social import FriendLink, SocialSend, SocialStore
-from tranque.server.store.tables import DuplicateEvent, StaleEpoch, StoredEvent, TableLog, TableRow
+from tranque.server.store.tables import (
+    DuplicateEvent,
+    DuplicateTable,
+    StaleEpoch,
+    StoredEvent,
+    TableLog,
+    TableRow,
+)
+from tranque.server.store.talk import TalkStore
+from tranque.server.store.tournaments import TournamentRow, TournamentStore
 
 __all__ = [
     "AccountStore",
@@ -28,14 +49,24 @@ __all__ = [
     "AnalysisStore",
     "BotRow",
     "DuplicateEvent",
+    "DuplicateTable",
     "FairPlaySample",
     "FairPlayStore",
     "FriendLink",
     "GamePlayerRow",
+    "GameResult",
+    "GameResultStore",
     "GameRow",
     "Leaderboard",
+    "LearnStore",
     "MemoryStore",
     "NameTaken",
+    "PenaMember",
+    "PenaMembership",
+    "PenaNameTaken",
+    "PenaRequest",
+    "PenaRow",
+    "PenaStore",
     "PlayedGame",
     "PlayerPage",
     "PlayerStat",
@@ -45,6 +76,12 @@ __all__ = [
     "RatedGame",
     "RatingPoint",
     "RatingRow",
+    "RepartoDay",
+    "RepartoEntry",
+    "RepartoStore",
+    "SeasonInfo",
+    "SeasonOverlaps",
+    "SeasonStore",
     "SocialSend",
     "SocialStore",
     "StaleEpoch",
@@ -54,6 +91,9 @@ __all__ = [
     "TableLog",
     "TableRow",
     "TableStore",
+    "TalkStore",
     "TooManyBots",
+    "TournamentRow",
+    "TournamentStore",
     "UserRow",
 ]

@@ -1,10 +1,10 @@
 """The `Store`: every area of the store behind one object, and the part a table needs.
 
 Each area has its protocol, rows and refusals in a module of its own (`tables`, `accounts`,
-`players`, `social`, `analyses`, `fairplay`, and `outbox`: the game ends still to record), implemented in
-memory (`store.memory`) and on SQLAlchemy (`store.sql`). A backend composes its areas over one
-database: what the server holds is a `Store`; a part of the server that needs one area is
-typed with that area's protocol.
+`players`, `social`, `analyses`, `fairplay`, `tournaments`, `game_results`, and `outbox`: the
+game ends still to record), implemented in memory (`store.memory`) and on SQLAlchemy (`store.sql`). A backend
+composes its areas over one database: what the server holds is a `Store`; a part of the server
+that needs one area is typed with that area's protocol.
 """
 
 from __future__ import annotations
@@ -14,11 +14,18 @@ from typing import Protocol
 from tranque.server.store.accounts import AccountStore, UserRow
 from tranque.server.store.analyses import AnalysisStore
 from tranque.server.store.fairplay import FairPlayStore
+from tranque.server.store.game_results import GameResultStore
+from tranque.server.store.learning import LearnStore
 from tranque.server.store.moderation import ModerationStore
 from tranque.server.store.outbox import GameEnds
+from tranque.server.store.penas import PenaStore
 from tranque.server.store.players import PlayerStore, RatingRow
+from tranque.server.store.reparto import RepartoStore
+from tranque.server.store.seasons import SeasonStore
 from tranque.server.store.social import SocialStore
 from tranque.server.store.tables import TableLog
+from tranque.server.store.talk import TalkStore
+from tranque.server.store.tournaments import TournamentStore
 
 
 class Store(
@@ -30,6 +37,13 @@ class Store(
     ModerationStore,
     FairPlayStore,
     GameEnds,
+    TournamentStore,
+    LearnStore,
+    GameResultStore,
+    PenaStore,
+    RepartoStore,
+    TalkStore,
+    SeasonStore,
     Protocol,
 ):
     """Every area, over one database."""

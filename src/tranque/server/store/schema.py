@@ -390,3 +390,192 @@ fairplay_samples = sa.Table(
     # The signals read a window of the latest games; a restarted sampler, the last one.
     sa.Index("ix_fairplay_samples_finished_at", "finished_at"),
 )
+
+# Tournaments (revision 0014, store/tournaments.py) --------------------------------------------
+
+# One row per tournament: its whole state is `doc` (tournaments/machine.py's JSON), written by
+# compare-and-set on `version`; the other columns are what the lists filter and sort on.
+# `schedule_key` names a recurring event's occurrence (tournaments/schedule.py): unique, so two
+# processes cannot both make it (NULL for the events players create).
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False),  # open | running | finished | cancelled
+    sa.Column("format", sa.String(16), nullable=False),
+    sa.Column("name", sa.String(120), nullable=False),
+    sa.Column("private", sa.Boolean, nullable=False),
+    sa.Column("creator_id", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.Double, nullable=False),
+    sa.Column("starts_at", sa.Double, nullable=True),
+    sa.Column("finished_at", sa.Double, nullable=True),
+    sa.Column("schedule_key", sa.String(120), nullable=True, unique=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("doc", sa.JSON, nullable=False),
+    # The lists by status (and the director's live ones), in their order.
+    sa.Index("ix_tournaments_status_starts_at", "status", "starts_at"),
+    sa.Index("ix_tournaments_status_finished_at", "status", "finished_at"),
+)
+
+# The accounts entered in each tournament, and their final places: a profile's tournaments.
+tournament_players = sa.Table(
+    "tournament_players",
+    metadata,
+    sa.Column("tournament_id", sa.String(64), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("place", sa.Integer, nullable=True),  # NULL until the tournament finished
+    sa.Index("ix_tournament_players_user_id", "user_id"),
+)
+
+# Attendance marks: an account withdrawn from a tournament for missing its games is refused by
+# events requiring attendance until `barred_until`.
+attendance = sa.Table(
+    "attendance",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("barred_until", sa.Double, nullable=False),
+)
+
+# Aprender (revision 0015, store/learning.py): each account's best stars in each lesson.
+learn_progress = sa.Table(
+    "learn_progress",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("lesson", sa.String(32), primary_key=True),
+    sa.Column("stars", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.Double, nullable=False),
+)
+
+# Peñas (revision 0016, store/penas.py) --------------------------------------------------------
+
+# A peña: its name unique casefolded (`name_key`) and by look-alike key (`name_skeleton`), as
+# account names are; `slug` is its page's address.
+penas = sa.Table(
+    "penas",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("slug", sa.String(64), nullable=False, unique=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("name_key", sa.String(64), nullable=False, unique=True),
+    sa.Column("name_skeleton", sa.String(128), nullable=False, unique=True),
+    sa.Column("crest", sa.String(32), nullable=False),
+    sa.Column("description", sa.String(400), nullable=False),
+    sa.Column("access", sa.String(16), nullable=False),  # open | invite
+    sa.Column("created_by", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    sa.Column("created_at", sa.Double, nullable=False),
+)
+
+# Each member of a peña with its role (leader | member).
+pena_members = sa.Table(
+    "pena_members",
+    metadata,
+    sa.Column("pena_id", sa.Integer, sa.ForeignKey("penas.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("role", sa.String(16), nullable=False),
+    sa.Column("joined_at", sa.Double, nullable=False),
+    sa.Index("ix_pena_members_user_id", "user_id"),
+)
+
+# Requests to join an open peña, waiting for a leader.
+pena_requests = sa.Table(
+    "pena_requests",
+    metadata,
+    sa.Column("pena_id", sa.Integer, sa.ForeignKey("penas.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("at", sa.Double, nullable=False),
+    sa.Index("ix_pena_requests_user_id", "user_id"),
+)
+
+# Invitation links a leader made: the SHA-256 of each token, live until `expires_at`.
+pena_invitations = sa.Table(
+    "pena_invitations",
+    metadata,
+    sa.Column("token_hash", sa.String(128), primary_key=True),
+    sa.Column("pena_id", sa.Integer, sa.ForeignKey("penas.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("created_by", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.Double, nullable=False),
+    sa.Column("expires_at", sa.Double, nullable=False),
+    sa.Index("ix_pena_invitations_pena_id", "pena_id"),
+)
+
+# El reparto del día (revision 0018, store/reparto.py, server/reparto/): each day's seed and
+# commitment (one row per day: the day is the key, so every process agrees on one seed), each
+# mode's par, and each account's one attempt per day and mode.
+reparto_days = sa.Table(
+    "reparto_days",
+    metadata,
+    sa.Column("day", sa.String(10), primary_key=True),
+    sa.Column("seed", sa.String(64), nullable=False),
+    sa.Column("commitment", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.Double, nullable=False),
+)
+
+reparto_pars = sa.Table(
+    "reparto_pars",
+    metadata,
+    sa.Column("day", sa.String(10), primary_key=True),
+    sa.Column("mode", sa.String(16), primary_key=True),
+    sa.Column("par", sa.Text, nullable=False),
+)
+
+reparto_entries = sa.Table(
+    "reparto_entries",
+    metadata,
+    sa.Column("day", sa.String(10), primary_key=True),
+    sa.Column("mode", sa.String(16), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("table_id", sa.String(64), nullable=False),
+    sa.Column("started_at", sa.Double, nullable=False),
+    sa.Column("diff", sa.Integer, nullable=True),
+    sa.Column("points", sa.Text, nullable=True),
+    sa.Column("finished_at", sa.Double, nullable=True),
+)
+
+# Table talk (revision 0017, store/talk.py): whom each account mutes in the table chat, and
+# whether it has the chat off.
+chat_mutes = sa.Table(
+    "chat_mutes",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("muted_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("created_at", sa.Double, nullable=False),
+)
+chat_settings = sa.Table(
+    "chat_settings",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("chat_off", sa.Boolean, nullable=False),
+    sa.Column("updated_at", sa.Double, nullable=False),
+)
+
+# Seasons of peñas (revision 0019, store/seasons.py) ------------------------------------------
+
+# A peña's season: its dates, what counts (`scope`) and its points rule; `final` holds the rows
+# of a season that ended, frozen.
+seasons = sa.Table(
+    "seasons",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("pena_id", sa.Integer, sa.ForeignKey("penas.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("scope", sa.String(16), nullable=False),  # rated | nights
+    sa.Column("points", sa.String(32), nullable=False),  # dos_por_ganada | tres_uno | tantos
+    sa.Column("starts_at", sa.Double, nullable=False),
+    sa.Column("ends_at", sa.Double, nullable=False),
+    sa.Column("created_by", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    sa.Column("created_at", sa.Double, nullable=False),
+    sa.Column("scanned_until", sa.Double, nullable=False),
+    sa.Column("final", sa.JSON, nullable=True),
+    sa.Column("frozen_at", sa.Double, nullable=True),
+    sa.Index("ix_seasons_pena_id", "pena_id"),
+)
+
+# The games a season counted, each as its compact record (seasons/table.py GameRecord).
+season_games = sa.Table(
+    "season_games",
+    metadata,
+    sa.Column("season_id", sa.Integer, sa.ForeignKey("seasons.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("finished_at", sa.Double, nullable=False),
+    sa.Column("record", sa.JSON, nullable=False),
+)

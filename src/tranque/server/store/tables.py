@@ -15,6 +15,11 @@ class DuplicateEvent(Exception):
     """An event with this (table_id, seq) is already stored: two owners for one table."""
 
 
+class DuplicateTable(Exception):
+    """A table with this id is already stored: `create_table` creates a table once, so a
+    creation retried with the same chosen id is told it was done."""
+
+
 class StaleEpoch(Exception):
     """Another owner has taken the table over: this writer's epoch is older than the table's
     (`TableLog.claim_table`), so nothing it asked to write was written."""
@@ -88,7 +93,9 @@ class TableRow:
 class TableLog(Protocol):
     """Tables, their event logs and records, and their owners' epochs."""
 
-    async def create_table(self, table_id: str, config: dict[str, Any], created_at: float) -> None: ...
+    async def create_table(self, table_id: str, config: dict[str, Any], created_at: float) -> None:
+        """Store a new table, waiting; `DuplicateTable` (and nothing changed) if the id is taken."""
+        ...
 
     # Fencing: with several processes on one database, one owns a table at a time. A process
     # taking a table over claims it (its epoch goes up by one) and passes the epoch it got with

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -56,9 +57,9 @@ from tranque.server.table.events import (
 )
 from tranque.server.table.fairness import DealSecret
 from tranque.server.table.log import Broadcast, frame, from_stored, replay, to_stored
-from tranque.server.table.muting import hides, hushed, speaker
+from tranque.server.table.muting import hides, hushed, hushed_sync, speaker
 from tranque.server.table.seats import Seat, SeatKind, new_token, token_hash
-from tranque.server.table.state import Phase, TableError, TableOptions, TableState, Viewer
+from tranque.server.table.state import Phase, TableError, TableKind, TableOptions, TableState, Viewer
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,8 @@ log = logging.getLogger(__name__)
 # as long, up to the most (docs/deploy.md: play goes on within seconds of the database's return).
 RETRY_FIRST_SECONDS = 0.25
 RETRY_MOST_SECONDS = 2.0
+CHAT_LINES = 5  # chat lines a seat may send...
+CHAT_SECONDS = 10.0  # ...in any this many seconds
 
 __all__ = ["Command", "Peers", "Phase", "RemoteSocket", "Subscriber", "Table", "TableError", "TableOptions"]
 
@@ -130,6 +133,10 @@ class Table:
         self.on_change = on_change
         self.state = TableState(rules)
         self.deal_secret: Callable[[int], DealSecret] = _fresh_secret  # tests fix the deals here
+        # Shared deals (`TableOptions.deals`): whether their seeds may be shown yet (the
+        # registry's `deals_revealed`); until it says so, no frame carries a seed or a salt.
+        self.seeds_revealed: Callable[[], Awaitable[bool]] | None = None
+        self.hide_seeds = options.deals is not None
         self.subscribers: dict[Subscriber, Viewer] = {}
         self.retired = False
         # The store failed and its log could not be read back yet: commands are refused
@@ -153,6 +160,7 @@ class Table:
         self._unsent: list[Broadcast] = []  # stored, to be sent when the command is done
         self._thinking: set[asyncio.Task[None]] = set()
         self._last_phrase: dict[int, float] = {}
+        self._chat_times: dict[int, deque[float]] = {}  # seat → when its last chat lines came
         self._clocks = _Clocks()
         # seat → the token of an account's seat, as issued (only its hash is in the log): so
         # GET /api/me/seats can give it back. The actor's memory, not state: after a restart
@@ -576,11 +584,13 @@ class Table:
 
     def _publish(self, broadcast: Broadcast) -> None:
         said_by = speaker(broadcast.event, self.seats)
+        hide_seeds = self.hide_seeds
         for subscriber, viewer in list(self.subscribers.items()):
             if hides(subscriber, said_by):
-                subscriber.send(hushed(frame(broadcast.seq, broadcast.at, broadcast.event, viewer)))
+                shown = frame(broadcast.seq, broadcast.at, broadcast.event, viewer, hide_seeds)
+                subscriber.send(hushed(shown))
             else:
-                subscriber.send_text(broadcast.text_for(viewer))
+                subscriber.send_text(broadcast.text_for(viewer, hide_seeds))
         event, turn = broadcast.event, self.state.turn
         if isinstance(event, TurnStarted) and turn is not None and turn.turn_id == event.turn_id:
             views.send_options(self, event.seat)  # not for a turn already over
@@ -602,8 +612,11 @@ class Table:
             self.account_tokens[seat.index] = token
         return token
 
-    async def give_to_bot(self, seat: Seat, level: str) -> None:
-        await self.record(SeatChanged(self.seats[seat.index].seat_bot(level)))
+    async def give_to_bot(self, seat: Seat, level: str, name: str | None = None) -> None:
+        """A bot of `level` takes `seat`, named `name` (a tournament's bot) or by the table."""
+        await self.record(
+            SeatChanged(commands.bot_seated(self.table_id, list(self.seats), seat.index, level, name))
+        )
 
     async def start_game(self) -> None:
         """Deal the first round, through the table's actor: sockets may already follow it."""
@@ -622,17 +635,19 @@ class Table:
         `last_seq` if the table has reached it, else a full `sync`; either way then the
         seat's `options` if it is to act."""
         self.subscribers[subscriber] = viewer
+        if self.seeds_revealed is not None and self.hide_seeds:
+            self.hide_seeds = not await self.seeds_revealed()
         if isinstance(subscriber, RemoteSocket):
             pass  # its own process catches it up
         elif last_seq is None or not 0 <= last_seq <= self.seq:
-            subscriber.send(self.snapshot(viewer))
+            subscriber.send(hushed_sync(self.snapshot(viewer), subscriber, self.seats))
         else:
             upto = self.seq  # a replica's log may be ahead of it: the rest comes from the owner
             for stored in await self.store.load_events(self.table_id, last_seq):
                 if stored.seq > upto:
                     break
                 event = from_stored(stored)
-                sent = frame(stored.seq, stored.at, event, viewer)
+                sent = frame(stored.seq, stored.at, event, viewer, self.hide_seeds)
                 subscriber.send(hushed(sent) if hides(subscriber, speaker(event, self.seats)) else sent)
         options = views.options_for(self, viewer)
         if options is not None:
@@ -650,6 +665,16 @@ class Table:
         if now - self._last_phrase.get(seat, now - interval) < interval:
             return False
         self._last_phrase[seat] = now
+        return True
+
+    def may_chat(self, seat: int) -> bool:
+        """At most `CHAT_LINES` chat lines in any `CHAT_SECONDS` per seat, as `may_speak` a
+        throttle and not table state (the socket's own rate, ws/limits.py, counts besides)."""
+        now = self.clock.now()
+        times = self._chat_times.setdefault(seat, deque(maxlen=CHAT_LINES))
+        if len(times) == CHAT_LINES and now - times[0] < CHAT_SECONDS:
+            return False
+        times.append(now)
         return True
 
     def snapshot(self, viewer: Viewer) -> dict[str, Any]:
@@ -679,6 +704,7 @@ class Table:
         if clocks.rearm_round(number) and number is not None:
             when = self.clock.now() + self.options.between_rounds_seconds
             clocks.between = self.clock.call_at(when, lambda: self.post(commands.NextRound(number)))
+        self._arm_game_clocks()
         wait = self._desertion_wait()
         if clocks.rearm_desertion(wait) and wait is not None:
             generation = clocks.generation
@@ -689,9 +715,32 @@ class Table:
             for task in self._thinking:
                 task.cancel()
 
+    def _arm_game_clocks(self) -> None:
+        """The time cap and the grace for the absent, counted from the game's start (both
+        `TableOptions`); each armed once per game (a restart arms them again: a past instant
+        fires at once, and both commands do nothing twice)."""
+        state, options, clocks = self.state, self.options, self._clocks
+        game, started, number = state.game, state.started_at, state.game_number
+        cap, grace = options.game_cap_seconds, options.absent_grace_seconds
+        cap_at = grace_at = None
+        if state.phase.in_game and started is not None and game is not None and not game.is_over:
+            if cap is not None and game.time_called is None:
+                cap_at = (number, started + cap)
+            if grace is not None:
+                grace_at = (number, started + grace)
+        if clocks.rearm("cap", cap_at) and cap_at is not None:
+            clocks.game["cap"] = self.clock.call_at(cap_at[1], lambda: self.post(commands.CallTime(number)))
+        if clocks.rearm("grace", grace_at) and grace_at is not None:
+            clocks.game["grace"] = self.clock.call_at(
+                grace_at[1], lambda: self.post(commands.CoverAbsent(number))
+            )
+
     def _desertion_wait(self) -> float | None:
-        """How long the table may stay as it is before it ends by itself, if it would."""
+        """How long the table may stay as it is before it ends by itself, if it would (a
+        tournament's table never does: the tournament waits for its game)."""
         phase, options = self.state.phase, self.options
+        if options.kind is TableKind.TOURNAMENT:
+            return None
         if phase is Phase.WAITING and not self.subscribers:
             return options.idle_waiting_seconds
         followed = {viewer for viewer in self.subscribers.values() if viewer is not None}
@@ -733,6 +782,19 @@ class _Clocks:
         self.wait: float | None = None
         self.retry: Timer | None = None  # the next look at a store out of reach
         self.generation = 0
+        # A game's own clocks ("cap", "grace"), each with the (game, instant) it was armed for.
+        self.game: dict[str, Timer] = {}
+        self.game_keys: dict[str, tuple[int, float] | None] = {}
+
+    def rearm(self, name: str, key: tuple[int, float] | None) -> bool:
+        """Cancel the game clock `name` if `key` is another (game, instant); whether to arm anew."""
+        if self.game_keys.get(name) == key:
+            return False
+        timer = self.game.pop(name, None)
+        if timer is not None:
+            timer.cancel()
+        self.game_keys[name] = key
+        return True
 
     def rearm_turn(self, turn_id: int | None) -> bool:
         """Cancel the turn's timers if `turn_id` is another turn; whether to arm anew."""
@@ -764,6 +826,8 @@ class _Clocks:
         self.rearm_turn(None)
         self.rearm_round(None)
         self.rearm_desertion(None)
+        for name in list(self.game_keys):
+            self.rearm(name, None)
         if self.retry is not None:
             self.retry.cancel()
             self.retry = None

@@ -20,6 +20,7 @@ asked: connections, playing, talking and voting, seating, ending by itself.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -28,11 +29,14 @@ from tranque.bots import bot_names
 from tranque.engine import Action, Draw, IllegalAction, Pass, action_from_json
 from tranque.engine.rules import FirstLead
 from tranque.server.addresses import seat_address_key
+from tranque.server.table.bot_names import face_for, identity
+from tranque.server.table.chat_window import check_chat_open
 from tranque.server.table.context import Subscriber, TableContext
 from tranque.server.table.events import (
     PHRASES,
     ActionTaken,
     Annulled,
+    ChatSaid,
     EndReason,
     GameEnded,
     GameStarted,
@@ -46,6 +50,7 @@ from tranque.server.table.events import (
     RoundStarted,
     SeatChanged,
     TableEvent,
+    TimeCalled,
     TurnStarted,
     Voted,
 )
@@ -107,13 +112,29 @@ def next_turn(state: TableState, now: float) -> TurnStarted:
     return TurnStarted(round_.turn, state.turn_counter + 1, now + state.rules.turn_seconds, forced)
 
 
-def game_started(state: TableState) -> GameStarted:
-    """The next game's start, its first starter drawn by lot where the rules say so."""
+def game_started(table: TableContext) -> GameStarted:
+    """The next game's start, its first starter drawn by lot where the rules say so: at a
+    table of shared deals (`TableOptions.deals`) drawn from the first deal's seed, so every
+    table of the ref has the same one. When the table's options count from the start (a time
+    cap, a grace for the absent), the start says when it was."""
+    state, options = table.state, table.options
     rules = state.rules
     first_starter = None
     if rules.first_round_lead is FirstLead.RANDOM_ANY:
-        first_starter = secrets.randbelow(rules.players)
-    return GameStarted(first_starter, state.game_number + 1)
+        if options.deals is not None:
+            digest = hashlib.sha256(b"tranque-starter:" + table.deal_secret(0).seed).digest()
+            first_starter = int.from_bytes(digest, "big") % rules.players
+        else:
+            first_starter = secrets.randbelow(rules.players)
+    timed = options.game_cap_seconds is not None or options.absent_grace_seconds is not None
+    started_at = table.clock.now() if timed else None
+    return GameStarted(first_starter, state.game_number + 1, started_at)
+
+
+def _not_tournament(table: TableContext) -> None:
+    """A tournament's seats are the tournament's: nobody takes, leaves or stands up by command."""
+    if table.options.kind is TableKind.TOURNAMENT:
+        raise TableError("tournament_seats")
 
 
 def place_seen(table: TableContext, seat: Seat, address: str | None) -> list[TableEvent]:
@@ -138,6 +159,18 @@ def current_turn(state: TableState, turn_id: int) -> Turn | None:
     return turn
 
 
+def bot_seated(table_id: str, seats: list[Seat], index: int, level: str, name: str | None = None) -> Seat:
+    """Seat `index` of `seats` given to a bot of `level`, with a name and a face no other bot
+    there shows (bot_names.py): `name` when the bot has one already (a tournament's), else
+    the table's own for that seat. The `seat` event keeps both: a replay reads them there."""
+    taken = [seat.face for seat in seats if seat.face is not None and seat.index != index]
+    if name is None:
+        name, face = identity(table_id, index, taken)
+    else:
+        face = face_for(name, table_id, index, taken)
+    return seats[index].seat_bot(level, name, face)
+
+
 # Connections ---------------------------------------------------------------------------------
 
 
@@ -149,6 +182,7 @@ class Subscribe:
     token: str | None = None
     last_seq: int | None = None
     address: str | None = None  # the socket's (addresses.client_address), kept only as a key
+    admitted: bool = False  # a spectator the table's policy lets watch (talk/watching.py)
 
     async def run(self, table: TableContext) -> Viewer:
         state = table.state
@@ -158,7 +192,7 @@ class Subscribe:
             if seat is None:
                 raise TableError("bad_token")
             viewer = seat.index
-        elif table.options.kind is not TableKind.PUBLIC:
+        elif not (table.options.kind.watchable or self.admitted):
             raise TableError("private")
         if table.follows(self.subscriber) and table.subscribers[self.subscriber] != viewer:
             await Unsubscribe(self.subscriber).run(table)  # the same socket, another seat
@@ -282,6 +316,8 @@ class Hint:
         most = table.options.hints_per_game
         given = state.last_hint.get(seat.index)
         if given is None or given[0] != turn.turn_id:
+            if most == 0:  # a game that gives none (el reparto del día)
+                raise TableError("too_many_hints.none")
             if state.hints.get(seat.index, 0) >= most:
                 raise TableError("too_many_hints", most=most)
             epoch = table.epoch
@@ -396,6 +432,24 @@ class Phrase:
 
 
 @dataclass
+class Chat:
+    """A line of typed chat (server/talk/): `text` is already checked and filtered
+    (talk/lines.py); `among_friends`, whether every other person seated is the writer's friend
+    (the socket's side reads it from the store)."""
+
+    seat: int | None
+    text: str
+    among_friends: bool = False
+
+    async def run(self, table: TableContext) -> None:
+        seat = _seated(table, self.seat)
+        check_chat_open(table.options, table.state.phase, self.among_friends)
+        if not table.may_chat(seat.index):
+            raise TableError("chat_too_fast")
+        await table.record(ChatSaid(seat.index, self.text))
+
+
+@dataclass
 class Vote:
     """To annul the game: every human must agree; a «no» clears the votes so far."""
 
@@ -430,6 +484,8 @@ class Rematch:
         state = table.state
         if self.seat is None or state.seats[self.seat].kind is not SeatKind.HUMAN:
             raise TableError("rematch.not_seated")
+        if table.options.kind is TableKind.TOURNAMENT:
+            raise TableError("rematch.tournament")
         if state.phase is Phase.ANNULLED:
             raise TableError("rematch.annulled")
         if state.phase is not Phase.FINISHED:
@@ -440,7 +496,7 @@ class Rematch:
         needed = tuple(state.rematch_needed)
         events: list[TableEvent] = [RematchVoted(self.seat, agreed, needed)]
         if set(needed) <= set(agreed):
-            events += [game_started(state), *_presence(table)]
+            events += [game_started(table), *_presence(table)]
         await table.record(*events)
 
 
@@ -467,6 +523,8 @@ class ReturnToSeat:
     async def run(self, table: TableContext) -> None:
         seat = _seated(table, self.seat)
         _not_over(table.state)
+        if seat.abandoned:
+            raise TableError("abandoned")
         if seat.state is SeatState.COVERED:
             await table.record(SeatChanged(seat.come_back()))
         elif seat.is_human and seat.timeouts:
@@ -487,6 +545,7 @@ class Sit:
 
     async def run(self, table: TableContext) -> dict[str, Any]:
         state = table.state
+        _not_tournament(table)
         if state.phase is not Phase.WAITING:
             raise TableError("started.no_seats")
         if state.seat_of_user(self.user_id) is not None:
@@ -497,7 +556,7 @@ class Sit:
         seated = chosen.seat_human(self.name, self.user_id, token_hash(token), key)
         events: list[TableEvent] = [SeatChanged(seated)]
         if all(seat.kind is not SeatKind.EMPTY for seat in state.seats if seat.index != chosen.index):
-            events.append(game_started(state))
+            events.append(game_started(table))
         await table.record(*events)
         table.account_tokens[chosen.index] = token
         return {"seat": chosen.index, "token": token}
@@ -527,8 +586,8 @@ class AccountSeat:
     async def run(self, table: TableContext) -> tuple[int, str] | None:
         state = table.state
         seat = state.seat_of_user(self.user_id)
-        if seat is None or state.phase.is_over:
-            return None
+        if seat is None or state.phase.is_over or seat.abandoned:
+            return None  # an abandoned seat is not offered back (`abandon`)
         token = table.account_tokens.get(seat.index)
         events: list[TableEvent] = []
         if token is None or token_hash(token) != seat.token_hash:
@@ -544,16 +603,50 @@ class AccountSeat:
 
 @dataclass
 class Stand:
+    """An account leaves its seat at a table waiting for players. When the host leaves and
+    nobody else sits there, the table closes (annulled before it started): it no longer
+    waits, nor counts among the tables its host has waiting."""
+
     user_id: int
 
     async def run(self, table: TableContext) -> None:
         state = table.state
+        _not_tournament(table)
         if state.phase is not Phase.WAITING:
             raise TableError("started.stand")
         seat = state.seat_of_user(self.user_id)
         if seat is None:
             raise TableError("not_seated")
-        await table.record(SeatChanged(seat.vacate()))
+        events: list[TableEvent] = [SeatChanged(seat.vacate())]
+        others = [other for other in state.humans if other.index != seat.index]
+        if table.options.host_user_id == self.user_id and not others:
+            events.append(GameEnded.closing(state, EndReason.ANNULLED))  # no game yet: nothing scored
+        await table.record(*events)
+
+
+@dataclass
+class Abandon:
+    """A person leaves the game being played (docs/protocol.md, «abandon»): a bot covers the
+    seat to the game's end and the seat may not be taken back (`return` is refused). At a
+    rated game it counts as an abandon: played and lost, no XP (the seat is still covered
+    when the game ends)."""
+
+    seat: int | None
+
+    async def run(self, table: TableContext) -> None:
+        seat = _seated(table, self.seat)
+        state = table.state
+        _not_over(state)
+        _not_tournament(table)
+        if state.phase is Phase.WAITING:
+            raise TableError("not_playing.abandon")
+        if not seat.is_human or seat.abandoned:
+            return
+        events: list[TableEvent] = [SeatChanged(seat.abandon())]
+        turn = state.turn
+        if state.phase is Phase.PLAYING and turn is not None and turn.seat == seat.index:
+            events.append(next_turn(state, table.clock.now()))  # its bot plays now, not at the deadline
+        await table.record(*events)
 
 
 @dataclass
@@ -586,7 +679,7 @@ class StartGame:
     async def run(self, table: TableContext) -> None:
         if table.state.phase is not Phase.WAITING:
             raise TableError("started")
-        await table.record(game_started(table.state))
+        await table.record(game_started(table))
 
 
 @dataclass
@@ -604,10 +697,61 @@ class FillWithBots:
             raise TableError("unknown_bot", level=self.level)
         if state.phase is not Phase.WAITING:
             raise TableError("started")
+        seats = list(state.seats)
+        for seat in state.seats:
+            if seat.kind is SeatKind.EMPTY:
+                seats[seat.index] = bot_seated(table.table_id, seats, seat.index, self.level)
         events: list[TableEvent] = [
-            SeatChanged(seat.seat_bot(self.level)) for seat in state.seats if seat.kind is SeatKind.EMPTY
+            SeatChanged(seats[seat.index]) for seat in state.seats if seat.kind is SeatKind.EMPTY
         ]
-        await table.record(*events, game_started(state))
+        await table.record(*events, game_started(table))
+
+
+# A game's clock: the time cap and the grace for the absent -------------------------------------
+
+
+@dataclass
+class CallTime:
+    """The time cap of game `game` is reached (`TableOptions.game_cap_seconds`): time is called
+    (docs/rules.md G2), the hand in play is finished and the side ahead wins. A game that is
+    over, or whose time was called, changes nothing."""
+
+    game: int
+
+    async def run(self, table: TableContext) -> None:
+        state = table.state
+        game = state.game
+        if state.game_number != self.game or not state.phase.in_game or game is None:
+            return
+        if game.is_over or game.time_called is not None:
+            return
+        await table.record(TimeCalled(game.round_number))
+
+
+@dataclass
+class CoverAbsent:
+    """The grace of game `game` for the absent is over (`TableOptions.absent_grace_seconds`):
+    every person's seat that was never present since the game started is covered by a bot and
+    marked `no_show`. They may still come back and play on, as after R16."""
+
+    game: int
+
+    async def run(self, table: TableContext) -> None:
+        state = table.state
+        if state.game_number != self.game or not state.phase.in_game:
+            return
+        absent = [
+            seat
+            for seat in state.humans
+            if seat.index not in state.shown_up and seat.state is not SeatState.COVERED
+        ]
+        if not absent:
+            return
+        events: list[TableEvent] = [SeatChanged(seat.cover(), no_show=True) for seat in absent]
+        turn = state.turn
+        if state.phase is Phase.PLAYING and turn is not None and turn.seat in {seat.index for seat in absent}:
+            events.append(next_turn(state, table.clock.now()))  # its bot plays now, not at the deadline
+        await table.record(*events)
 
 
 # Tables that end by themselves ---------------------------------------------------------------

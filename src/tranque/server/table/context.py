@@ -90,6 +90,10 @@ class TableContext(Protocol):
         """At most one phrase every `interval` seconds per seat."""
         ...
 
+    def may_chat(self, seat: int) -> bool:
+        """A chat line's share of the seat's rate (a few at once, then one every few seconds)."""
+        ...
+
     def deserted(self, generation: int) -> bool:
         """Whether the desertion timer of `generation` is the current one, and still applies."""
         ...

@@ -31,6 +31,7 @@ __all__ = [
     "PHRASES",
     "ActionTaken",
     "Annulled",
+    "ChatSaid",
     "EndReason",
     "GameEnded",
     "GameStarted",
@@ -46,6 +47,7 @@ __all__ = [
     "SeatChanged",
     "TableCreated",
     "TableEvent",
+    "TimeCalled",
     "TurnStarted",
     "Voted",
     "decode",
@@ -59,6 +61,11 @@ PHRASES = {
     "bien_jugado": "Bien jugado",
     "uy": "¡Uy!",
     "otra": "¿Otra?",
+    "paso": "¡Paso!",
+    "capicua": "¡Capicúa!",
+    "se_tranco": "¡Se trancó!",
+    "dale": "¡Dale!",
+    "agua": "¡Agua!",
 }
 
 
@@ -92,25 +99,33 @@ class TableCreated(TableEvent):
 @dataclass(frozen=True)
 class SeatChanged(TableEvent):
     """A seat's new record. `counted` is false for records from before they carried the seat's
-    count of timeouts: the count is then what the old interpreter made of it."""
+    count of timeouts: the count is then what the old interpreter made of it. `no_show`: a
+    bot covers the seat because its person never showed up within the table's grace
+    (`TableOptions.absent_grace_seconds`); written only then."""
 
     kind: ClassVar[str] = "seat"
-    visible_keys: ClassVar[tuple[str, ...]] = PUBLIC_KEYS
+    visible_keys: ClassVar[tuple[str, ...]] = (*PUBLIC_KEYS, "no_show")
     seat: Seat
     counted: bool = True
+    no_show: bool = False
 
     def to_data(self) -> dict[str, Any]:
         data = self.seat.to_json()
         if not self.counted:
             del data["timeouts"]
+        if self.no_show:
+            data["no_show"] = True
         return data
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Self:
-        return cls(Seat.from_json(data), counted="timeouts" in data)
+        return cls(Seat.from_json(data), counted="timeouts" in data, no_show=bool(data.get("no_show")))
 
     def project(self, viewer: Viewer) -> dict[str, Any]:
-        return self.seat.public_json()
+        shown = self.seat.public_json()
+        if self.no_show:
+            shown["no_show"] = True
+        return shown
 
     def apply(self, state: TableState) -> None:
         before = state.seats[seat_index(state, self.seat.index)]
@@ -120,7 +135,13 @@ class SeatChanged(TableEvent):
         if not self.counted:
             kept = before.is_human and seat.is_human and before.state is not SeatState.COVERED
             seat = replace(seat, timeouts=before.timeouts if kept else 0)
+        if self.no_show and not (seat.is_human and seat.state is SeatState.COVERED and state.phase.in_game):
+            raise TransitionError(f"seat {seat.index} marked absent but not covered in a game")
         state.replace_seat(seat)
+        if seat.state is SeatState.PRESENT and seat.is_human:
+            state.shown_up.add(seat.index)
+        if self.no_show:
+            state.no_show.add(seat.index)
 
 
 @dataclass(frozen=True)
@@ -149,12 +170,20 @@ class PlaceSeen(FieldsEvent):
 class GameStarted(FieldsEvent):
     """A game begins: the table's first (`game` 1, from WAITING) or a rematch (the next
     number, from FINISHED, once every person agreed). Logs from before rematches have no
-    `game`: theirs is the first."""
+    `game`: theirs is the first. `started_at`: when, at a table whose options count from the
+    start (a time cap, a grace for the absent); written only there."""
 
     kind: ClassVar[str] = "game_started"
-    visible_keys: ClassVar[tuple[str, ...]] = ("first_starter", "game")
+    visible_keys: ClassVar[tuple[str, ...]] = ("first_starter", "game", "started_at")
     first_starter: int | None
     game: int = 1
+    started_at: float | None = None
+
+    def to_data(self) -> dict[str, Any]:
+        data = super().to_data()
+        if self.started_at is None:
+            del data["started_at"]
+        return data
 
     def apply(self, state: TableState) -> None:
         if not state.full:
@@ -164,7 +193,7 @@ class GameStarted(FieldsEvent):
         if state.phase is Phase.FINISHED and set(state.rematch_needed) - state.rematch:
             raise TransitionError("a rematch started before every person agreed")
         state.enter(Phase.PLAYING)
-        state.new_game(self.first_starter)
+        state.new_game(self.first_starter, self.started_at)
 
 
 @dataclass(frozen=True)
@@ -265,6 +294,33 @@ class GameEnded(TableEvent):
         state.turn = None
 
 
+TIME_UP = {
+    "es": "Se acabó el tiempo: se termina esta mano y gana quien vaya adelante",
+    "en": "Time is up: this hand is played out and whoever is ahead wins",
+}
+
+
+@dataclass(frozen=True)
+class TimeCalled(FieldsEvent):
+    """The game's time cap (`TableOptions.game_cap_seconds`) was reached during round `round`
+    (0-based; or after it, between hands): the engine's `Game.call_time` (docs/rules.md G2–G4).
+    Viewers are told in both languages."""
+
+    kind: ClassVar[str] = "time_called"
+    visible_keys: ClassVar[tuple[str, ...]] = ("round", "message", "message_en")
+    round: int
+
+    def project(self, viewer: Viewer) -> dict[str, Any]:
+        return {"round": self.round, "message": TIME_UP["es"], "message_en": TIME_UP["en"]}
+
+    def apply(self, state: TableState) -> None:
+        in_game(state, "time called")
+        game = state.playing_game()
+        if game.is_over or game.time_called is not None or game.round_number != self.round:
+            raise TransitionError(f"time called in round {self.round}, which is not the one in play")
+        game.call_time()
+
+
 @dataclass(frozen=True)
 class RatingShown(FieldsEvent):
     """What the players see of a competitive table's ratings changed (a seat taken or left,
@@ -291,6 +347,30 @@ class PhraseSaid(FieldsEvent):
 
     def apply(self, state: TableState) -> None:
         seat_index(state, self.seat)
+
+
+@dataclass(frozen=True)
+class ChatSaid(FieldsEvent):
+    """A line of typed chat (server/talk/): seen by every seat alike, never by a spectator.
+
+    A spectator is sent the event's number with empty data, so its numbering has no gap and it
+    learns neither who wrote nor what. `apply` only keeps the line among the table's recent
+    chat (`TableState.chat`, for a player's `sync`): nothing of the game changes, and the
+    engine's record, which replays read, never carries it."""
+
+    kind: ClassVar[str] = "chat"
+    visible_keys: ClassVar[tuple[str, ...]] = ("seat", "text")
+    seat: int
+    text: str
+
+    def audience(self, viewer: Viewer) -> Hashable:
+        return viewer is not None
+
+    def project(self, viewer: Viewer) -> dict[str, Any]:
+        return {} if viewer is None else self.to_data()
+
+    def apply(self, state: TableState) -> None:
+        state.chat.append((state.seq + 1, seat_index(state, self.seat), self.text))
 
 
 @dataclass(frozen=True)
@@ -389,9 +469,11 @@ EVENT_TYPES: dict[str, type[TableEvent]] = {
         PhraseSaid,
         Voted,
         Annulled,
+        ChatSaid,
         RematchVoted,
         RatingShown,
         HintGiven,
+        TimeCalled,
     )
 }
 

@@ -46,9 +46,27 @@ async def last_game(store: TableLog, table_id: str) -> tuple[int, set[int]]:
     return number, {user_id for user_id in holders.values() if user_id is not None}
 
 
-def frame(seq: int, at: float, event: TableEvent, viewer: Viewer) -> dict[str, Any]:
-    """The `event` message `viewer` receives."""
-    return {"type": "event", "seq": seq, "kind": event.kind, "at": at, "data": event.project(viewer)}
+def frame(seq: int, at: float, event: TableEvent, viewer: Viewer, hide_seeds: bool = False) -> dict[str, Any]:
+    """The `event` message `viewer` receives; with `hide_seeds` (shared deals not revealed
+    yet: `TableOptions.deals`) a round's seed and salt stay back, its commitment does not."""
+    data = event.project(viewer)
+    if hide_seeds:
+        data = withheld(data)
+    return {"type": "event", "seq": seq, "kind": event.kind, "at": at, "data": data}
+
+
+def withheld(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` with any seed and salt it shows set to null."""
+    if data.get("seed") is None and data.get("salt") is None:
+        return data
+    return {**data, "seed": None, "salt": None}
+
+
+def record_withheld(record: dict[str, Any]) -> dict[str, Any]:
+    """A game's record with every round's seed and salt set to null (each commitment kept):
+    what a client gets of a table of shared deals not revealed yet."""
+    rounds = [withheld(round_data) for round_data in record.get("rounds", ())]
+    return {**record, "rounds": rounds}
 
 
 def visible(stored: StoredEvent, viewer: Viewer) -> dict[str, Any]:
@@ -64,11 +82,11 @@ class Broadcast:
         self.stored: StoredEvent | None = None  # its stored form, once the table has made it
         self._texts: dict[Hashable, str] = {}
 
-    def text_for(self, viewer: Viewer) -> str:
-        audience = self.event.audience(viewer)
+    def text_for(self, viewer: Viewer, hide_seeds: bool = False) -> str:
+        audience = (self.event.audience(viewer), hide_seeds)
         text = self._texts.get(audience)
         if text is None:
-            text = self._texts[audience] = dumps(frame(self.seq, self.at, self.event, viewer))
+            text = self._texts[audience] = dumps(frame(self.seq, self.at, self.event, viewer, hide_seeds))
         return text
 
     @property

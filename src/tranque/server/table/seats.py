@@ -67,7 +67,7 @@ ALLOWED: dict[tuple[SeatKind, SeatState], frozenset[tuple[SeatKind, SeatState]]]
 # stays small whoever reconnects from however many addresses.
 MAX_PLACES = 16
 
-PUBLIC_KEYS = ("seat", "name", "name_en", "kind", "state", "bot_level")
+PUBLIC_KEYS = ("seat", "name", "name_en", "kind", "state", "bot_level", "face", "abandoned")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +86,11 @@ class Seat:
     # The keys of every other address the seat was used from since (a socket following it,
     # its token handed out again: `events.PlaceSeen`), sorted; never public either.
     places: tuple[str, ...] = ()
+    # A bot's drawing (web/avatars/<face>.svg, bot_names.py); None for a person, and for the
+    # bots of logs from before bots had faces ("Bot 1").
+    face: str | None = None
+    # The person left the game with `abandon`: the machine plays their seat to the end.
+    abandoned: bool = False
 
     @property
     def address_keys(self) -> frozenset[str]:
@@ -113,9 +118,14 @@ class Seat:
             self.index, SeatKind.HUMAN, name, user_id, hashed_token, None, SeatState.AWAY, 0, address_key
         )
 
-    def seat_bot(self, level: str) -> Seat:
+    def seat_bot(self, level: str, name: str | None = None, face: str | None = None) -> Seat:
+        """A bot of `level` in this empty seat, named `name` with the drawing `face`
+        (bot_names.py chooses them); without a name it is `Bot <seat>`, as bots once were."""
         self._require(self.kind is SeatKind.EMPTY, "seat a bot in")
-        return Seat(self.index, SeatKind.BOT, f"Bot {self.index}", None, None, level, SeatState.PRESENT)
+        return replace(
+            Seat(self.index, SeatKind.BOT, name or f"Bot {self.index}", None, None, level, SeatState.PRESENT),
+            face=face,
+        )
 
     def vacate(self) -> Seat:
         self._require(self.is_human and self.state is not SeatState.COVERED, "vacate")
@@ -136,7 +146,12 @@ class Seat:
     def come_back(self) -> Seat:
         """The covered human is back (R16): present again, and the count of timeouts restarts."""
         self._require(self.is_human and self.state is SeatState.COVERED, "hand back")
-        return replace(self, state=SeatState.PRESENT, timeouts=0)
+        return replace(self, state=SeatState.PRESENT, timeouts=0, abandoned=False)
+
+    def abandon(self) -> Seat:
+        """The person leaves the game (`abandon`): a bot covers the seat to the game's end."""
+        self._require(self.is_human and not self.abandoned, "abandon")
+        return replace(self, state=SeatState.COVERED, abandoned=True)
 
     def rekey(self, hashed_token: str) -> Seat:
         """The same account's seat with a new token (its old one no longer opens it): how an
@@ -201,19 +216,26 @@ class Seat:
             data["address_key"] = self.address_key
         if self.places:
             data["places"] = list(self.places)
+        if self.face is not None:
+            data["face"] = self.face
+        if self.abandoned:
+            data["abandoned"] = True
         return data
 
     def public_json(self) -> dict[str, Any]:
         """What anybody at the table may know of this seat (R17: no account, no token)."""
         shown = {key: value for key, value in self.to_json().items() if key in PUBLIC_KEYS}
         shown["name_en"] = self.name_en
+        shown["face"] = self.face
+        shown["abandoned"] = self.abandoned
         return shown
 
     @property
     def name_en(self) -> str:
-        """The seat's name for an English page: a bot's is made by the server (`Bot 2` in
-        both languages today, but a client must not assume so); a person's is their own."""
-        return f"Bot {self.index}" if self.kind is SeatKind.BOT else self.name
+        """The seat's name for an English page: a bot's is made by the server (a person's
+        name, `Toño`, the same in both languages today, but a client must not assume so); a
+        person's is their own."""
+        return self.name
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Seat:
@@ -230,4 +252,6 @@ class Seat:
             timeouts=int(data.get("timeouts", 0)),
             address_key=data.get("address_key"),
             places=tuple(data.get("places", ())),
+            face=data.get("face"),
+            abandoned=bool(data.get("abandoned", False)),
         )

@@ -18,6 +18,7 @@ actor's (`actor.Table`), not state: it is not in the log and a restart starts it
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, Protocol
@@ -29,6 +30,7 @@ from tranque.server.table.fairness import DealSecret
 from tranque.server.table.line_layout import Snake
 from tranque.server.table.seats import Seat, SeatKind, SeatState
 
+CHAT_KEPT = 30  # chat lines a player is sent again on (re)joining (`sync`'s `chat`)
 Viewer = int | None  # a seat, or None for a spectator
 
 
@@ -75,11 +77,19 @@ class TableKind(StrEnum):
     PUBLIC = "public"  # listed in the lobby; spectators welcome
     PRIVATE = "private"  # by invitation only
     QUICK = "quick"  # made by «Jugar ahora»
+    # A tournament's game: not listed in the lobby, spectators welcome, its seats the
+    # tournament's (nobody takes, leaves or stands up from one), no rematch, never deserted.
+    TOURNAMENT = "tournament"
 
     @property
     def ends_when_deserted(self) -> bool:
         """Tables nobody else relies on: annulled once every human has been gone a while."""
         return self in (TableKind.PRACTICE, TableKind.QUICK)
+
+    @property
+    def watchable(self) -> bool:
+        """Whether anybody may follow the table as a spectator (no invitation needed)."""
+        return self in (TableKind.PUBLIC, TableKind.TOURNAMENT)
 
 
 class TransitionError(RuntimeError):
@@ -106,6 +116,24 @@ class TableOptions:
     idle_waiting_seconds: float = 1800.0  # a table waiting for players that nobody follows
     hints_per_game: int = 20  # practice: the expert's suggestions a seat may ask for in a game
     bots: bool = False  # «acepta bots»: bot accounts may sit (rated in the bots' pools)
+    # A tournament's table (server/tournaments/): its id and round, shown so a client links back.
+    tournament: str | None = None
+    tournament_round: int | None = None
+    # The time cap (docs/rules.md G2): this long after the game starts, time is called.
+    game_cap_seconds: float | None = None
+    # A person whose seat was never present this long after the game started is covered by a
+    # bot and marked `no_show` (they may still come back and play on).
+    absent_grace_seconds: float | None = None
+    # Duplicado: "<tournament id>:<round>". Every table with the same ref deals the same hands
+    # with the same starters (`Registry.deal_sources`); their seeds stay hidden until revealed.
+    deals: str | None = None
+    # A peña's table (server/penas/): only the peña's members may sit (ws/endpoint.py), and the
+    # chat treats it as a private table (server/talk/).
+    pena_id: int | None = None
+    # Mirones at a private table (talk/watching.py): "none", "friends" (the host's), "pena"
+    # (the table's peña's members) or "link" (whoever holds `watch_token`); None elsewhere.
+    spectators: str | None = None
+    watch_token: str | None = None  # the secret of the watching link (spectators "link")
 
     def __post_init__(self) -> None:
         self.kind = TableKind(self.kind)
@@ -113,9 +141,26 @@ class TableOptions:
             self.competitive = False  # a game against the machine is never rated
 
     def to_json(self) -> dict[str, Any]:
+        """Every option; the tournaments' ones only when set, so the configuration of any other
+        table is what it always was (and a process of the release before reads it)."""
         data = {item.name: getattr(self, item.name) for item in fields(self)}
         data["kind"] = self.kind.value
+        for name in _WRITTEN_WHEN_SET:
+            if data[name] is None:
+                del data[name]
         return data
+
+
+_WRITTEN_WHEN_SET = (
+    "tournament",
+    "tournament_round",
+    "game_cap_seconds",
+    "absent_grace_seconds",
+    "deals",
+    "pena_id",
+    "spectators",
+    "watch_token",
+)
 
 
 @dataclass(frozen=True)
@@ -153,6 +198,8 @@ class TableState:
         self.game_number = 0  # 1-based: the game being played or last played at this table
         self.rematch: set[int] = set()  # the seats that agreed to play another game
         self.rating: dict[str, Any] | None = None  # the last `rating` event's data
+        # The table's recent typed chat, (seq, seat, text), for a player's `sync` (server/talk/).
+        self.chat: deque[tuple[int, int, str]] = deque(maxlen=CHAT_KEPT)
         self.hints: dict[int, int] = {}  # seat → hints it was given in this game (practice)
         self.last_hint: dict[int, tuple[int, Action]] = {}  # seat → (turn_id, action) of its last hint
         # A person's seat → its turns with a choice in this game (its own moves, the covering
@@ -160,6 +207,13 @@ class TableState:
         # (players/game_rating.py `mostly_bot`).
         self.decisions: dict[int, int] = {}
         self.bot_moves: dict[int, int] = {}
+        # When the game started, where the table's options need it (a time cap, a grace for
+        # the absent: `game_started.started_at`); None otherwise.
+        self.started_at: float | None = None
+        # The seats present at some moment since the game started (a grace for the absent),
+        # and those covered for never showing up (`seat` events marked `no_show`).
+        self.shown_up: set[int] = set()
+        self.no_show: set[int] = set()
 
     def apply(self, event: Foldable, seq: int) -> None:
         """Fold one event in: the only way a table's state changes."""
@@ -197,10 +251,13 @@ class TableState:
         """The seats whose agreement a rematch needs: every person's (bots agree by themselves)."""
         return [seat.index for seat in self.humans]
 
-    def new_game(self, first_starter: int | None) -> None:
+    def new_game(self, first_starter: int | None, started_at: float | None = None) -> None:
         """Forget the game played (a rematch): the seats stay, the scores start again."""
         self.game_number += 1
         self.first_starter = first_starter
+        self.started_at = started_at
+        self.shown_up = {seat.index for seat in self.humans if seat.state is SeatState.PRESENT}
+        self.no_show = set()
         self.game = None
         self.secrets = {}
         self.line = Snake()
@@ -275,10 +332,14 @@ class TableState:
             "game_number": self.game_number,
             "rematch": sorted(self.rematch),
             "rating": self.rating,
+            "chat": [list(line) for line in self.chat],
             "hints": self.hint_counts(),
             "last_hint": {seat: [turn, action.to_json()] for seat, (turn, action) in self.last_hint.items()},
             "decisions": dict(sorted(self.decisions.items())),
             "bot_moves": dict(sorted(self.bot_moves.items())),
+            "started_at": self.started_at,
+            "shown_up": sorted(self.shown_up),
+            "no_show": sorted(self.no_show),
             "game": None if game is None else _game_facts(game),
         }
 

@@ -52,6 +52,7 @@ def snapshot(table: TableContext, viewer: Viewer, rating: dict[str, Any]) -> dic
     if turn is not None:
         shown_turn = {"seat": turn.seat, "turn_id": turn.turn_id, "deadline": turn.deadline}
     return {
+        **tournament_json(table),
         "type": "sync",
         "seq": table.seq,
         "table": table.table_id,
@@ -73,7 +74,33 @@ def snapshot(table: TableContext, viewer: Viewer, rating: dict[str, Any]) -> dic
         "rematch": rematch_json(state),
         "host": host_json(table, viewer),
         "rating": rating,
+        "chat": chat_json(state, viewer),
     }
+
+
+def chat_json(state: TableState, viewer: Viewer) -> list[dict[str, Any]]:
+    """The table's recent chat lines (`TableState.chat`) for a player; none for a spectator."""
+    if viewer is None:
+        return []
+    return [{"seq": seq, "seat": seat, "text": text} for seq, seat, text in state.chat]
+
+
+def tournament_json(table: TableContext) -> dict[str, Any]:
+    """What `sync` adds at a tournament's table (and only there): the tournament and round it
+    belongs to, so a client links back, and its game's time cap (`time_up_at`, null before the
+    game starts; `time_called`, the round time was called in, or null)."""
+    options, state = table.options, table.state
+    shown: dict[str, Any] = {}
+    if options.tournament is not None:
+        shown["tournament"] = {"id": options.tournament, "round": options.tournament_round}
+    if options.game_cap_seconds is not None:
+        started, game = state.started_at, state.game
+        shown["time_cap"] = {
+            "seconds": options.game_cap_seconds,
+            "time_up_at": None if started is None else started + options.game_cap_seconds,
+            "time_called": None if game is None else game.time_called,
+        }
+    return shown
 
 
 def rematch_json(state: TableState) -> dict[str, list[int]] | None:
@@ -90,12 +117,19 @@ def host_json(table: TableContext, viewer: Viewer) -> dict[str, Any] | None:
     state = table.state
     if viewer is None or host is None or state.seats[viewer].user_id != host:
         return None
-    code = table.options.invite_code
+    code, watch = table.options.invite_code, table.options.watch_token
     return {
         "invite": code,
         "invite_url": None if code is None else invite_path(code),
         "can_fill_bots": state.phase is Phase.WAITING and not state.full,
+        "spectators": table.options.spectators,
+        "watch_url": None if watch is None else watch_path(table.table_id, watch),
     }
+
+
+def watch_path(table_id: str, token: str) -> str:
+    """The path of a table's watching link (the web client's route; talk/watching.py)."""
+    return f"/#/mesa/{quote(table_id)}?ver={quote(token)}"
 
 
 def view_json(state: TableState, viewer: Viewer) -> dict[str, Any] | None:

@@ -24,6 +24,8 @@ from tranque.server.store import UserRow
 from tranque.server.store.outage import is_outage
 from tranque.server.table import commands
 from tranque.server.table.actor import Table, TableError
+from tranque.server.talk.lines import chat_line
+from tranque.server.talk.watching import may_watch
 from tranque.server.ws import messages as protocol
 from tranque.server.ws.connection import Connection
 from tranque.server.ws.limits import TokenBucket
@@ -41,8 +43,10 @@ SeatCommand = (
     | commands.Hint
     | commands.Ready
     | commands.Phrase
+    | commands.Chat
     | commands.Vote
     | commands.ReturnToSeat
+    | commands.Abandon
     | commands.Rematch
 )
 
@@ -203,6 +207,13 @@ async def _not_muted(state: ServerState, client: Client) -> None:
         raise TableError("account_muted", until=utc_text(mute.until))
 
 
+async def _pena_member(state: ServerState, pena_id: int, user: UserRow) -> None:
+    """A peña's table seats only the peña's members (penas/service.py)."""
+    if await state.store.pena_role(pena_id, user.user_id) is None:
+        pena = await state.store.pena_by_id(pena_id)
+        raise TableError("pena_members_only.table", name=pena.name if pena is not None else "—")
+
+
 def _table(client: Client) -> Table:
     if client.table is None:
         raise TableError("no_table")
@@ -223,8 +234,11 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
             table = await registry.find(message.table)
             # A refused hello (bad token, private table) must leave the socket where it was.
             previous = client.table
+            admitted = message.token is None and await _may_watch(state, client, table, message.watch)
             seat: int | None = await table.call(
-                commands.Subscribe(client.connection, message.token, message.last_seq, client.address)
+                commands.Subscribe(
+                    client.connection, message.token, message.last_seq, client.address, admitted
+                )
             )
             client.table, client.seat = table, seat
             logs.TABLE.set(table.table_id)  # this socket's log lines name its table
@@ -248,10 +262,17 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
         case protocol.Phrase():
             await _not_muted(state, client)
             await _as_seat(client, commands.Phrase(client.seat, message.phrase))
+        case protocol.Chat():
+            await _not_muted(state, client)
+            text = chat_line(message.text)
+            among_friends = await _among_friends(state, client)
+            await _as_seat(client, commands.Chat(client.seat, text, among_friends))
         case protocol.Vote():
             await _as_seat(client, commands.Vote(client.seat, message.agree))
         case protocol.Return():
             await _as_seat(client, commands.ReturnToSeat(client.seat))
+        case protocol.Abandon():
+            await _as_seat(client, commands.Abandon(client.seat))
         case protocol.Rematch():
             await _as_seat(client, commands.Rematch(client.seat))
         case protocol.Sit():
@@ -265,6 +286,8 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
                     raise TableError("bad_invite.needed")
             if user.is_bot and not table.options.bots:
                 raise TableError("bots_not_accepted")
+            if table.options.pena_id is not None:
+                await _pena_member(state, table.options.pena_id, user)
             sit = commands.Sit(user.user_id, user.name, message.seat, client.address)
             seated: Answer = await table.call(sit)
             return {"table": table.table_id, **seated}
@@ -287,6 +310,32 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
         case _:
             assert_never(message)
     return {}
+
+
+async def _may_watch(state: ServerState, client: Client, table: Table, watch: str | None) -> bool:
+    """Whether the table's spectator policy lets this socket watch (talk/watching.py): true
+    where a spectator needs no leave; refused with the policy's reason at a table that
+    takes none of this socket's kind."""
+    if table.options.kind.watchable:
+        return False  # anybody watches: nothing to admit
+    user_id = None if client.user is None else client.user.user_id
+    refusal = await may_watch(table.options, user_id, watch, state.are_friends, state.pena_role)
+    if refusal is not None:
+        raise refusal
+    return True
+
+
+async def _among_friends(state: ServerState, client: Client) -> bool:
+    """Whether every other person seated at the socket's table is its account's friend."""
+    table = _table(client)
+    if client.user is None:
+        return False
+    me = client.user.user_id
+    others = [seat for seat in table.seats if seat.is_human and seat.index != client.seat]
+    for seat in others:
+        if seat.user_id is None or not await state.are_friends(me, seat.user_id):
+            return False
+    return True
 
 
 async def _as_seat(client: Client, command: SeatCommand) -> Answer | None:

@@ -23,6 +23,7 @@ from tranque.server.refusals import Refusal, Words
 MAX_MESSAGE_CHARS = 16_384
 TILE_TEXT = r"^[0-9]-[0-9]$"  # two ASCII digits and a hyphen, as in `legal_actions`
 
+CHAT_RAW_CHARS = 1000  # a chat line as sent, before trimming (talk/lines.py keeps 200)
 MessageId = int | str | None
 STRICT = ConfigDict(extra="forbid", strict=True)
 
@@ -69,6 +70,7 @@ class Hello(_Message):
     table: str = Field(max_length=64)
     token: str | None = Field(default=None, max_length=128)
     last_seq: int | None = Field(default=None, ge=0)
+    watch: str | None = Field(default=None, max_length=64)
 
 
 class Act(_Message):
@@ -90,6 +92,11 @@ class Phrase(_Message):
     phrase: str = Field(max_length=32)
 
 
+class Chat(_Message):
+    type: Literal["chat"]
+    text: str = Field(max_length=CHAT_RAW_CHARS)
+
+
 class Vote(_Message):
     type: Literal["vote"]
     agree: bool
@@ -101,6 +108,10 @@ class Return(_Message):
 
 class Rematch(_Message):
     type: Literal["rematch"]
+
+
+class Abandon(_Message):
+    type: Literal["abandon"]
 
 
 class Sit(_Message):
@@ -151,13 +162,15 @@ Inbound = Annotated[
     | Vote
     | Return
     | Rematch
+    | Abandon
     | Sit
     | Stand
     | FillBots
     | Lobby
     | QuickMatch
     | CancelQuickMatch
-    | Ping,
+    | Ping
+    | Chat,
     Field(discriminator="type"),
 ]
 INBOUND: TypeAdapter[Inbound] = TypeAdapter(Inbound)
@@ -171,6 +184,7 @@ MESSAGES: tuple[type[_Message], ...] = (
     Vote,
     Return,
     Rematch,
+    Abandon,
     Sit,
     Stand,
     FillBots,
@@ -178,6 +192,7 @@ MESSAGES: tuple[type[_Message], ...] = (
     QuickMatch,
     CancelQuickMatch,
     Ping,
+    Chat,
 )
 TYPES = frozenset(get_args(m.model_fields["type"].annotation)[0] for m in MESSAGES)
 MODELS: dict[str, type[_Message]] = {get_args(m.model_fields["type"].annotation)[0]: m for m in MESSAGES}
@@ -224,6 +239,14 @@ EXPECTED: dict[str, Words] = {
         "the bot's level, a string of at most 32 characters",
     ),
     "with_bots": Words("true o false", "true or false"),
+    "watch": Words(
+        "el código del enlace para mirones, un texto de hasta 64 caracteres",
+        "the watching link's code, a string of at most 64 characters",
+    ),
+    "text": Words(
+        f"el mensaje, un texto de hasta {CHAT_RAW_CHARS} caracteres",
+        f"the message, a string of at most {CHAT_RAW_CHARS} characters",
+    ),
 }
 SHOWN_CHARS = 32  # a name or type from the client longer than this is not repeated back
 

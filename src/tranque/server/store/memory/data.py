@@ -11,9 +11,13 @@ from typing import Any
 from tranque.server.store.accounts import UserRow
 from tranque.server.store.analyses import AnalysisRow
 from tranque.server.store.fairplay import FairPlaySample
+from tranque.server.store.penas import PenaRow
 from tranque.server.store.players import GamePlayerRow, GameRow, RatingRow
+from tranque.server.store.reparto import RepartoDay, RepartoEntry
+from tranque.server.store.seasons import SeasonInfo
 from tranque.server.store.social import SocialSend
 from tranque.server.store.tables import TableRow
+from tranque.server.store.tournaments import TournamentRow
 
 
 class MemoryData:
@@ -37,6 +41,28 @@ class MemoryData:
         self._analyses: dict[str, AnalysisRow] = {}  # by game id
         self._sends: list[tuple[int, SocialSend]] = []  # (sender, send), oldest first
         self._fairplay: dict[tuple[str, int], FairPlaySample] = {}  # (game id, user id) → figures
+        # Tournaments: each row with its document as JSON text (a copy in, a copy out, as a
+        # database gives), who entered each and their places, and the attendance bars.
+        self._tournaments: dict[str, tuple[TournamentRow, str]] = {}
+        self._tournament_players: dict[str, dict[int, int | None]] = {}  # id → user → place
+        self._attendance: dict[int, float] = {}  # user → barred until
+        self._learn: dict[tuple[int, str], tuple[int, float]] = {}  # (user, lesson) → stars, at
+        # Peñas: each row (its `members` counted when read), members, requests, invitations.
+        self._penas: dict[int, PenaRow] = {}
+        self._pena_serial = 0
+        self._pena_members: dict[tuple[int, int], tuple[str, float]] = {}  # (peña, user) → role, at
+        self._pena_requests: dict[tuple[int, int], float] = {}  # (peña, user) → at
+        self._pena_invitations: dict[str, tuple[int, float]] = {}  # token hash → peña, expires at
+        # El reparto del día: each day's seed, each (day, mode)'s par as JSON text, the attempts.
+        self._reparto_days: dict[str, RepartoDay] = {}
+        self._reparto_pars: dict[tuple[str, str], str] = {}
+        self._reparto_entries: dict[tuple[str, str, int], RepartoEntry] = {}  # (day, mode, user)
+        self._chat_mutes: dict[tuple[int, int], float] = {}  # (user, muted) → at
+        self._chat_off: dict[int, bool] = {}  # user → chat turned off
+        # Seasons of peñas: each season, and the records of the games it counted (by game id).
+        self._seasons: dict[int, SeasonInfo] = {}
+        self._season_serial = 0
+        self._season_games: dict[int, dict[str, dict[str, Any]]] = {}
 
     async def start(self) -> None:
         return None

@@ -10,13 +10,15 @@ from typing import Any
 
 from tranque.server import json_text
 from tranque.server.store.memory.data import MemoryData
-from tranque.server.store.tables import DuplicateEvent, StaleEpoch, StoredEvent, TableRow
+from tranque.server.store.tables import DuplicateEvent, DuplicateTable, StaleEpoch, StoredEvent, TableRow
 
 
 class MemoryTableLog(MemoryData):
     """`TableLog` in memory."""
 
     async def create_table(self, table_id: str, config: dict[str, Any], created_at: float) -> None:
+        if table_id in self._tables:
+            raise DuplicateTable(table_id)
         self._tables[table_id] = TableRow(table_id, copy.deepcopy(config), "waiting", created_at)
         self._events[table_id] = []
 

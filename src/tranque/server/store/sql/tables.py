@@ -30,6 +30,7 @@ from tranque.server.store.sql.postgres_appends import PostgresAppends, asyncpg_d
 from tranque.server.store.sql.sqlite_appends import SqliteAppends
 from tranque.server.store.tables import (
     DuplicateEvent,
+    DuplicateTable,
     StoredEvent,
     TableRow,
     fresh_in_batch,
@@ -106,12 +107,15 @@ class SqlTableLog(SqlDatabase):
         await super().close()
 
     async def create_table(self, table_id: str, config: dict[str, Any], created_at: float) -> None:
-        async with self.engine.begin() as connection:
-            await connection.execute(
-                tables.insert().values(
-                    table_id=table_id, config=config, status="waiting", created_at=created_at
+        try:
+            async with self.engine.begin() as connection:
+                await connection.execute(
+                    tables.insert().values(
+                        table_id=table_id, config=config, status="waiting", created_at=created_at
+                    )
                 )
-            )
+        except sa.exc.IntegrityError:
+            raise DuplicateTable(table_id) from None
 
     async def claim_table(self, table_id: str) -> int:
         claim = (
