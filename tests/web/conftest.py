@@ -228,6 +228,7 @@ def browser_settings(**changes: Any) -> Settings:
         "between_rounds_seconds": 1.0,
         "quick_match_wait_seconds": 1.0,
         "fairplay_sampler": False,  # no background analyses in the tests' servers
+        "tournament_in_processes": False,  # the director's pairing in a thread
     }
     return Settings(**{**values, **changes})
 

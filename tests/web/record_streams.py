@@ -18,7 +18,8 @@ spectator, and writes what each received to tests/web/js/streams/<name>.json:
 The games cover every table event kind of docs/protocol.md: plays, draws, passes (ponce's
 passes that score palitos), rounds ended by dominó and by tranque, a game ended at its
 target and one annulled by vote, seats, `ready`, phrases and votes, a competitive duel
-(`rating`, a rated `game_ended`), and a practice game with «Pista» (`hint`).
+(`rating`, a rated `game_ended`), a practice game with «Pista» (`hint`), and a private table
+whose players talk (`chat`).
 tests/web/test_streams.py fails when a documented event kind has no recorded stream.
 """
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -330,6 +332,79 @@ async def record_competitive(server: LiveServer, chooser: random.Random) -> None
     host.save("competitive-host-2", viewer="seat", you=seated["seat"])
 
 
+async def record_chat(server: LiveServer, chooser: random.Random) -> None:
+    """A casual private duel between two accounts who talk (`chat`) before and during it."""
+    cookies = []
+    for name in ("charla-uno", "charla-dos"):
+        answer = httpx.post(
+            f"{server.http}/api/register", json={"name": name, "password": "una clave muy larga"}, timeout=20
+        )
+        answer.raise_for_status()
+        cookies.append({"Cookie": f"tranque_session={answer.cookies['tranque_session']}"})
+    body = {"preset": "clasico", "players": 2, "private": True}
+    created = httpx.post(f"{server.http}/api/tables", json=body, headers=cookies[0], timeout=20)
+    assert created.status_code == 201, created.text
+    table, invite = created.json()["table"], created.json()["invite"]
+    async with Viewer(server, cookies[0]) as host, Viewer(server, cookies[1]) as guest:
+        seated = await host.request({"type": "sit", "invite": invite})  # the host too
+        await host.request({"type": "hello", "table": table, "token": seated["token"], "last_seq": 0})
+        joined = await guest.request({"type": "sit", "invite": invite})
+        await guest.request({"type": "hello", "table": table, "token": joined["token"], "last_seq": 0})
+        await host.request({"type": "chat", "text": "¿Listos? Esta va en serio."})
+        await guest.request({"type": "chat", "text": "¡Dale, que hoy gano yo!"})
+        await asyncio.gather(
+            play(host, table, seated["token"], chooser, hello=False, phrase_at=None),
+            play(guest, table, joined["token"], random.Random(13), hello=False, phrase_at=None),
+        )
+        await host.checkpoint(table, seated["token"])
+    assert len(host.events("chat")) == 2
+    host.save("private-chat-2", viewer="seat", you=seated["seat"])
+
+
+async def record_tournament(server: LiveServer) -> None:
+    """A spectator of a tournament's table, from its first event to the game's end by the time
+    cap (`time_called`): a minitorneo of four bots to 1,000 points, each game capped at a
+    minute, played by the server's director (a server of its own: bots that think a moment,
+    so the cap comes before the target)."""
+    http = httpx.Client(base_url=server.http, timeout=20)
+    http.post(
+        "/api/register", json={"name": "organiza", "password": "una clave muy larga"}
+    ).raise_for_status()
+    config = {
+        "name": "Relámpago grabado",
+        "format": "minitorneo",
+        "entry": "duel",
+        "size": 4,
+        "target": 1000,
+        "game_cap_seconds": 60,
+        "bot_fill": True,
+        "fill_wait_seconds": 0,
+        "bot_level": "random",
+        "rated": False,
+    }
+    created = http.post("/api/tournaments", json=config)
+    assert created.status_code == 201, created.text
+    tournament = created.json()["tournament"]["id"]
+    table = None
+    async with asyncio.timeout(60):
+        while table is None:
+            await asyncio.sleep(0.2)
+            rounds = http.get(f"/api/tournaments/{tournament}").json()["rounds"]
+            table = rounds[0]["games"][0]["table"] if rounds and rounds[0]["games"] else None
+    async with Viewer(server) as spectator:
+        await spectator.request({"type": "hello", "table": table, "last_seq": 0})
+        checked = 0
+        async with asyncio.timeout(300):
+            while not spectator.events("game_ended"):
+                await spectator.inbox.get()
+                if spectator.last_seq() - checked >= CHECK_EVERY:
+                    checked = spectator.last_seq()
+                    await spectator.checkpoint(table, None)
+        await spectator.checkpoint(table, None)
+    assert spectator.events("time_called"), "the game ended before its cap"
+    spectator.save("tournament-spectator-2", viewer="spectator", you=None)
+
+
 async def record_all(server: LiveServer) -> None:
     chooser = random.Random(11)
     await record_practice(server, "practice-clasico-2", chooser, preset="clasico", players=2)
@@ -343,18 +418,40 @@ async def record_all(server: LiveServer) -> None:
     await record_public(server, chooser)
     await record_competitive(server, chooser)
     await record_hints(server, chooser)
+    await record_chat(server, chooser)
+
+
+CHAT_SETTINGS = Settings(
+    database_url="memory://",
+    bot_processes=0,
+    bot_min_seconds=0,
+    auto_move_seconds=0.05,
+    between_rounds_seconds=0.3,
+)
 
 
 def main() -> None:
+    """Every stream; `python -m tests.web.record_streams tournament` records only the
+    tournament table's (its server plays a minute of bots' hands), `... chat` only the
+    private table's talk."""
+    if sys.argv[1:] == ["chat"]:
+        with LiveServer(CHAT_SETTINGS) as server:
+            asyncio.run(record_chat(server, random.Random(17)))
+        return
+    if sys.argv[1:] != ["tournament"]:
+        with LiveServer(CHAT_SETTINGS) as server:
+            asyncio.run(record_all(server))
     settings = Settings(
         database_url="memory://",
         bot_processes=0,
-        bot_min_seconds=0,
-        auto_move_seconds=0.05,
-        between_rounds_seconds=0.3,
+        bot_min_seconds=0.4,
+        auto_move_seconds=0.1,
+        between_rounds_seconds=1.0,
+        tournament_tick_seconds=0.2,
+        tournament_in_processes=False,
     )
     with LiveServer(settings) as server:
-        asyncio.run(record_all(server))
+        asyncio.run(record_tournament(server))
 
 
 if __name__ == "__main__":

@@ -21,8 +21,9 @@ def sign_up(page: Any, live: LiveServer, name: str) -> None:
 
 
 def test_a_private_table_by_invitation_plays_a_round(
-    browser: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path
+    browser: Any, live_paused: LiveServer, console_errors: ConsoleErrors, screenshots: Path
 ) -> None:
+    live = live_paused  # the round-end cards stay up while both are read
     host_context = browser.new_context(viewport={"width": 1280, "height": 800})
     guest_context = browser.new_context(viewport={"width": 360, "height": 640})
     host = console_errors.watch(host_context.new_page())

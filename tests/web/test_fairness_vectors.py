@@ -42,3 +42,13 @@ def test_the_deal_vectors_match_the_documented_python_deal() -> None:
         hands, boneyard = deal(vector["seed"], rules["set_max"], rules["players"], rules["hand_size"])
         assert [sorted(hand) for hand in hands] == [sorted(hand) for hand in vector["hands"]]
         assert boneyard == vector["boneyard"]
+
+
+def test_the_reparto_vector_is_what_the_server_publishes() -> None:
+    from tests.web import reparto_vectors
+
+    committed = json.loads((fairness_vectors.VECTORS / "reparto_day.json").read_text())
+    assert committed["revealed"] and committed["seed"]
+    assert committed == json.loads(json.dumps(reparto_vectors.day_vector())), (
+        "reparto_day.json is stale: regenerate it with .venv/bin/python -m tests.web.reparto_vectors"
+    )

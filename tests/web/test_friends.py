@@ -85,7 +85,7 @@ def test_N4_thirty_friend_requests_fold_into_one_notice_with_a_count(
     context = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
     beto = context.new_page()
     sign_up(beto, live, "beto")
-    beto.wait_for_function("document.querySelector('#notices') !== null")
+    beto.wait_for_function("() => document.querySelector('#notices') !== null")
     askers = [f"jugador{number}" for number in range(30)]
     with contextlib.ExitStack() as stack:
         for name in askers:  # made in the store: sign-ups from one address are limited

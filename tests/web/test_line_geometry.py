@@ -61,7 +61,7 @@ READ_BOARD = """(target) => {
 }"""
 
 # What an end button answers outside a choice: how many of its number are out.
-PLAYED_OF = "/Del \\d+ ya se jugaron/"
+PLAYED_OF = "/Del \\d+ ya se jug/"
 
 
 def touching_half(tile: dict[str, Any], x: float, y: float) -> int | None:

@@ -116,7 +116,7 @@ def test_a_finished_practice_game_replays_to_its_end(
     assert page.locator(".replay").get_attribute("data-kind") == "end"
     assert page.locator(".replay").get_attribute("data-round") == "0"
     share = page.locator("a.rp-share")
-    assert share.get_attribute("href") == f"{live.http}/#/partida/{game_id}"
+    assert share.get_attribute("href") == f"{live.http}/partida/{game_id}"
     download = page.locator("a.rp-download")
     record = page.request.get(live.http + download.get_attribute("href"))
     assert record.status == 200 and record.json()["scores"] == final

@@ -19,7 +19,7 @@ def table_picture(page: Any) -> dict[str, Any]:
     return {
         "hand": sorted(page.locator(".hand-tile").evaluate_all("tiles => tiles.map(t => t.dataset.tile)")),
         "line": page.locator(".line-svg .placed").count(),
-        "pozo": page.locator(".pozo").inner_text(),
+        "pozo": page.locator(".pozo").inner_text() if page.locator(".pozo").count() else None,
         "scores": page.locator(".scores").inner_text(),
         "turn": page.evaluate(
             "() => [window.tranque.table.state.round, window.tranque.table.state.turn.turn_id]"

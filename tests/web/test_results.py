@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.server.support.harness import LiveServer
-from tests.web.conftest import ConsoleErrors
+from tests.web.conftest import ConsoleErrors, browser_settings
 from tests.web.driver import play_both_until, play_until
 from tests.web.test_accounts import sign_up
 from tests.web.test_practice import start_practice
@@ -130,9 +131,18 @@ def vote_to_annul(page: Any) -> None:
     page.locator(".tools button", has_text="Proponer anular").click()
 
 
+@pytest.fixture
+def live_slow_rounds() -> Iterator[LiveServer]:
+    """A live server whose next hand is dealt 8 s after a round ends, not 1 s: long enough for a
+    test to read both players' round-end cards however busy the machine is."""
+    with LiveServer(browser_settings(between_rounds_seconds=8.0)) as server:
+        yield server
+
+
 def test_an_annulled_game_says_why_and_its_unfinished_hand_is_not_called_unverified(
-    browser: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path
+    browser: Any, live_slow_rounds: LiveServer, console_errors: ConsoleErrors, screenshots: Path
 ) -> None:
+    live = live_slow_rounds
     host, guest = two_at_a_private_table(browser, live, console_errors, {"width": 360, "height": 640})
 
     seen: Counter[str] = Counter()

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-const { boardBounds, endAnchor, fitView, litSides, END_RADIUS } = await import(
+const { boardBounds, endAnchor, endRadius, fitView, litSides, END_RADIUS } = await import(
   new URL("../../../src/tranque/web/js/line_fit.js", import.meta.url)
 );
 
@@ -28,6 +28,21 @@ test("the board's bounds hold every box and both end buttons", () => {
   // Buttons of radius 1 centred one unit past each end: two more units each side.
   assert.deepEqual(boardBounds([lead, right], ends, 1), { x: -3, y: -1, w: 7, h: 2 });
   assert.ok(boardBounds([lead, right], ends).w > 3 + 2 * END_RADIUS);
+});
+
+test("a button grown for a finger shrinks until it covers no tile of a row that turned beside it", () => {
+  // The right end points right at (2, 0); a tile of the next row lies one unit below it.
+  const below = { tile: "1-1", x: 2, y: 1, w: 1, h: 2, pips: [1, 1] };
+  assert.equal(endRadius(ends.right, [lead, right], 1.4), 1.4); // nothing in the way: as wanted
+  const r = endRadius(ends.right, [lead, right, below], 1.4);
+  assert.ok(r < 1.4 && r >= 0.25, r);
+  const c = endAnchor(ends.right, r);
+  const nx = Math.min(Math.max(c.x, below.x), below.x + below.w);
+  const ny = Math.min(Math.max(c.y, below.y), below.y + below.h);
+  assert.ok(Math.hypot(c.x - nx, c.y - ny) >= r - 1e-9);
+  // Each end's own radius widens the bounds on its own side only.
+  const bounds = boardBounds([lead, right], ends, { left: 1, right: 0.5 });
+  assert.deepEqual(bounds, { x: -3, y: -1, w: 6, h: 2 });
 });
 
 test("a short line is not blown up: the scale stops at maxScale and the board is centred", () => {

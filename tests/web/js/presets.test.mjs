@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-const { formChoices, playerCounts, presetSummary, presetTitle, tableBody } = await import(
+const { formChoices, playerCounts, presetSummary, presetTitle, tableBody, penaTableSlug } = await import(
   new URL("../../../src/tranque/web/js/presets.js", import.meta.url)
 );
 
@@ -66,4 +66,10 @@ test("a table accepts bots only when its host says so", () => {
   assert.deepEqual(tableBody(chosen), { preset: "clasico", players: 4, private: false, competitive: false });
   assert.deepEqual(tableBody(chosen, { competitive: true, bots: true }), { preset: "clasico", players: 4, private: false, competitive: true, bots: true });
   assert.equal("bots" in tableBody(chosen, { bots: false }), false);
+});
+
+test("the table form knows a peña's table by its hash", () => {
+  assert.equal(penaTableSlug("#/crear/pena/club-sol"), "club-sol");
+  assert.equal(penaTableSlug("#/crear"), null);
+  assert.equal(penaTableSlug("#/crear/otra/club"), null);
 });

@@ -6,6 +6,8 @@
 import { t, serverMessage, currentLang } from "./i18n.js";
 import { api } from "./api.js";
 import { el, button } from "./dom.js";
+import { noticeView } from "./tournaments_format.js";
+import { notifyElsewhere } from "./notify.js";
 
 const NOTICE_TEXT = {
   friend_request: "fr_notice_request",
@@ -137,8 +139,47 @@ export class FriendsUi {
     if (!NOTICE_TEXT[message.kind]) return;
     if (FOLDED_TEXT[message.kind]) this.fold(message);
     else this.card(message, t(NOTICE_TEXT[message.kind], { name: message.from }));
+    if (message.kind === "invite") {
+      const invite = { title: t("al_notify_invite_title"), body: t(NOTICE_TEXT.invite, { name: message.from }), tag: `invite-${message.table_id}` };
+      const code = (message.path || "").match(/[?&]invite=([^&#]+)/);
+      const hash = code ? `#/unirse/${code[1]}` : `#/mesa/${encodeURIComponent(message.table_id)}`;
+      notifyElsewhere({ ...invite, hash, open: () => this.open(message) });
+    }
     const page = this.app.root.querySelector(".friends-page");
     if (page && page.refresh) page.refresh();
+  }
+
+  // A tournament's news (docs/protocol.md, «Tournaments»: {"type": "tournament", "event", ...}):
+  // its card, with «Ir a mi mesa» when a table waits for this player and «Ver torneo»; an open
+  // tournament page is brought up to date. A card for the same tournament replaces the last.
+  tournament(message) {
+    const view = noticeView(message);
+    const id = String(message.tournament || "");
+    for (const old of this.box.querySelectorAll(".notice-tournament")) if (old.dataset.tournament === id) old.remove();
+    const card = el("div", { class: `notice notice-tournament notice-tournament-${message.event || "other"}`, role: "status", "data-tournament": id }, el("p", { text: t(view.key, view.params) }));
+    const close = () => card.remove();
+    const actions = el("div", { class: "actions" });
+    if (view.table) {
+      const table = view.table;
+      card.dataset.table = table;
+      actions.append(button(t("tn_go_table"), () => (close(), this.app.playAt(table)), "primary go-my-table"));
+    }
+    actions.append(button(t("tn_see"), () => (close(), this.app.go(view.hash)), view.table ? "see-tournament" : "primary see-tournament"));
+    actions.append(button(t("fr_close"), close, "link close-notice"));
+    card.append(actions);
+    this.box.append(card);
+    const page = this.app.root.querySelector(".tournament-page");
+    if (page && page.refresh && page.dataset.tournament === id) page.refresh();
+    if (message.event === "starting" || view.table) {
+      const go = () => (close(), view.table ? this.app.playAt(view.table) : this.app.go(view.hash));
+      const title = t(message.event === "starting" ? "al_notify_tournament_title" : "al_notify_tournament_round_title");
+      notifyElsewhere({ title, body: t(view.key, view.params), tag: `tournament-${id}`, hash: view.hash, open: go });
+    }
+  }
+
+  // The table a tournament notice offered is open now: its card has done its job.
+  tableOpened(tableId) {
+    for (const card of this.box.querySelectorAll(".notice-tournament")) if (card.dataset.table === tableId) card.remove();
   }
 
   // A new card for `message`; `latest()` is the notice its button follows (a folded card's newest).

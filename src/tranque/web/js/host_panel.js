@@ -5,6 +5,7 @@
 
 import { t } from "./i18n.js";
 import { el, button, setText, place } from "./dom.js";
+import { policyText } from "./talk.js";
 
 export function inviteUrl(host) {
   if (!host) return null;
@@ -30,6 +31,11 @@ export class HostPanel {
       this.fill.disabled = true; // one click, one request
       Promise.resolve(onFill()).finally(() => (this.fill.disabled = false));
     }, "primary fill-bots");
+    // Mirones (a private table): the host's policy, and the watching link with its own Copy.
+    this.policy = el("p", { class: "note spectator-policy" });
+    this.watchLink = el("textarea", { class: "watch-link", readonly: true, rows: 2, spellcheck: "false", "aria-label": t("sp_watch_link") });
+    this.watchBox = el("div", { class: "invite-box watch-box" }, el("label", { class: "invite-label", text: t("sp_watch_link") }), this.watchLink,
+      el("div", { class: "actions" }, button(t("copy"), () => this.copyLink(this.watchLink), "copy-watch-link")));
     this.root = el("section", { class: "invite host-panel card" }, this.count);
   }
 
@@ -41,14 +47,20 @@ export class HostPanel {
     place(this.root, this.inviteBox, Boolean(url));
     const canFill = Boolean(host) && (host.can_fill_bots === undefined ? true : host.can_fill_bots);
     place(this.root, this.fill, canFill);
+    const policy = host && host.spectators;
+    if (policy) setText(this.policy, policyText(policy));
+    place(this.root, this.policy, Boolean(policy), this.fill.parentNode === this.root ? this.fill : null);
+    const watchUrl = host && host.watch_url ? `${location.origin}${host.watch_url}` : null;
+    if (watchUrl && this.watchLink.value !== watchUrl) this.watchLink.value = watchUrl;
+    place(this.root, this.watchBox, Boolean(watchUrl), this.fill.parentNode === this.root ? this.fill : null);
   }
 
-  async copyLink() {
-    const url = this.link.value;
+  async copyLink(box = this.link) {
+    const url = box.value;
     try {
       await navigator.clipboard.writeText(url);
     } catch {
-      this.link.select(); // an older browser, or no permission: the old way
+      box.select(); // an older browser, or no permission: the old way
       document.execCommand("copy");
     }
     this.toast(t("copied"));

@@ -2,14 +2,31 @@
 
 import { MESSAGES_REPLAY } from "./messages_replay.js";
 import { MESSAGES_ANALYSIS } from "./messages_analysis.js";
+import { MESSAGES_LUCK } from "./messages_luck.js";
 import { PLAYERS_MESSAGES } from "./messages_players.js";
 import { FRIENDS_MESSAGES } from "./messages_friends.js";
 import { BOTS_MESSAGES } from "./messages_bots.js";
 import { MODERATION_MESSAGES } from "./messages_moderation.js";
 import { ADMIN_MESSAGES } from "./messages_admin.js";
+import { TOURNAMENTS_MESSAGES } from "./messages_tournaments.js";
+import { TABLE_MESSAGES } from "./messages_table.js";
+import { LEARN_MESSAGES } from "./messages_learn.js";
+import { PUZZLES_MESSAGES } from "./messages_puzzles.js";
+import { ALERTS_MESSAGES } from "./messages_alerts.js";
+import { SEATS_MESSAGES } from "./messages_seats.js";
+import { HEAD_TO_HEAD_MESSAGES } from "./messages_head_to_head.js";
+import { SHARE_MESSAGES } from "./messages_share.js";
+import { PENAS_MESSAGES } from "./messages_penas.js";
+import { REPARTO_MESSAGES } from "./messages_reparto.js";
+import { TALK_MESSAGES } from "./messages_talk.js";
+import { SEASONS_MESSAGES } from "./messages_seasons.js";
 
 export const MESSAGES = {
+  ...SHARE_MESSAGES,
   ...PLAYERS_MESSAGES,
+  ...HEAD_TO_HEAD_MESSAGES,
+  ...PUZZLES_MESSAGES,
+  ...REPARTO_MESSAGES,
   brand: { es: "Tranque", en: "Tranque" },
   tagline: { es: "Dominó como se juega en Colombia y el Caribe", en: "Dominó the way Colombia and the Caribbean play" },
   play_now: { es: "Jugar ahora", en: "Play now" },
@@ -67,6 +84,7 @@ export const MESSAGES = {
   right_end: { es: "punta derecha", en: "right end" },
   ends: { es: "Puntas", en: "Ends" },
   played_of: { es: "Del {n} ya se jugaron {k} de {total}.", en: "{k} of {total} tiles with {n} are already played." },
+  played_of_one: { es: "Del {n} ya se jugó {k} de {total}.", en: "{k} of {total} tiles with {n} is already played." },
   passed_on: { es: "pasó con", en: "passed on" },
   aids: { es: "Ayudas", en: "Aids" },
   aid_playable: { es: "Iluminar fichas que pegan", en: "Light up playable tiles" },
@@ -79,7 +97,7 @@ export const MESSAGES = {
   annul_proposed: { es: "Se propuso anular la partida ({k}/{n}).", en: "Annulling was proposed ({k}/{n})." },
   annulled: { es: "Partida anulada por votación.", en: "Game annulled by vote." },
   back_to_seat: { es: "Volver a mi puesto", en: "Take my seat back" },
-  covered: { es: "La máquina juega por ti por ausencia.", en: "The machine is playing for you while away." },
+  covered: { es: "Estás ausente: la máquina juega por ti.", en: "You are away: the machine is playing for you." },
   spectating: { es: "Estás mirando esta mesa.", en: "You are watching this table." },
   round_over: { es: "Fin de la mano", en: "Round over" },
   // Round and game ends, fair deals checked by the browser (results.js, results_text.js).
@@ -89,7 +107,7 @@ export const MESSAGES = {
   res_unfinished: { es: "La mano quedó sin terminar: los palitos de los pases decidieron la partida.", en: "The round was left unfinished: the palitos from passes decided the game." },
   res_tie: { es: "Tranque empatado: nadie gana la mano.", en: "Tied tranque: nobody wins the round." },
   res_domino_you: { es: "¡Dominó! Pusiste tu última ficha.", en: "Dominó! You played your last tile." },
-  res_domino_by: { es: "¡Dominó de {name}!", en: "Dominó by {name}!" },
+  res_domino_by: { es: "¡Dominó! Se pegó {name}", en: "Dominó! {name} went out" },
   res_tranque_you: { es: "Tranque: ganas tú, con menos puntos en la mano.", en: "Tranque: you win, with the fewest pips in hand." },
   res_tranque_by: { es: "Tranque: gana {name}, con menos puntos en la mano.", en: "Tranque: {name} wins, with the fewest pips in hand." },
   res_score_you: { es: "Anotas {n} puntos.", en: "You score {n} points." },
@@ -151,7 +169,7 @@ export const MESSAGES = {
   res_rematch_agreed: { es: "Quieren la revancha: {names}.", en: "Want a rematch: {names}." },
   res_rematch_waiting: { es: "Falta que acepte: {names}.", en: "Waiting for: {names}." },
   res_rematch_hint: { es: "Revancha: los mismos puestos y las mismas reglas, una partida nueva desde cero.", en: "Rematch: the same seats and rules, a new game from zero." },
-  domino_by: { es: "¡Dominó de {name}!", en: "Dominó by {name}!" },
+  domino_by: { es: "¡Dominó! Se pegó {name}", en: "Dominó! {name} went out" },
   tranque_won: { es: "Tranque: gana {name} con menos puntos.", en: "Tranque: {name} wins with fewest pips." },
   domino_you: { es: "¡Dominó! Pusiste tu última ficha.", en: "Dominó! You played your last tile." },
   tranque_you: { es: "Tranque: ganas tú con menos puntos.", en: "Tranque: you win with fewest pips." },
@@ -257,10 +275,19 @@ export const MESSAGES = {
   table_share_text: { es: "Ven a jugar dominó conmigo en Tranque:", en: "Come and play dominó with me on Tranque:" },
   ...MESSAGES_REPLAY,
   ...MESSAGES_ANALYSIS,
+  ...MESSAGES_LUCK,
   ...FRIENDS_MESSAGES,
   ...BOTS_MESSAGES,
   ...MODERATION_MESSAGES,
   ...ADMIN_MESSAGES,
+  ...TOURNAMENTS_MESSAGES,
+  ...TABLE_MESSAGES,
+  ...LEARN_MESSAGES,
+  ...ALERTS_MESSAGES,
+  ...SEATS_MESSAGES,
+  ...PENAS_MESSAGES,
+  ...TALK_MESSAGES,
+  ...SEASONS_MESSAGES,
 };
 
 const NUMBER_WORDS = {
@@ -276,6 +303,11 @@ export const PHRASES = {
   bien_jugado: { es: "Bien jugado", en: "Well played" },
   uy: { es: "¡Uy!", en: "Oops!" },
   otra: { es: "¿Otra?", en: "Another?" },
+  paso: { es: "¡Paso!", en: "I pass!" },
+  capicua: { es: "¡Capicúa!", en: "Capicúa!" },
+  se_tranco: { es: "¡Se trancó!", en: "It's blocked!" },
+  dale: { es: "¡Dale!", en: "Go on!" },
+  agua: { es: "¡Agua!", en: "Shuffle!" },
 };
 
 let lang = localStorage.getItem("tranque.lang") === "en" ? "en" : "es";

@@ -17,7 +17,7 @@
 
 import { svg, tileSvg } from "./tiles.js";
 import { t } from "./i18n.js";
-import { END_RADIUS, boardBounds, endAnchor, fitView, litSides } from "./line_fit.js";
+import { END_RADIUS, boardBounds, endAnchor, endRadius, fitView, litSides } from "./line_fit.js";
 
 const MAX_SCALE = 30; // pixels per unit at most: a two-unit tile stays ≤ 60 px long
 const MIN_TARGET = 34; // an end button is at least this many pixels across (a finger's tap)
@@ -105,15 +105,17 @@ export function renderLine(container, { line = [], ends = null, choosing = null,
 }
 
 // Size the view box to the container and place the end buttons (their radius grows when the
-// board is zoomed far out, so a finger can still hit them).
+// board is zoomed far out, so a finger can still hit them, but never over a placed tile).
 function fit(container, board) {
   if (!board.props) return;
   const { line, ends, choosing, hinted } = board.props;
   const width = container.clientWidth || 320;
   const height = container.clientHeight || 160;
   let view = fitView(boardBounds(line, ends), width, height, { maxScale: MAX_SCALE });
-  const radius = Math.max(END_RADIUS, MIN_TARGET / 2 / view.scale);
-  if (radius > END_RADIUS) view = fitView(boardBounds(line, ends, radius), width, height, { maxScale: MAX_SCALE });
+  const wanted = Math.max(END_RADIUS, MIN_TARGET / 2 / view.scale);
+  const radii = {};
+  for (const side of ["left", "right"]) radii[side] = ends && ends[side] ? endRadius(ends[side], line, wanted) : END_RADIUS;
+  if (wanted > END_RADIUS) view = fitView(boardBounds(line, ends, radii), width, height, { maxScale: MAX_SCALE });
   board.root.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
   board.root.dataset.scale = view.scale;
   const lit = litSides(choosing);
@@ -127,6 +129,7 @@ function fit(container, board) {
       for (const key of ["pips", "x", "y", "dir"]) delete button.dataset[key];
       continue;
     }
+    const radius = radii[side];
     const centre = endAnchor(end, radius);
     button.removeAttribute("display");
     button.removeAttribute("aria-hidden");

@@ -14,7 +14,31 @@ export function endAnchor(end, radius = END_RADIUS) {
   return { x: end.x + dx * radius, y: end.y + dy * radius };
 }
 
-// The smallest rectangle {x, y, w, h} holding every box and both end buttons (null if empty).
+// The radius, at most `wanted`, of an end's button that covers no placed box. A button grown
+// for a finger can reach a row of the snake that turned beside the end: then it shrinks until
+// it clears every box (a tap on it is a tap on the end, never on a tile).
+export function endRadius(end, line, wanted = END_RADIUS) {
+  const clears = (r) => {
+    const c = endAnchor(end, r);
+    return (line || []).every((box) => {
+      const nx = Math.min(Math.max(c.x, box.x), box.x + box.w);
+      const ny = Math.min(Math.max(c.y, box.y), box.y + box.h);
+      return Math.hypot(c.x - nx, c.y - ny) >= r - 1e-9;
+    });
+  };
+  if (clears(wanted)) return wanted;
+  let lo = MIN_RADIUS, hi = wanted;
+  for (let i = 0; i < 24; i += 1) {
+    const mid = (lo + hi) / 2;
+    if (clears(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+const MIN_RADIUS = 0.25;
+
+// The smallest rectangle {x, y, w, h} holding every box and both end buttons (null if empty);
+// `radius` is one radius for both buttons or {left, right}.
 export function boardBounds(line, ends, radius = END_RADIUS) {
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (const box of line || []) {
@@ -24,9 +48,10 @@ export function boardBounds(line, ends, radius = END_RADIUS) {
   if (ends) {
     for (const end of [ends.left, ends.right]) {
       if (!end) continue;
-      const c = endAnchor(end, radius);
-      x0 = Math.min(x0, c.x - radius); y0 = Math.min(y0, c.y - radius);
-      x1 = Math.max(x1, c.x + radius); y1 = Math.max(y1, c.y + radius);
+      const r = typeof radius === "number" ? radius : radius[end === ends.left ? "left" : "right"];
+      const c = endAnchor(end, r);
+      x0 = Math.min(x0, c.x - r); y0 = Math.min(y0, c.y - r);
+      x1 = Math.max(x1, c.x + r); y1 = Math.max(y1, c.y + r);
     }
   }
   if (x0 === Infinity) return null;

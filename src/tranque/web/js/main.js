@@ -1,6 +1,9 @@
 // The app: one socket, hash routes (#/, #/practicar, #/crear, #/entrar, #/jugar-ahora,
 // #/mesa/ID, #/unirse/CODE, #/partida/GAME_ID, #/clasificacion[/TAB[/PAGE]], #/jugador/NAME,
-// #/amigos, #/bots, #/moderacion, #/admin), and the account of whoever is using the browser.
+// #/amigos, #/bots, #/que-jugarias[/ID], #/moderacion, #/admin, #/torneos[/TAB[/PAGE]],
+// #/torneo/ID[?invite=CODE], #/aprender[/LESSON], #/penas[/SLUG[?invitacion=TOKEN]],
+// #/reparto[/DAY]),
+// and the account of whoever is using the browser.
 
 import { t, setLang, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
@@ -9,6 +12,7 @@ import { applyLobby } from "./lobby.js";
 import { homeScreen, optionsScreen, loginScreen, quickMatchScreen, noTableScreen } from "./screens.js";
 import { savedSeats, rememberSeat, seatPhase, forgetSeat, LIVE_PHASES } from "./seats.js";
 import { friendsScreen, FriendsUi } from "./friends.js";
+import { registerServiceWorker } from "./pwa.js";
 
 // What the home page does not need loads when first asked for, so that the first visit fetches
 // only the home page's modules (the server's page preloads those, and maps every module's URL
@@ -20,6 +24,11 @@ const LATER = {
   bots: () => import("./bots.js"),
   moderation: () => import("./moderation.js"),
   admin: () => import("./admin.js"),
+  tournaments: () => import("./tournaments.js"),
+  learn: () => import("./learn.js"),
+  puzzles: () => import("./puzzles.js"),
+  penas: () => import("./penas.js"),
+  reparto: () => import("./reparto.js"),
 };
 const LEADS_TO_TABLE = new Set(["practicar", "crear", "jugar-ahora", "unirse"]);
 
@@ -28,6 +37,12 @@ const NEEDS_ACCOUNT = { "jugar-ahora": "scr_login_for_play_now", crear: "scr_log
 
 // Seats of bots carry `name` (es) and `name_en` (docs/protocol.md, «seat»): the table is handed
 // the name in the reader's language, in `sync` and in `seat` events alike.
+// #/mesa/ID?ver=CODE: the table, and the code of its watching link (docs/protocol.md, «Mirones»).
+function tableAndWatch(arg) {
+  const [id, query] = arg.split("?");
+  return [decodeURIComponent(id), new URLSearchParams(query || "").get("ver")];
+}
+
 function inReadersLanguage(message) {
   if (currentLang() !== "en") return message;
   const named = (seat) => (seat && seat.name_en ? { ...seat, name: localName(seat) } : seat);
@@ -50,6 +65,7 @@ class App {
     this.linkDown = false; // the socket was open and is not now (false before the first open)
     this.serverWaiting = false; // the table waits for the server's database (`paused`)
     this.routes = 0; // how many times the page changed: a module that arrives late is for one
+    this.tableTournament = null; // {table, tournament}: the open table is a tournament's game
     this.friends = new FriendsUi(this); // notices, and the table's «Invitar a un amigo»
     this.socket = new Socket({
       onMessage: (m) => this.message(m),
@@ -78,8 +94,10 @@ class App {
     window.addEventListener("online", () => this.status());
     const invite = new URLSearchParams(location.search).get("invite");
     const path = location.pathname.match(/^\/mesa\/([^/]+)\/?$/);
+    const shared = location.pathname.match(/^\/(partida|torneo|pena)\/([^/]+)\/?$/); // a share link (docs/sharing.md)
     if (invite) history.replaceState(null, "", `/#/unirse/${encodeURIComponent(invite)}`);
     else if (path) history.replaceState(null, "", `/#/mesa/${path[1]}`);
+    else if (shared) history.replaceState(null, "", `/#/${shared[1] === "pena" ? "penas" : shared[1]}/${shared[2]}`);
     else if (location.pathname !== "/") history.replaceState(null, "", `/${location.hash}`);
     await this.refreshUser();
     this.socket.connect();
@@ -87,6 +105,8 @@ class App {
   }
 
   go(hash) {
+    // A toast said just now, in the same breath as this move, says why: it comes along.
+    this.carryToast = this.toastJustShown;
     if (location.hash === hash) this.route();
     else location.hash = hash;
   }
@@ -165,6 +185,8 @@ class App {
   route() {
     const [, page, arg] = (location.hash || "#/").split("/");
     this.routes += 1;
+    if (!this.carryToast) this.hideToast(); // a toast belongs to the page that made it (N8)
+    this.carryToast = false;
     this.leaveTable();
     this.lobbyHandler = null;
     document.querySelectorAll("[data-i18n]").forEach((el) => (el.textContent = t(el.dataset.i18n)));
@@ -183,13 +205,19 @@ class App {
     else if (page === "entrar") show(loginScreen(this));
     else if (page === "jugar-ahora") show(quickMatchScreen(this));
     else if (page === "unirse" && arg) this.sit({ invite: decodeURIComponent(arg) });
-    else if (page === "mesa" && arg) this.openTable(decodeURIComponent(arg));
-    else if (page === "partida" && arg) this.later(LATER.replay, ({ openReplay }) => openReplay(this.root, decodeURIComponent(arg), { toast: (text) => this.toast(text) }));
+    else if (page === "mesa" && arg) this.openTable(...tableAndWatch(arg));
+    else if (page === "partida" && arg) this.later(LATER.replay, ({ openReplay }) => openReplay(this.root, decodeURIComponent(arg), { toast: this.pageToast() }));
     else if (page === "clasificacion") this.later(LATER.players, ({ rankingScreen }) => show(rankingScreen(this, location.hash.split("/").slice(2))));
     else if (page === "jugador" && arg) this.later(LATER.players, ({ profileScreen }) => show(profileScreen(this, decodeURIComponent(arg))));
     else if (page === "amigos") this.user ? show(friendsScreen(this)) : this.askLogin(location.hash, "fr_login_reason");
     else if (page === "bots") this.later(LATER.bots, ({ botsScreen }) => show(botsScreen(this)));
     else if (page === "moderacion") this.user ? this.later(LATER.moderation, ({ moderationScreen }) => show(moderationScreen(this))) : this.askLogin(location.hash, "md_forbidden");
+    else if (page === "torneos") this.later(LATER.tournaments, ({ tournamentsScreen }) => show(tournamentsScreen(this, location.hash.split("/").slice(2))));
+    else if (page === "torneo" && arg) this.later(LATER.tournaments, ({ tournamentScreen }) => show(tournamentScreen(this, arg)));
+    else if (page === "aprender") this.later(LATER.learn, ({ learnScreen, lessonScreen }) => show(arg ? lessonScreen(this, decodeURIComponent(arg)) : learnScreen(this)));
+    else if (page === "que-jugarias") this.later(LATER.puzzles, ({ puzzlesScreen }) => show(puzzlesScreen(this, arg ? decodeURIComponent(arg) : null)));
+    else if (page === "penas") this.later(LATER.penas, ({ penasScreen, penaScreen }) => show(arg ? penaScreen(this) : penasScreen(this)));
+    else if (page === "reparto") this.later(LATER.reparto, ({ repartoScreen }) => show(repartoScreen(this, arg ? decodeURIComponent(arg) : null)));
     else if (page === "admin") this.user ? this.later(LATER.admin, ({ adminScreen }) => show(adminScreen(this))) : this.askLogin(location.hash, "ad_forbidden");
     else show(homeScreen(this));
   }
@@ -289,11 +317,27 @@ class App {
     }
   }
 
-  openTable(tableId) {
-    this.later(LATER.table, ({ TableView }) => this.showTable(TableView, tableId));
+  // A seat the server gave this account (a tournament's table: the director seats it), taken
+  // with its token from GET /api/me/seats, as «Volver a tu partida» does; without one, the
+  // table opens to watch.
+  async playAt(tableId) {
+    if (this.user) {
+      try {
+        const held = (await api("/api/me/seats")).find((seat) => seat.table === tableId);
+        if (held) this.remember(held.table, held.seat, held.token, "tournament");
+      } catch {
+        // not readable now: the table's page still shows the game
+      }
+    }
+    this.go(`#/mesa/${encodeURIComponent(tableId)}`);
   }
 
-  showTable(TableView, tableId) {
+  openTable(tableId, watch = null) {
+    this.friends.tableOpened(tableId);
+    this.later(LATER.table, ({ TableView }) => this.showTable(TableView, tableId, watch));
+  }
+
+  showTable(TableView, tableId, watch = null) {
     const saved = savedSeats(localStorage).find((seat) => seat.table === tableId) || null;
     this.missingTable = null;
     this.table = new TableView({
@@ -302,9 +346,11 @@ class App {
       tableId,
       seat: saved ? saved.seat : null,
       token: saved ? saved.token : null,
-      toast: (text) => this.toast(text),
+      toast: this.pageToast(),
       onLeave: (next) => this.afterTable(next),
       onWaiting: (waiting) => this.waiting(waiting),
+      watch,
+      account: Boolean(this.user),
     });
     this.table.start();
   }
@@ -336,6 +382,11 @@ class App {
       document.getElementById("toast").classList.remove("show"); // the screen says it already
       return;
     }
+    const tournament = this.tableTournament;
+    if (tournament && this.table && tournament.table === this.table.tableId) {
+      this.go(`#/torneo/${encodeURIComponent(tournament.tournament)}`); // a tournament's game: back to it
+      return;
+    }
     if (next && next.rematch && next.kind === "practice") {
       const rules = next.rematch;
       this.practice({ ...this.lastOptions, preset: rules.preset_name, players: rules.players, mode: rules.mode, target: rules.target, turn_seconds: rules.turn_seconds });
@@ -361,6 +412,14 @@ class App {
       return;
     }
     if (message.type === "notice") return this.friends.notice(message);
+    if (message.type === "tournament") return this.friends.tournament(message);
+    if (message.type === "sync" && message.tournament && this.table) {
+      // A tournament's table ({"id", "round"}): its game's end leads back to the tournament.
+      const tournament = typeof message.tournament === "object" ? message.tournament.id : message.tournament;
+      this.tableTournament = { table: this.table.tableId, tournament };
+    }
+    // A tournament game's time cap was reached: every viewer is told, in their language.
+    if (message.type === "event" && message.kind === "time_called" && message.data) this.toast(serverMessage(message.data));
     if (message.type === "paused" || message.type === "resumed") return this.waiting(message.type === "paused");
     if (message.type === "event" || message.type === "sync") this.waiting(false); // the table moves
     this.notePhase(message);
@@ -399,10 +458,23 @@ class App {
     document.body.classList.toggle("is-offline", show);
   }
 
+  // A toast for the page shown now: said only while the reader is still on it.
+  pageToast() {
+    const routes = this.routes;
+    return (text) => routes === this.routes && this.toast(text);
+  }
+
+  hideToast() {
+    clearTimeout(this.toastTimer);
+    document.getElementById("toast").classList.remove("show");
+  }
+
   toast(text) {
     const toast = document.getElementById("toast");
     toast.textContent = text;
     toast.classList.add("show");
+    this.toastJustShown = true;
+    queueMicrotask(() => (this.toastJustShown = false));
     clearTimeout(this.toastTimer);
     this.toastTimer = setTimeout(() => toast.classList.remove("show"), 3200);
   }
@@ -411,3 +483,4 @@ class App {
 const app = new App();
 window.tranque = app;
 app.start();
+registerServiceWorker();

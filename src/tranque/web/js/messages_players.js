@@ -6,7 +6,7 @@ export const PLAYERS_MESSAGES = {
   pl_nav_profile: { es: "Mi perfil", en: "My profile" },
   // The rankings
   pl_rankings: { es: "Clasificación", en: "Rankings" },
-  pl_by_xp: { es: "Experiencia (XP) en minitorneos", en: "Experience (XP) in minitournaments" },
+  pl_by_xp: { es: "Experiencia (XP) en partidas competitivas, también las de torneos", en: "Experience (XP) from competitive games, tournament ones too" },
   pl_by_rating: { es: "Rating en partidas competitivas", en: "Rating in competitive games" },
   pl_tab_week: { es: "Esta semana", en: "This week" },
   pl_tab_month: { es: "Este mes", en: "This month" },

@@ -4,16 +4,19 @@
 // own avatar to change, someone else's friend and block buttons). What the numbers mean is
 // the server's (docs/protocol.md, «Players»); players_format.js arranges them.
 
+import { provisionalMark } from "./provisional.js";
 import { t, currentLang, serverMessage } from "./i18n.js";
 import { api } from "./api.js";
 import { el, button } from "./dom.js";
 import { svg } from "./tiles.js";
 import { presetTitle } from "./presets.js";
 import { reportButton } from "./report.js";
+import { headToHeadSection } from "./head_to_head.js";
 import {
   RANKING_TABS, rankingView, rankingHash, rankingQuery, pageNumbers, avatarUrl, ratingText, signed,
   chartGeometry, resultKey, formatKey, dateText, friendActions,
 } from "./players_format.js";
+import { formatKey as tournamentFormatKey, placeText, tournamentHash } from "./tournaments_format.js";
 
 const profileHash = (name) => `#/jugador/${encodeURIComponent(name)}`;
 
@@ -30,9 +33,7 @@ function playerLink(name, id) {
 function ratingCell(entry) {
   if (!entry.provisional) return el("span", { class: "rating", text: ratingText(entry) });
   return el("span", { class: "rating provisional", title: t("pl_provisional") },
-    document.createTextNode(String(entry.rating)),
-    el("span", { "aria-hidden": "true", text: "?" }),
-    el("span", { class: "visually-hidden", text: ` ${t("pl_provisional_short")}` }));
+    document.createTextNode(String(entry.rating)), provisionalMark()); // «?»: what it means (provisional.js)
 }
 
 function failure(error) {
@@ -162,7 +163,7 @@ function profileParts(app, profile, presets, reload) {
   if (profile.is_me) out.push(avatarPicker(app, profile, picture));
   else if (app.user) out.push(friendBox(app, profile, reload));
   if (app.user && !profile.is_me && !profile.is_bot) out.push(el("div", { class: "profile-card report-card" }, reportButton(profile.name)));
-  out.push(xpSection(profile), gamesSection(profile, titleOf), ratingsSection(profile), recentSection(profile, titleOf));
+  out.push(xpSection(profile), gamesSection(profile, titleOf), headToHeadSection(app, profile), ratingsSection(profile), tournamentsSection(profile), recentSection(profile, titleOf));
   return out;
 }
 
@@ -223,6 +224,28 @@ function historyChart(entry, pool) {
   root.append(svg("polyline", { class: "series", points: shape.points }));
   if (shape.dots.length <= 40) for (const dot of shape.dots) root.append(svg("circle", { class: "dot", cx: dot.x, cy: dot.y, r: 2.5 }));
   return root;
+}
+
+// «Torneos»: the events the player entered (GET /api/players/NAME/tournaments), newest first,
+// with the place reached once finished.
+function tournamentsSection(profile) {
+  const box = el("section", { class: "profile-card tournaments", "aria-labelledby": "pl-tournaments", "aria-busy": "true" }, el("h2", { id: "pl-tournaments", text: t("tn_profile_title") }));
+  api(`/api/players/${encodeURIComponent(profile.name)}/tournaments`).then((data) => {
+    box.removeAttribute("aria-busy");
+    const rows = (data && data.tournaments) || [];
+    if (!rows.length) return box.append(el("p", { class: "note", text: t("tn_profile_none") }));
+    const lang = currentLang();
+    box.append(el("ul", { class: "tn-profile-list" }, ...rows.map((row) => {
+      const place = row.place ? t("tn_profile_place", { place: placeText(row.place, lang), n: row.entrants }) : t(row.status === "finished" ? "tn_status_finished" : row.status === "cancelled" ? "tn_status_cancelled" : "tn_profile_playing");
+      return el("li", { "data-tournament": row.id },
+        el("span", {}, el("a", { href: tournamentHash(row.id), text: row.name }), el("span", { class: "note", text: ` · ${t(tournamentFormatKey(row.format))}` })),
+        el("span", {}, el("span", { class: "tn-profile-place", text: place }), row.finished_at ? el("span", { class: "note", text: ` · ${dateText(row.finished_at, lang)}` }) : null));
+    })));
+  }, (error) => {
+    box.removeAttribute("aria-busy");
+    box.append(failure(error));
+  });
+  return box;
 }
 
 function recentSection(profile, titleOf) {

@@ -49,8 +49,15 @@ export function presetTitle(preset, lang) {
 // The body of POST /api/tables for the form's `chosen` rules: private or public, and
 // competitive (it counts for the rankings when everyone has an account) or casual, which is
 // what the form starts with.
-export function tableBody(chosen, { isPrivate = false, competitive = false, bots = false } = {}) {
+export function tableBody(chosen, { isPrivate = false, competitive = false, bots = false, spectators = null } = {}) {
   const body = { ...chosen, private: Boolean(isPrivate), competitive: competitive === true };
   if (bots === true) body.bots = true; // «Acepta bots»: bot accounts may sit (docs/bots.md)
+  if (isPrivate && spectators) body.spectators = spectators; // «Mirones» (talk/watching.py)
   return body;
+}
+
+// #/crear/pena/<slug>: the form of «Nueva mesa de la peña»; null for any other table form.
+export function penaTableSlug(hash) {
+  const parts = String(hash || "").replace(/^#/, "").split("?")[0].split("/").filter(Boolean);
+  return parts[0] === "crear" && parts[1] === "pena" && parts[2] ? decodeURIComponent(parts[2]) : null;
 }

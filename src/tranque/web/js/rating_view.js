@@ -7,6 +7,7 @@
 import { t } from "./i18n.js";
 import { el } from "./dom.js";
 import { ratingLine, signed } from "./players_format.js";
+import { provisionalMark } from "./provisional.js";
 
 export function ratingLineText(view, rating) {
   const line = ratingLine(rating);
@@ -36,7 +37,8 @@ export function ratingChanges(view, changes) {
       change: signed(change.after - change.before),
       xp: change.xp,
     });
-    list.append(el("li", { text }));
+    const before = view.state && view.state.rating && view.state.rating.seats ? view.state.rating.seats[change.seat] : null;
+    list.append(el("li", {}, document.createTextNode(text), ...(before && before.provisional ? [provisionalMark()] : [])));
   }
   return el("section", { class: "res-rating" }, el("h3", { text: t("pl_changes_title") }), list);
 }

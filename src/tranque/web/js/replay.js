@@ -4,7 +4,11 @@
 // the engine (GET /api/games/{id}/replay, docs/protocol.md «Finished games»): this page
 // only shows them.
 //
-//   openReplay(root, gameId, { toast })
+//   openReplay(root, gameId, { toast, url, analysis })
+//
+// `url`: where the frames come from when not the game's own address (el reparto del día's
+// games: GET /api/reparto/{day}/{mode}/replay/{mine|best}, reparto.js); `analysis: false`
+// leaves out the analysis panel (a game the reader may watch but not have analysed).
 //
 // ← and → step, Home and End go to the first and last step; the slider reaches any step.
 
@@ -16,10 +20,14 @@ import { renderLine } from "./line.js";
 import { roundSummary } from "./results_text.js";
 import { PLACES } from "./table.js";
 import { AnalysisPanel } from "./analysis_view.js";
+import { withLevel } from "./bot_faces.js";
 import { clampStep, stepForKey, stepPlace, frameText, scoreSeries, chartGeometry, halvesOf } from "./replay_steps.js";
+import { shareLink, shareUrl } from "./share.js";
 
-export function openReplay(root, gameId, { toast = () => {} } = {}) {
+export function openReplay(root, gameId, { toast = () => {}, url = null, analysis = true } = {}) {
   const view = new ReplayView(root, gameId, toast);
+  view.url = url;
+  view.withAnalysis = analysis;
   view.start();
   return view;
 }
@@ -39,7 +47,7 @@ class ReplayView {
     this.root.replaceChildren(page);
     let data;
     try {
-      data = await api(`/api/games/${encodeURIComponent(this.gameId)}/replay`);
+      data = await api(this.url || `/api/games/${encodeURIComponent(this.gameId)}/replay`);
     } catch (error) {
       if (!page.isConnected) return;
       const text = error && error.code === "no_such_game" ? t("rp_missing") : serverMessage(error);
@@ -83,15 +91,22 @@ class ReplayView {
     const places = PLACES[rules.players];
     this.seats = game.seats.map((info) => {
       const tiles = el("div", { class: "rp-tiles", role: "img" });
-      const name = el("span", { class: "rp-name", text: this.nameOf(info.seat) });
+      const name = el("span", { class: "rp-name", text: withLevel(this.nameOf(info.seat), info.kind === "bot" ? info.bot_level : null) });
       const mark = el("span", { class: "rp-turn", text: t("rp_turn") });
       const root = el("div", { class: "rp-seat", "data-seat": info.seat, "data-place": places[info.seat] }, el("div", { class: "rp-who" }, name, mark), tiles);
       return { root, tiles, shown: null };
     });
     this.line = el("div", { class: "line rp-line" });
     this.pozo = el("p", { class: "rp-pozo" });
-    const centre = el("div", { class: "rp-centre" }, this.line, this.pozo);
+    // At a flagged move of the analysis: its question and the better move, over the line.
+    this.question = el("p", { class: "rp-question" });
+    this.best = el("p", { class: "rp-best" });
+    this.after = el("p", { class: "rp-after" });
+    this.note = el("div", { class: "rp-note", "aria-live": "polite" }, this.after, this.question, this.best);
+    this.note.hidden = true;
+    const centre = el("div", { class: "rp-centre" }, this.note, this.line, this.pozo);
     const board = el("section", { class: `rp-board players-${rules.players}`, "aria-label": t("line_label") }, centre, ...this.seats.map((s) => s.root));
+    this.board = board;
 
     this.status = el("p", { class: "rp-status", "aria-live": "polite" });
     this.place = el("span", { class: "rp-place" });
@@ -122,16 +137,18 @@ class ReplayView {
       return value;
     });
 
-    this.better = el("span", { class: "an-better" });
-    this.status.append(" ", this.better);
-    this.analysis = new AnalysisPanel(this.data, {
+    this.analysis = this.withAnalysis === false ? noAnalysis() : new AnalysisPanel(this.data, {
       gameId: game.game_id,
       nameOf: (seat) => this.nameOf(seat),
       teamName: (team) => this.teamName(team),
-      go: (index) => this.show(index),
+      go: (index) => this.goTo(index),
       redraw: () => this.show(this.index),
     });
-    const main = el("div", { class: "rp-main" }, board, el("div", { class: "rp-panel" }, this.status, controls, this.analysis.timeline, el("p", { class: "rp-keys note", text: t("rp_keys") }), this.scores, this.analysis.root));
+    // The step's words and its controls in a bar of their own (on a phone, the only thing
+    // kept at the screen's foot), then the score and the analysis.
+    const bar = el("div", { class: "rp-bar" }, this.status, controls, this.analysis.timeline);
+    const panel = el("div", { class: "rp-panel" }, el("p", { class: "rp-keys note", text: t("rp_keys") }), this.scores, this.analysis.root);
+    const main = el("div", { class: "rp-main" }, board, bar, panel);
     this.page.replaceChildren(head, main, this.roundsSection());
   }
 
@@ -139,26 +156,18 @@ class ReplayView {
     const { game } = this.data;
     const holder = el("div", { class: "rp-links" });
     if (!game.private) {
-      const url = `${location.origin}/#/partida/${encodeURIComponent(game.game_id)}`;
-      const share = el("a", { class: "button rp-share", href: url, title: t("rp_share_hint"), text: t("rp_share") });
+      // The share page (/partida/<id>): a chat shows its card, a click opens this replay.
+      const url = shareUrl("partida", game.game_id);
+      const share = el("a", { class: "button rp-share share-button", href: url, title: t("share_hint"), text: t("rp_share") });
       share.addEventListener("click", (event) => {
         event.preventDefault();
-        this.copy(url);
+        shareLink({ title: t("share_game_title"), text: t("share_game_text"), url }, this.toast);
       });
       holder.append(share);
     }
     const download = el("a", { class: "button rp-download", href: `/api/games/${encodeURIComponent(game.game_id)}/record`, download: `tranque-${game.game_id}.json`, text: t("rp_download") });
     holder.append(download);
     return holder;
-  }
-
-  async copy(url) {
-    try {
-      await navigator.clipboard.writeText(url);
-      this.toast(t("rp_copied"));
-    } catch {
-      this.toast(t("rp_copy_this", { url })); // no clipboard here (an insecure page, or refused)
-    }
   }
 
   metaText() {
@@ -220,6 +229,14 @@ class ReplayView {
     this.show(next);
   }
 
+  /** A flagged move from the analysis: its position shown, the board brought into view and
+   * the focus on «›», the step that shows what was played. */
+  goTo(index) {
+    this.show(index);
+    this.board.scrollIntoView({ block: "start" });
+    this.buttons.forward.focus({ preventScroll: true });
+  }
+
   show(index) {
     const { frames, rounds } = this.data;
     this.index = clampStep(index, frames.length);
@@ -244,14 +261,20 @@ class ReplayView {
       this.showHand(seat, frame.hands[index], index);
     });
     // At a flagged move of the analysis, the better tile lies pale where it would have gone.
-    const { ghost, said: better } = this.analysis.at(this.index);
+    const { ghost, question, best, after } = this.analysis.at(this.index);
     const line = ghost ? [...frame.line, { ...ghost, tile: `ghost:${ghost.tile}` }] : frame.line;
     renderLine(this.line, { line, ends: ghost ? null : frame.line_ends, choosing: null }); // no end hides the ghost
     this.line.querySelectorAll('[data-tile^="ghost:"]').forEach((tile) => {
       tile.classList.replace("placed", "ghost");
       tile.dataset.ghost = tile.dataset.tile.slice("ghost:".length);
+      const title = tile.querySelector("title");
+      if (title) title.textContent = best;
     });
-    setText(this.better, better);
+    for (const [element, text] of [[this.after, after], [this.question, question], [this.best, best]]) {
+      setText(element, text);
+      element.hidden = !text;
+    }
+    this.note.hidden = !(question || after);
     this.analysis.timeline.querySelectorAll(".an-mark").forEach((mark) => mark.classList.toggle("current", Number(mark.dataset.frame) === this.index));
     setText(this.pozo, t("rp_pozo", { n: frame.pozo }));
     this.pozo.hidden = this.data.rules.drawing !== "until-playable";
@@ -275,4 +298,9 @@ class ReplayView {
       }),
     );
   }
+}
+
+// The analysis panel's place when there is none: nothing shown, no flagged move.
+function noAnalysis() {
+  return { timeline: el("div", { hidden: true }), root: el("div", { hidden: true }), at: () => ({}) };
 }

@@ -14,6 +14,8 @@ import { roundSummary, gameSummary } from "./results_text.js";
 import { DealBook } from "./fairness.js";
 import { ratingChanges } from "./rating_view.js";
 import { reportButton } from "./report.js";
+import { luckLine } from "./luck_view.js";
+import { shareButton, shareUrl } from "./share.js";
 
 let overlay = null;
 
@@ -78,13 +80,15 @@ function revealedHands(view, data) {
   const counts = data.result ? data.result.seat_counts : null;
   (data.hands || []).forEach((hand, seat) => {
     const row = element("div", "revealed-hand");
-    row.append(element("span", "who", view.nameOf(seat)));
+    row.append(element("span", "who", view.labelOf ? view.labelOf(seat) : view.nameOf(seat)));
     const pips = counts ? counts[String(seat)] : undefined;
     row.append(element("span", "pips", pips === undefined ? "" : pips === 1 ? t("pips_left_one") : t("pips_left", { n: pips })));
     const tiles = element("span", "tiles");
+    // Double-nine's 7, 8 and 9 pips need room to be counted: larger halves for that set.
+    const unit = view.state.rules && view.state.rules.set_max > 6 ? 24 : 14;
     for (const tile of hand) {
       const [a, b] = tile.split("-").map(Number);
-      tiles.append(tileSvg(a, b, { unit: 14 }));
+      tiles.append(tileSvg(a, b, { unit }));
     }
     row.append(tiles);
     hands.append(row);
@@ -115,7 +119,7 @@ export function showRoundEnd(view, data) {
   box.append(element("p", "why", summary.headline));
   const lines = element("ul", "points");
   for (const text of summary.lines) lines.append(element("li", "", text));
-  box.append(lines, element("p", "res-total", summary.total), revealedHands(view, data), roundFairness(view, data));
+  box.append(lines, element("p", "res-total", summary.total), revealedHands(view, data), roundFairness(view, data), luckLine(view, data));
   const actions = element("div", "actions");
   box.append(actions);
   if (view.seat !== null && view.state.phase === "between_rounds") {
@@ -145,6 +149,9 @@ export function showGameEnd(view, data) {
   onward.focus({ preventScroll: true });
 }
 
+// The game's running totals, one line per team (or seat), the target dashed; each line ends
+// in its total, and a legend under the chart names every line in words, colour only
+// repeating it.
 function chart(view, results) {
   const teams = view.state.scores.length;
   const totals = Array.from({ length: teams }, () => [0]);
@@ -154,16 +161,42 @@ function chart(view, results) {
       totals[team].push(previous + ((result && result.points[String(team)]) || 0));
     }
   }
-  const width = 300, height = 150, pad = 20;
-  const top = Math.max(view.state.rules.target, ...totals.flat());
+  const width = 320, height = 170, left = 30, right = 34, pad = 16;
+  const target = view.state.rules.target;
+  const top = Math.max(target, ...totals.flat());
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": t("score_chart") });
-  const x = (i) => pad + (i * (width - 2 * pad)) / Math.max(1, results.length);
+  const x = (i) => left + (i * (width - left - right)) / Math.max(1, results.length);
   const y = (v) => height - pad - (v * (height - 2 * pad)) / top;
-  root.append(svg("line", { x1: pad, y1: y(view.state.rules.target), x2: width - pad, y2: y(view.state.rules.target), class: "target" }));
+  const label = (text, attributes) => {
+    const node = svg("text", attributes);
+    node.textContent = text;
+    return node;
+  };
+  root.append(svg("line", { x1: left, y1: y(0), x2: width - right, y2: y(0), class: "axis" }));
+  root.append(label("0", { x: left - 4, y: y(0) + 4, class: "tick", "text-anchor": "end" }));
+  root.append(svg("line", { x1: left, y1: y(target), x2: width - right, y2: y(target), class: "target" }));
+  root.append(label(String(target), { x: left - 4, y: y(target) + 4, class: "tick", "text-anchor": "end" }));
+  results.forEach((_, i) => root.append(label(String(i + 1), { x: x(i + 1), y: height - 2, class: "tick", "text-anchor": "middle" })));
+  // Each line's total at its end, nudged apart where two totals would overlap.
+  const ends = totals.map((values, team) => ({ team, total: values[values.length - 1], at: y(values[values.length - 1]) + 4 }));
+  ends.sort((p, q) => p.at - q.at).forEach((end, i, all) => {
+    if (i && end.at - all[i - 1].at < 11) end.at = all[i - 1].at + 11;
+  });
   totals.forEach((values, team) => {
     root.append(svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: `series side-${team}` }));
   });
-  return root;
+  for (const end of ends) {
+    root.append(label(String(end.total), { x: width - right + 4, y: end.at, class: `total side-${end.team}` }));
+  }
+  const legend = element("ul", "chart-legend");
+  totals.forEach((values, team) => {
+    const item = element("li", `side-${team}`);
+    item.append(element("span", "swatch"), element("span", "", `${view.teamName(team)}: ${values[values.length - 1]}`));
+    legend.append(item);
+  });
+  const figure = element("figure", "chart-figure");
+  figure.append(root, legend);
+  return figure;
 }
 
 function renderGameEnd(view, data) {
@@ -177,7 +210,8 @@ function renderGameEnd(view, data) {
     box.append(element("h3", "", t("score_chart")), chart(view, view.state.results));
   }
   const actions = element("div", "actions");
-  if (view.seat !== null && data.reason !== "annulled") {
+  const tournament = view.state.kind === "tournament"; // no rematch: the tournament pairs the next game
+  if (view.seat !== null && data.reason !== "annulled" && !tournament) {
     // (after an annulled game the server refuses a rematch: a new table is the way)
     const rematch = button(t("rematch"), "primary res-rematch", () => {
       rematch.disabled = true;
@@ -191,11 +225,14 @@ function renderGameEnd(view, data) {
     const replay = element("a", "button res-replay", t("rp_open"));
     replay.href = `#/partida/${encodeURIComponent(`${view.tableId}.${view.state.game}`)}`;
     actions.append(replay);
+    // «Compartir»: the game's share page, whose card a chat shows (a private game's has none).
+    const url = shareUrl("partida", `${view.tableId}.${view.state.game}`);
+    actions.append(shareButton({ title: t("share_game_title"), text: t("share_game_text"), url }, (text) => view.toast && view.toast(text), "res-share"));
   }
   const download = element("a", "button", t("download_record"));
   download.href = `/api/tables/${encodeURIComponent(view.tableId)}/record`;
   download.download = `tranque-${view.tableId}.json`;
-  actions.append(download, button(t("home"), "", () => view.onLeave()));
+  actions.append(download, button(t(tournament ? "tn_back_to_tournament" : "home"), tournament ? "primary res-tournament" : "", () => view.onLeave()));
   box.append(actions);
   // «Reportar»: a seated player may report the other people at the table (never a bot, never
   // oneself) about this game, for the moderators (docs/playing.md).

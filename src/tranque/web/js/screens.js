@@ -1,10 +1,17 @@
 // The screens around the table: home (with the lobby, games to watch, your live seat and how
 // to play), table options, logging in, waiting for a quick match, and the unknown table.
 
+import { withLevel } from "./bot_faces.js";
 import { t, currentLang, serverMessage, localName } from "./i18n.js";
 import { api } from "./api.js";
 import { button, escapeHtml } from "./dom.js";
-import { formChoices, presetSummary, presetTitle, tableBody } from "./presets.js";
+import { formChoices, presetSummary, presetTitle, tableBody, penaTableSlug } from "./presets.js";
+import { learnLink, learnOffer } from "./learn_offer.js";
+import { installOffer } from "./pwa.js";
+
+// Who may watch a private table, as its host picks (the server's talk/watching.py refuses any
+// other with `bad_spectators`); here, not in talk.js, so the home page does not load the chat.
+const SPECTATOR_POLICIES = ["none", "friends", "pena", "link"];
 
 // An account name is 3 to 24 characters: the server's names.NAME_PATTERN (tests/web/
 // test_screens.py checks these against it). The field says so instead of cutting silently.
@@ -73,7 +80,14 @@ export function homeScreen(app) {
     `<h2>${t("scr_playing_now")}</h2><ul class="playing-list"><li class="note">${t("scr_playing_empty")}</li></ul>`,
   );
   const how = section("how-to", `<h2>${t("how_to")}</h2><ol>${HOW_TO[currentLang()].map((line) => `<li>${line}</li>`).join("")}</ol>`);
-  page.append(resume, hero, lobby, playing, how);
+  how.append(learnLink());
+  page.append(...[resume, learnOffer(app), hero, lobby, playing, how].filter(Boolean));
+  import("./puzzles_card.js").then(({ dailyCard }) => page.insertBefore(dailyCard(app), lobby), () => {});
+  // A signed-in player's friends' results and tournaments about to start, under the buttons.
+  if (app.user) import("./home_friends.js").then(({ friendsHome }) => hero.after(friendsHome(app)), () => {});
+  if (app.user) import("./penas_home.js").then(({ myPenasCard }) => page.insertBefore(myPenasCard(app), lobby), () => {});
+  import("./reparto_card.js").then(({ repartoCard }) => page.insertBefore(repartoCard(app), lobby), () => {});
+  hero.append(installOffer()); // «Instalar Tranque», when the browser offers it (pwa.js)
   let presets = null;
   let tables = [];
   const draw = () => renderLobby(app, { open: lobby.querySelector(".lobby-list"), playing: playing.querySelector(".playing-list") }, tables, presets);
@@ -109,7 +123,8 @@ function renderResume(app, box, seats) {
 
 function seatNames(table) {
   const names = table.names || table.seats || [];
-  return names.map((name) => localName(name)).filter(Boolean);
+  const levels = table.levels || [];
+  return names.map((name, seat) => name && withLevel(localName(name), levels[seat])).filter(Boolean);
 }
 
 function renderLobby(app, lists, tables, presets) {
@@ -162,6 +177,7 @@ export function optionsScreen(app, { account }) {
     <label>${t("bot_level")} <select name="bot_level"></select></label>
     <label class="check capicua"><input type="checkbox" name="capicua"> <span></span></label>
     ${account ? `<label class="check"><input type="checkbox" name="private"> ${t("private_table")}</label>` : ""}
+    ${account ? spectatorChoice() : ""}
     ${account ? `<label class="check"><input type="checkbox" name="bots"> ${t("bt_accepts_bots")}</label>` : ""}
     ${account ? kindChoice() : ""}
     <p class="form-error" role="alert"></p>
@@ -170,6 +186,8 @@ export function optionsScreen(app, { account }) {
   const field = (name) => form.elements.namedItem(name);
   const start = form.querySelector("#start");
   const lang = currentLang();
+  const penaSlug = account ? penaTableSlug(location.hash) : null; // «Nueva mesa de la peña»
+  let penaId = null;
   let byName = {};
   let choices = null;
   const refresh = (changed) => {
@@ -193,12 +211,21 @@ export function optionsScreen(app, { account }) {
     if (!choices.capicua) field("capicua").checked = false;
   };
   if (account) {
+    const showSpectators = () => (form.querySelector(".spectators").hidden = !field("private").checked);
+    field("private").addEventListener("change", showSpectators);
+    showSpectators();
     const hint = form.querySelector(".kind-hint");
     const showHint = () => (hint.textContent = t(form.querySelector("input[name=competitive]:checked").value === "yes" ? "pl_competitive_hint" : "pl_casual_hint"));
     form.querySelectorAll("input[name=competitive]").forEach((radio) => radio.addEventListener("change", showHint));
     showHint();
   }
-  Promise.all([app.presets(), api("/api/bots")]).then(([presets, bots]) => {
+  const pena = penaSlug ? api(`/api/penas/${encodeURIComponent(penaSlug)}`) : null;
+  Promise.all([app.presets(), api("/api/bots"), pena]).then(([presets, bots, penaPage]) => {
+    if (penaPage) {
+      penaId = penaPage.id; // a private table of the peña: only its members sit
+      field("private").closest("label").hidden = true;
+      form.querySelector("h2").after(Object.assign(document.createElement("p"), { className: "note pena-table-note", textContent: t("pn_table_for", { name: penaPage.name }) }));
+    }
     byName = Object.fromEntries(presets.map((p) => [p.name, p]));
     field("preset").innerHTML = presets.map((p) => `<option value="${escapeHtml(p.name)}">${escapeHtml(presetTitle(p, lang))}</option>`).join("");
     field("bot_level").innerHTML = bots
@@ -225,11 +252,17 @@ export function optionsScreen(app, { account }) {
     start.disabled = true;
     form.querySelector(".form-error").textContent = "";
     const competitive = form.querySelector("input[name=competitive]:checked");
-    const body = () => tableBody(chosen, { isPrivate: field("private").checked, competitive: Boolean(competitive) && competitive.value === "yes", bots: field("bots").checked });
-    const done = account ? await app.createTable(body()) : await app.practice(chosen);
+    const body = () => tableBody(chosen, { isPrivate: field("private").checked, competitive: Boolean(competitive) && competitive.value === "yes", bots: field("bots").checked, spectators: field("spectators").value });
+    const done = account ? await app.createTable(penaId ? { ...body(), pena_id: penaId } : body()) : await app.practice(chosen);
     if (!done) start.disabled = false;
   });
   return form;
+}
+
+// «Mirones» of a private table (docs/protocol.md, «Mirones»): nobody by default.
+function spectatorChoice() {
+  const choices = SPECTATOR_POLICIES.map((policy) => `<option value="${policy}">${t(`sp_${policy}`)}</option>`).join("");
+  return `<label class="spectators">${t("sp_label")} <select name="spectators">${choices}</select></label>`;
 }
 
 // «Competitiva / Amistosa» (casual first: a table counts only when its host says so), with a
@@ -284,6 +317,8 @@ export function loginScreen(app, reason = "") {
     event.preventDefault();
     submit("/api/login");
   });
+  // The server's last answer was about what the fields held then: editing them clears it (N8).
+  form.addEventListener("input", () => (form.querySelector(".form-error").textContent = ""));
   form.elements.namedItem("register").addEventListener("click", () => {
     if (form.reportValidity()) submit("/api/register");
   });

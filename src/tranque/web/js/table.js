@@ -2,6 +2,8 @@
 // views update the page in place from it (table_views.js), turns the player's taps, drags
 // and keys (input.js) into requests, and runs the turn clock (clock.js).
 
+import { withLevel } from "./bot_faces.js";
+import { provisionalMark } from "./provisional.js";
 import { t, phrase, tileLabel } from "./i18n.js";
 import { renderLine } from "./line.js";
 import { api } from "./api.js";
@@ -9,12 +11,17 @@ import { showRoundEnd, showGameEnd, showRematchVote, closeOverlay } from "./resu
 import { DealBook } from "./fairness.js";
 import { el, button, setText, place } from "./dom.js";
 import { initialState, reduceSync, reduceEvent, reduceOptions, reduceHint, playsOf, canDo, isMyTurn, humanCount } from "./table_state.js";
-import { headerHtml, Badge, Opponent, HandView, ToolsPanel, HintBar, EndsBar, describeAction } from "./table_views.js";
+import { headerHtml, Badge, Opponent, HandView, ToolsPanel, HintBar, EndsBar, describeAction, playedOf } from "./table_views.js";
 import { canAskHint, currentHint, hintTarget, offersHints } from "./hint.js";
 import { HostPanel } from "./host_panel.js";
 import { attachHandInput } from "./input.js";
 import { TurnClock } from "./clock.js";
+import { TableAlerts, mountAlertSwitches } from "./alerts.js";
 import { ratingLineText } from "./rating_view.js";
+import { placeToolsSheet } from "./tools_sheet.js";
+import { AnnulBanner } from "./annul_vote.js";
+import { sortedHand, nextSort } from "./hand_sort.js";
+import { ChatPanel, ChatSettings } from "./talk.js";
 
 const AIDS_KEY = "tranque.aids";
 export const PLACES = {
@@ -26,7 +33,7 @@ export const PLACES = {
 };
 
 export class TableView {
-  constructor({ root, socket, tableId, seat, token, toast, onLeave, onWaiting = () => {} }) {
+  constructor({ root, socket, tableId, seat, token, toast, onLeave, onWaiting = () => {}, watch = null, account = false }) {
     this.root = root;
     this.socket = socket;
     this.tableId = tableId;
@@ -45,7 +52,12 @@ export class TableView {
     this.aids = { playable: true, ends: true, passes: true, ...JSON.parse(localStorage.getItem(AIDS_KEY) || "{}") };
     this.parts = null;
     this.clock = new TurnClock(root, () => this.state);
+    this.alerts = new TableAlerts(this); // sounds, vibrations, notifications, the time-out line
+    this.clock.onTick = (left, seat) => this.alerts.tick(left, seat);
     this.deals = new DealBook(); // each round's commitment, for this browser's own check of the deal
+    this.watch = watch; // the watching link's code (#/mesa/ID?ver=CODE), for a spectator's hello
+    this.chatSettings = new ChatSettings(); // the chat's mutes and off switch (talk.js)
+    this.chatSettings.load(account).then(() => this.parts && this.render());
     socket.resume = () => this.hello();
   }
 
@@ -56,6 +68,7 @@ export class TableView {
   hello() {
     const message = { type: "hello", table: this.tableId };
     if (this.token) message.token = this.token;
+    else if (this.watch) message.watch = this.watch;
     if (this.synced) message.last_seq = this.state.seq;
     return message;
   }
@@ -88,7 +101,7 @@ export class TableView {
       return;
     }
     this.toast((error && error.message) || t("error_generic"));
-    if (error && ["bad_token", "no_such_table", "private"].includes(error.code)) {
+    if (error && ["bad_token", "no_such_table", "private", "no_spectators"].includes(error.code)) {
       localStorage.removeItem(`tranque.seat.${this.tableId}`);
       this.onLeave();
     }
@@ -138,6 +151,7 @@ export class TableView {
       if (this.parts) setText(this.parts.announcer, ""); // nothing of the last hand is news
     }
     this.render();
+    this.alerts.react(before, after, message);
     if (message.type === "sync" && after.lastRound && after.phase === "between_rounds") showRoundEnd(this, after.lastRound);
     if (message.type !== "event") return;
     const kind = message.kind;
@@ -145,9 +159,24 @@ export class TableView {
     else if (kind === "round_ended") showRoundEnd(this, after.lastRound);
     else if (kind === "game_ended") showGameEnd(this, after.gameEnd); // the last hand first (results.js)
     else if (kind === "rematch_vote") showRematchVote(this, message.data);
-    else if (kind === "phrase") this.toast(`${this.nameOf(after.lastPhrase.seat)}: ${phrase(after.lastPhrase.phrase)}`);
+    else if (kind === "phrase" && after.lastPhrase && after.lastPhrase.seq === message.seq) {
+      // (a blocked player's phrase comes as null and leaves no lastPhrase of its own: N12;
+      // a player muted in this browser, a guest's mute, is skipped here)
+      const said = after.lastPhrase;
+      const info = after.seats[said.seat];
+      if (!this.chatSettings.isMuted(info && info.name)) this.toast(`${this.nameOf(said.seat)}: ${phrase(said.phrase)}`);
+    }
+    else if (kind === "chat" && this.parts && this.parts.chat) {
+      const line = after.chat[after.chat.length - 1];
+      if (line && line.seq === message.seq && this.parts.chat.announces(after, line)) {
+        this.toast(t("tk_said", { name: this.nameOf(line.seat), text: line.text }));
+      }
+    }
     else if (kind === "vote" && after.votes.length > before.votes.length) {
       this.toast(t("annul_proposed", { k: after.votes.length, n: humanCount(after) }));
+    } else if (kind === "vote" && !message.data.agree && before.votes.length) {
+      const seat = message.data.seat;
+      this.toast(seat === after.you ? t("tb_annul_refused_you") : t("tb_annul_refused", { name: this.nameOf(seat) }));
     } else if (kind === "annulled") this.toast(t("annulled"));
   }
 
@@ -219,7 +248,7 @@ export class TableView {
     if (!this.aids.ends || !s.ends) return;
     const n = side === "left" ? s.ends[0] : s.ends[1];
     const played = s.played.filter((key) => key.split("-").map(Number).includes(n)).length;
-    this.toast(t("played_of", { n, k: played, total: s.rules.set_max + 1 }));
+    this.toast(playedOf(n, played, s.rules.set_max + 1));
   }
 
   draw() {
@@ -248,6 +277,13 @@ export class TableView {
     const order = this.handOrder.filter((key) => key !== moved);
     order.splice(order.indexOf(before), 0, moved);
     this.handOrder = order;
+    this.render();
+  }
+
+  // «Ordenar fichas»: by number, then by points, in turn; dragging still reorders after it.
+  sortHand() {
+    this.sorted = nextSort(this.sorted || null);
+    this.handOrder = sortedHand(this.handOrder, this.sorted);
     this.render();
   }
 
@@ -312,6 +348,12 @@ export class TableView {
     return (info && info.name) || t("seat_n", { n: seat + 1 });
   }
 
+  // A seat's name with a bot's level beside it ("Toño (Bota gorda)"), for the summaries.
+  labelOf(seat) {
+    const info = this.state.seats[seat];
+    return seat !== this.state.you && info && info.kind === "bot" ? withLevel(this.nameOf(seat), info.bot_level) : this.nameOf(seat);
+  }
+
   membersOf(team) {
     const half = this.state.rules.players / 2;
     return [team, team + half].map((s) => this.nameOf(s)).join(" + ");
@@ -342,7 +384,10 @@ export class TableView {
     if (this.parts && this.parts.key === key) return this.parts;
     const parts = { key };
     parts.header = el("div", { class: "table-header" });
-    parts.rating = el("p", { class: "rating-line" });
+    parts.ratingText = el("span");
+    parts.yours = el("span", { class: "rating-yours" }, el("span"), provisionalMark()); // «?»: provisional.js
+    parts.rating = el("p", { class: "rating-line" }, parts.ratingText);
+    parts.annul = new AnnulBanner(this);
     parts.host = new HostPanel({ onFill: () => this.send({ type: "fill_bots", level: "heuristic" }), toast: this.toast });
     parts.line = el("div", { class: "line", id: "line" });
     parts.ends = new EndsBar(this);
@@ -354,7 +399,9 @@ export class TableView {
       if (seat === s.you) continue;
       const opponent = new Opponent(seat);
       parts.opponents.push(opponent);
-      others.append(opponent.root);
+      // A spectator sees seat 0 where a player sees themselves: below the board (N6).
+      if (this.position(seat) === "bottom") parts.grid.append(opponent.root);
+      else others.append(opponent.root);
     }
     parts.me = el("section", { class: "me" });
     if (s.you === null) {
@@ -378,9 +425,17 @@ export class TableView {
         end: (side) => this.choosing && this.chooseEnd(side),
       });
       parts.tools = new ToolsPanel(this);
+      parts.tools.root.addEventListener("toggle", () => this.placeTools());
+      mountAlertSwitches(parts.tools.root.querySelector(".aids"), this.toast);
       parts.hint = new HintBar(this);
-      parts.toolRow = el("div", { class: "tool-row" }, parts.tools.root);
+      parts.sort = button("", () => this.sortHand(), "sort-hand");
+      parts.toolRow = el("div", { class: "tool-row" }, parts.tools.root, parts.sort);
       parts.me.append(parts.status, parts.hand.root, parts.toolRow);
+      if (s.kind !== "practice") {
+        // Table talk, below the hand in the page's flow: open, it covers nothing (talk.js).
+        parts.chat = new ChatPanel(this, this.chatSettings);
+        parts.me.append(parts.chat.root);
+      }
     }
     parts.announcer = el("div", { class: "announcer visually-hidden", "aria-live": "polite", role: "status" });
     parts.screen = el("div", { class: `table-screen players-${s.rules.players}` }, parts.header, parts.rating, parts.grid, parts.me, parts.announcer);
@@ -388,7 +443,7 @@ export class TableView {
     if (this.resizing) this.resizing.disconnect();
     if (typeof ResizeObserver === "function") {
       // The board's box changes with the hand's rows and the window: lay the line out again.
-      this.resizing = new ResizeObserver(() => this.parts && this.renderLine());
+      this.resizing = new ResizeObserver(() => this.parts && (this.renderLine(), this.placeTools()));
       this.resizing.observe(parts.line);
     }
     this.parts = parts;
@@ -403,12 +458,18 @@ export class TableView {
     const html = headerHtml(this, s);
     if (parts.header.innerHTML !== html) parts.header.innerHTML = html;
     const rated = ratingLineText(this, s.rating);
-    setText(parts.rating, rated);
+    setText(parts.ratingText, rated);
+    const yours = s.rating && s.rating.seats && s.you !== null ? s.rating.seats[s.you] : null;
+    if (yours && yours.provisional) setText(parts.yours.firstChild, ` · ${t("prov_yours", { n: yours.rating })}`);
+    place(parts.rating, parts.yours, Boolean(rated && yours && yours.provisional));
     parts.rating.hidden = !rated;
     parts.rating.classList.toggle("rated", Boolean(s.rating && s.rating.rated));
     const waiting = s.phase === "waiting";
     const host = s.host; // the server's host panel (sync.host): the same after a reload
     place(parts.screen, parts.host.root, waiting, parts.grid);
+    const voting = AnnulBanner.open(s);
+    place(parts.screen, parts.annul.root, voting, parts.rating);
+    if (voting) parts.annul.update(this, s);
     if (waiting) parts.host.update(s, host);
     parts.ends.update(this, s);
     for (const opponent of parts.opponents) opponent.update(this, s);
@@ -424,6 +485,13 @@ export class TableView {
       place(parts.me, parts.covered, mine.state === "covered", parts.hand.root);
       parts.hand.update(this, s);
       parts.tools.update(s);
+      if (parts.chat) parts.chat.update(s);
+      const sortBy = nextSort(this.sorted || null);
+      if (parts.sort.dataset.by !== sortBy) {
+        // On a phone only «Ordenar» shows (the row stays one line); the rest is for readers.
+        parts.sort.dataset.by = sortBy;
+        parts.sort.replaceChildren(document.createTextNode(t("tb_sort")), el("span", { class: "sort-by", text: ` ${t(`tb_sort_${sortBy}`)}` }));
+      }
       const hints = offersHints(s);
       place(parts.toolRow, parts.hint.button, hints, parts.tools.root);
       place(parts.status, parts.hint.text, hints, parts.turnText.nextSibling);
@@ -431,6 +499,13 @@ export class TableView {
       if (hadFocus && !parts.hand.root.contains(document.activeElement)) parts.hand.focus(this.handOrder[0]);
     }
     this.renderLine();
+    this.placeTools();
+  }
+
+  // The open tools panel over the felt on a phone (tools_sheet.js); beside the table otherwise.
+  placeTools() {
+    const parts = this.parts;
+    if (parts && parts.tools) placeToolsSheet(parts.tools.root, parts.board, parts.screen);
   }
 
   // The line as the server laid it out: boxes that never move, the ends on the board.
@@ -441,15 +516,17 @@ export class TableView {
     renderLine(
       this.parts.line,
       { line: s.line, ends: s.lineEnds, choosing: sides.length ? sides : null, hinted: target && target.side },
-      { onEnd: (side) => this.chooseEnd(side), describe: (box) => this.tileOnBoard(box), onTile: (box) => this.toast(this.tileOnBoard(box)) },
+      { onEnd: (side) => this.chooseEnd(side), describe: (box) => this.tileOnBoard(box), onTile: (box) => this.aids.ends && this.toast(this.tileOnBoard(box)) },
     );
   }
 
-  // A tile on the board, and how many tiles of each of its numbers are already out.
+  // A tile on the board, and (with the «Contar» aid on) how many tiles of each of its numbers
+  // are already out.
   tileOnBoard(box) {
     const s = this.state;
     const [a, b] = box.pips;
-    const out = (n) => t("played_of", { n, k: s.line.filter((other) => other.pips.includes(n)).length, total: s.rules.set_max + 1 });
+    if (!this.aids.ends) return tileLabel(a, b);
+    const out = (n) => playedOf(n, s.line.filter((other) => other.pips.includes(n)).length, s.rules.set_max + 1);
     return [tileLabel(a, b), out(a), ...(a === b ? [] : [out(b)])].join(" ");
   }
 

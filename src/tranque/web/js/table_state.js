@@ -43,6 +43,7 @@ export function initialState({ you = null } = {}) {
     gap: false, // an event came with a seq that skipped one: ask for a fresh sync
     table: null,
     kind: null,
+    tournament: null, // {id, round} at a tournament's table (sync)
     you,
     rules: null,
     botLevel: null,
@@ -56,6 +57,7 @@ export function initialState({ you = null } = {}) {
     hand: [],
     handCounts: [],
     boneyard: 0,
+    pozoDealt: null, // the pozo this round was dealt with (0: none), from the server's counts
     line: [], // the server's placed boxes (docs/protocol.md, «The line on the table»)
     lineEnds: null, // {left: E, right: E} where the next tile would touch, when sent
     layout: [], // [[a, b], …]: each placed tile's halves as they lie, left to right
@@ -76,6 +78,7 @@ export function initialState({ you = null } = {}) {
     ready: [],
     annulled: null, // the seats that voted, once the game was annulled by vote
     lastPhrase: null, // {seq, seat, phrase}
+    chat: [], // {seq, seat, text}: the table's recent chat lines this seat was sent (talk.js)
     hint: null, // {turn_id, action}: the «Pista» the server gave this seat (practice tables)
     hintsLeft: null, // how many more this game, as the last hint's ack said (null: not known)
     announcements: [], // {seq, seat, type, tile, side, by, laid, scores}: what happened, newest last
@@ -106,6 +109,8 @@ export function reduceSync(state, snapshot) {
     game: snapshot.game || state.game || 1,
     rematch: snapshot.rematch || null,
     rating: snapshot.rating || null,
+    chat: (snapshot.chat || []).map((line) => ({ ...line })),
+    tournament: snapshot.tournament || null, // a tournament's table: {id, round} (its link back)
     announcements: state.table === snapshot.table ? state.announcements : [],
     hint: state.table === snapshot.table ? state.hint : null, // kept only for its own turn (hint.js)
     hintsLeft: state.table === snapshot.table && state.game === snapshot.game ? state.hintsLeft : null,
@@ -115,6 +120,7 @@ export function reduceSync(state, snapshot) {
     next.hand = (view.hand || []).map(tileKey);
     next.handCounts = [...(view.hand_counts || [])];
     next.boneyard = view.boneyard_count || 0;
+    next.pozoDealt = next.boneyard + (view.events || []).filter((event) => event.type === "draw").length;
     next.layout = (view.layout || []).map((pair) => [...pair]);
     next.ends = view.ends ? [...view.ends] : null;
     next.line = boxesOf(view.line);
@@ -204,6 +210,8 @@ export function reduceEvent(state, message) {
   return next;
 }
 
+const CHAT_KEPT = 50; // chat lines a table keeps on screen
+
 const HANDLERS = {
   table_created(s, d) {
     s.rules = d.rules;
@@ -248,6 +256,7 @@ const HANDLERS = {
       hand: d.hand ? d.hand.map(tileKey) : [],
       handCounts: [...(d.hand_counts || [])],
       boneyard: d.boneyard_count || 0,
+      pozoDealt: d.boneyard_count || 0,
       line: [],
       lineEnds: null,
       layout: [],
@@ -349,6 +358,12 @@ const HANDLERS = {
     return s;
   },
 
+  chat(s, d, message) {
+    // No text: a spectator's frame, or a line of a player you muted or blocked: nothing to show.
+    if (typeof d.text === "string") s.chat = [...s.chat, { seq: message.seq, seat: d.seat, text: d.text }].slice(-CHAT_KEPT);
+    return s;
+  },
+
   vote(s, d) {
     s.votes = d.agree ? [...new Set([...s.votes, d.seat])] : [];
     return s;
@@ -403,6 +418,12 @@ export function playsOf(state, key) {
 
 export function canDo(state, type) {
   return Boolean(state.options && state.options.legal_actions.some((action) => action.type === type));
+}
+
+// Whether this table has a pozo to show: its rules let players draw and the round was dealt
+// with one (four with double-six leave none; fútbol and sin-pozo never draw).
+export function hasPozo(state) {
+  return Boolean(state.rules && state.rules.drawing !== "none" && state.pozoDealt);
 }
 
 export function humanCount(state) {

@@ -6,9 +6,12 @@
 import { t, phrase, tileLabel, PHRASES } from "./i18n.js";
 import { tileSvg } from "./tiles.js";
 import { el, button, setText, setAttr, place, arrange, escapeHtml } from "./dom.js";
-import { parseTile, playsOf, canDo, isMyTurn, humanCount, partnerOf, teamOf } from "./table_state.js";
+import { parseTile, playsOf, canDo, isMyTurn, humanCount, partnerOf, teamOf, hasPozo } from "./table_state.js";
 import { CLOCK_RADIUS } from "./clock.js";
 import { canAskHint, currentHint, hintTarget, hintText } from "./hint.js";
+import { onPhone } from "./tools_sheet.js";
+import { faceUrl, levelTitle } from "./bot_faces.js";
+import { LeavingTools } from "./leaving.js";
 
 export const HAND_UNIT = 30; // a hand tile's half: the board never draws its tiles larger
 const BACKS_SHOWN = 12;
@@ -23,6 +26,17 @@ export function tileWords(a, b) {
 // Whether the table counts palitos (ponce) rather than points.
 export function countsPalitos(rules) {
   return Boolean(rules && (rules.preset_name === "ponce" || rules.pass_points));
+}
+
+// "Del 5 ya se jugaron 3 de 7" (one: "ya se jugó 1 de 7").
+export function playedOf(n, k, total) {
+  return t(k === 1 ? "played_of_one" : "played_of", { n, k, total });
+}
+
+// "0 ni 5", "0, 3 ni 5": the numbers a player showed they lack, in words.
+export function numbersList(numbers) {
+  if (numbers.length < 2) return numbers.join("");
+  return `${numbers.slice(0, -1).join(", ")} ${t("tb_or")} ${numbers[numbers.length - 1]}`;
 }
 
 export function pointsText(rules, n) {
@@ -48,7 +62,9 @@ export function headerHtml(view, state) {
   });
   const round = state.round !== null && state.round !== undefined ? t("round", { n: state.round + 1 }) : "";
   const info = [round, t("to_target", { n: pointsText(rules, rules.target) })].filter(Boolean).join(" · ");
-  return `<div class="round-info">${escapeHtml(info)}</div><div class="scores ${pairs ? "pairs" : "individual"}" role="group" aria-label="${escapeHtml(t("table_scores"))}">${teams.join("")}</div>`;
+  const event = state.tournament && state.tournament.id ? state.tournament : null; // back to its tournament
+  const back = event ? `<a class="tournament-link" href="#/torneo/${encodeURIComponent(event.id)}">${escapeHtml(t("tn_table_link", { round: event.round ?? "" }))}</a> · ` : "";
+  return `<div class="round-info">${back}${escapeHtml(info)}</div><div class="scores ${pairs ? "pairs" : "individual"}" role="group" aria-label="${escapeHtml(t("table_scores"))}">${teams.join("")}</div>`;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -71,6 +87,8 @@ export class Badge {
     this.passedOn = el("small", { class: "passed-on" });
     this.score = el("small", { class: "badge-score", "aria-hidden": "true" }); // shown where the header has no room
     this.tags = el("span", { class: "tags" });
+    this.level = el("small", { class: "bot-level" }); // a bot's level, on every screen size
+    this.face = el("img", { class: "seat-face", alt: "", "aria-hidden": "true", width: "28", height: "28" });
     this.text = el("div", { class: "badge-text" }, this.who, this.tags);
     this.root = el("div", { class: "badge", "data-seat": seat }, this.clock, this.text);
   }
@@ -86,18 +104,26 @@ export class Badge {
     setAttr(this.who, "title", view.nameOf(seat));
     const isPartner = partnerOf(state, state.you) === seat;
     let status = "";
-    if (info.kind === "bot" || info.state === "covered") status = t("bot");
+    const level = info.kind === "bot" ? levelTitle(info.bot_level) : "";
+    const face = faceUrl(info);
+    if (face && this.face.getAttribute("src") !== face) this.face.setAttribute("src", face);
+    place(this.root, this.face, Boolean(face), this.text);
+    setText(this.level, level);
+    if (info.kind === "bot" && !level) status = t("bot");
+    else if (info.state === "covered") status = t("bot");
     else if (info.kind === "human" && info.state === "away") status = t("away");
     setText(this.team, pairs ? TEAM_LETTERS[team] : "");
     setAttr(this.team, "aria-label", pairs ? `${t("team")} ${TEAM_LETTERS[team]}` : null);
     setText(this.partner, isPartner ? `(${t("partner")})` : "");
     setText(this.state, status);
     const marker = state.markers[seat];
-    setText(this.marker, marker ? (marker.kind === "passed" ? t("passed") : t("drew", { n: marker.n })) : "");
+    const you = seat === state.you; // your own badge speaks to you: "Pasaste (no llevas 0 ni 5)"
+    setText(this.marker, marker ? (marker.kind === "passed" ? t(you ? "tb_you_passed" : "passed") : t("drew", { n: marker.n })) : "");
     const numbers = view.aids.passes && state.passedOn[seat] && state.passedOn[seat].length ? state.passedOn[seat] : null;
-    setText(this.passedOn, numbers ? `${t("passed_on")} ${numbers.join(", ")}` : "");
+    const lacks = numbers && (you ? t("tb_you_lack", { list: numbersList(numbers) }) : `${t("passed_on")} ${numbers.join(", ")}`);
+    setText(this.passedOn, lacks || "");
     setText(this.score, pairs ? "" : pointsText(rules, state.scores[seat] || 0));
-    arrange(this.tags, [pairs && this.team, !pairs && this.score, isPartner && this.partner, status && this.state, marker && this.marker,
+    arrange(this.tags, [pairs && this.team, !pairs && this.score, level && this.level, isPartner && this.partner, status && this.state, marker && this.marker,
       numbers && this.passedOn].filter(Boolean));
   }
 }
@@ -188,14 +214,24 @@ export class HandView {
 
 // ---------------------------------------------------------------------------------------
 // "Frases · Ayudas": built once; being a <details> left in place, it stays open or closed
-// as the player left it, whatever happens at the table.
+// as the player left it, whatever happens at the table. Where it opens (beside the table, or
+// over the felt on a phone) is tools_sheet.js's and style.css's business (N1).
 
 export class ToolsPanel {
   constructor(view) {
     this.view = view;
-    this.root = el("details", { class: "tools" }, el("summary", { text: `${t("phrases")} · ${t("aids")}` }));
+    const title = `${t("phrases")} · ${t("aids")}`;
+    this.root = el("details", { class: "tools" }, el("summary", { text: title }));
+    const close = button("✕", () => (this.root.open = false), "tools-close");
+    close.setAttribute("aria-label", t("tb_close_tools"));
+    const head = el("div", { class: "tools-head" }, el("strong", { text: title }), close);
     const phrases = el("div", { class: "phrases" });
-    for (const key of Object.keys(PHRASES)) phrases.append(button(phrase(key), () => view.send({ type: "phrase", phrase: key })));
+    for (const key of Object.keys(PHRASES)) {
+      phrases.append(button(phrase(key), () => {
+        view.send({ type: "phrase", phrase: key });
+        if (onPhone()) this.root.open = false; // said: the felt is the player's again
+      }));
+    }
     const aids = el("div", { class: "aids" });
     this.boxes = {};
     for (const [key, label] of [["playable", "aid_playable"], ["ends", "aid_ends"], ["passes", "aid_passes"]]) {
@@ -205,8 +241,10 @@ export class ToolsPanel {
       aids.append(el("label", {}, box, document.createTextNode(` ${t(label)}`)));
     }
     this.vote = button(t("annul"), () => view.send({ type: "vote", agree: !this.voted }), "vote");
-    this.body = el("div", { class: "tools-body" }, phrases, aids);
+    this.body = el("div", { class: "tools-body" }, head, phrases, aids);
     this.root.append(this.body);
+    this.leaving = new LeavingTools(view); // «Salir de la mesa» / «Abandonar» (leaving.js)
+    this.body.append(this.leaving.root);
   }
 
   update(state) {
@@ -214,7 +252,8 @@ export class ToolsPanel {
     const canVote = (state.phase === "playing" || state.phase === "between_rounds") && state.kind !== "practice" && humanCount(state) > 1;
     this.voted = state.votes.includes(state.you);
     setText(this.vote, this.voted ? t("annul_no") : t("annul"));
-    place(this.body, this.vote, canVote);
+    place(this.body, this.vote, canVote, this.leaving.root);
+    this.leaving.update(state);
   }
 }
 
@@ -254,6 +293,7 @@ export class EndsBar {
 
   update(view, state) {
     setText(this.note, state.phase === "waiting" ? t("waiting_players") : "");
+    place(this.root, this.pozo, hasPozo(state)); // no "Pozo: 0" where there is none (N10)
     const mustDraw = Boolean(state.turn && state.turn.seat === state.you && canDo(state, "draw"));
     this.pozo.disabled = !mustDraw;
     this.pozo.classList.toggle("lit", mustDraw);

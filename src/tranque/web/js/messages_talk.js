@@ -1,0 +1,28 @@
+// The words of table talk (talk.js) and of the mirones (the host's panel, the create form).
+
+export const TALK_MESSAGES = {
+  tk_chat: { es: "Chat", en: "Chat" },
+  tk_chat_unread: { es: "Chat ({n})", en: "Chat ({n})" },
+  tk_placeholder: { es: "Escribe a toda la mesa…", en: "Write to the whole table…" },
+  tk_send: { es: "Enviar", en: "Send" },
+  tk_everyone: { es: "Todos en la mesa leen lo que escribes; los mirones no.", en: "Everyone at the table reads what you write; spectators do not." },
+  tk_empty: { es: "Nadie ha escrito todavía.", en: "Nobody has written yet." },
+  tk_off: { es: "Apagar el chat", en: "Turn chat off" },
+  tk_off_note: { es: "Chat apagado: no ves mensajes escritos.", en: "Chat off: you see no typed messages." },
+  tk_more: { es: "Opciones del mensaje de {name}", en: "Options for {name}'s message" },
+  tk_mute: { es: "Silenciar a {name}", en: "Mute {name}" },
+  tk_unmute: { es: "Dejar de silenciar a {name}", en: "Unmute {name}" },
+  tk_muted: { es: "Silenciaste a {name}: no verás sus mensajes ni frases.", en: "You muted {name}: you will not see their messages or phrases." },
+  tk_unmuted: { es: "Ya ves de nuevo a {name}.", en: "You see {name} again." },
+  tk_muted_list: { es: "Silenciados: {names}", en: "Muted: {names}" },
+  tk_report: { es: "Reportar mensaje", en: "Report message" },
+  tk_reported: { es: "Mensaje reportado: lo revisan los moderadores.", en: "Message reported: the moderators will review it." },
+  tk_said: { es: "{name}: {text}", en: "{name}: {text}" },
+  sp_label: { es: "Mirones", en: "Spectators" },
+  sp_none: { es: "Nadie puede mirar", en: "Nobody may watch" },
+  sp_friends: { es: "Mis amigos", en: "My friends" },
+  sp_pena: { es: "Los de la peña", en: "The peña's members" },
+  sp_link: { es: "Quien tenga el enlace", en: "Anyone with the link" },
+  sp_policy: { es: "Mirones: {policy}", en: "Spectators: {policy}" },
+  sp_watch_link: { es: "Enlace para mirones", en: "Watching link" },
+};
