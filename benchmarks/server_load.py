@@ -221,6 +221,14 @@ async def serve(args: argparse.Namespace) -> None:
     app = create_app(settings)
     tables: list[Any] = []
     young_before = [0]
+    # Another benchmark's load on the same server, started with the games (tournament_load.py):
+    # BENCH_SERVE_HOOK=module:function, called with the app, returns what starts it.
+    extra_load = None
+    if os.environ.get("BENCH_SERVE_HOOK"):
+        import importlib
+
+        module, _, function = os.environ["BENCH_SERVE_HOOK"].partition(":")
+        extra_load = getattr(importlib.import_module(module), function)(app)
 
     async def start_games(stagger: float = 0.0) -> dict[str, int]:
         if os.environ.get("BENCH_GC_LOG"):
@@ -233,6 +241,8 @@ async def serve(args: argparse.Namespace) -> None:
         loop = asyncio.get_running_loop()
         for number, table in enumerate(tables):  # on each table's actor, together or spread out
             loop.call_later(stagger * number / len(tables), table.post, commands.StartGame())
+        if extra_load is not None:
+            await extra_load()
         return {"started": len(tables)}
 
     async def full_collection() -> dict[str, Any]:
