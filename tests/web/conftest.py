@@ -288,6 +288,14 @@ AXE_RUN = """async () => {
 }"""
 
 
+BLOCKING = ("serious", "critical")  # the impacts of an axe-core violation that fail a test
+
+
+def serious_violations(page: Any, source: str) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    return [rule for rule in axe_violations(page, source) if rule["impact"] in BLOCKING]
+
+
 def axe_violations(page: Any, source: str) -> list[dict[str, Any]]:
     """axe-core's violations on the page as it is now, with every rule axe runs by default.
     The library is evaluated through the DevTools protocol, which the page's

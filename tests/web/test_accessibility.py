@@ -18,11 +18,9 @@ from typing import Any
 import pytest
 
 from tests.server.support.harness import LiveServer
-from tests.web.conftest import AXE_REPORTS, DESKTOP, PHONE, Size, axe_violations
+from tests.web.conftest import AXE_REPORTS, BLOCKING, DESKTOP, PHONE, Size, axe_violations
 from tests.web.driver import play_moves, play_to_round_end, play_until, start_practice
 from tests.web.test_players_pages import needs
-
-BLOCKING = ("serious", "critical")
 
 
 def reach_home(page: Any, base: str) -> None:

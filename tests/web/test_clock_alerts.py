@@ -11,12 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from tests.server.support.harness import LiveServer
-from tests.web.conftest import DESKTOP, SIZES, TALL_PHONE, ConsoleGuard, axe_violations
+from tests.web.conftest import BLOCKING, DESKTOP, SIZES, TALL_PHONE, ConsoleGuard, axe_violations
 from tests.web.driver import act_once
 from tests.web.test_accounts import sign_up
 from tests.web.test_resilience import wait_for_my_turn
 
-BLOCKING = ("serious", "critical")
 WATCH = """
 window.seen = {notifications: [], vibrations: [], tones: 0};
 Object.defineProperty(document, "visibilityState", {

@@ -10,8 +10,8 @@ from typing import Any
 from tests.server.support.harness import LiveServer
 from tests.server.support.http_helpers import client, login
 from tests.server.support.players_helpers import make_user
-from tests.web.conftest import axe_violations
-from tests.web.test_accessibility import BLOCKING, describe
+from tests.web.conftest import BLOCKING, axe_violations
+from tests.web.test_accessibility import describe
 from tests.web.test_accounts import sign_up
 
 

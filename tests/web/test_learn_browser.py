@@ -17,9 +17,7 @@ from typing import Any
 import pytest
 
 from tests.server.support.harness import LiveServer
-from tests.web.conftest import AXE_REPORTS, DESKTOP, PHONE, SIZES, Size, axe_violations
-
-BLOCKING = ("serious", "critical")
+from tests.web.conftest import AXE_REPORTS, BLOCKING, DESKTOP, PHONE, SIZES, Size, axe_violations
 
 
 def tile(page: Any, key: str) -> Any:

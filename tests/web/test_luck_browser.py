@@ -17,7 +17,7 @@ import pytest
 
 from tests.server.support.analysis_helpers import keep_game
 from tests.server.support.harness import LiveServer
-from tests.web.conftest import DESKTOP, SIZES, ConsoleErrors, Size, browser_settings
+from tests.web.conftest import DESKTOP, SIZES, ConsoleErrors, Size, browser_settings, serious_violations
 from tests.web.driver import play_to_round_end, start_practice
 from tests.web.test_analysis_browser import open_replay
 
@@ -31,6 +31,7 @@ def test_a_finished_round_s_summary_shows_what_the_deal_gave(
     live_paused: LiveServer,
     console_errors: ConsoleErrors,
     screenshots: Path,
+    axe_source: str,
     size: Size,
 ) -> None:
     live_paused.state.luck.playouts = PLAYOUTS
@@ -40,6 +41,9 @@ def test_a_finished_round_s_summary_shows_what_the_deal_gave(
     card = page.locator(".overlay.round-end")
     # The card is up with everything else before the figures come.
     assert card.locator(".revealed-hand").count() == 2
+    names = card.locator(".revealed-hand .who").all_inner_texts()
+    (bot,) = [name for name in names if name != "Tú"]
+    assert "Tú" in names and bot.endswith(" (Jugador de patio)"), names  # the bot's level, in the summary
     assert page.locator(LINE).count() == 1
     # Nothing is worked out until the player asks: it costs the server seconds of CPU.
     assert page.locator(f"{LINE}[data-status=asked-for]").count() == 1
@@ -68,6 +72,7 @@ def test_a_finished_round_s_summary_shows_what_the_deal_gave(
     folder.mkdir(parents=True, exist_ok=True)
     page.locator(LINE).scroll_into_view_if_needed()
     page.screenshot(path=folder / "round-end.png")
+    assert serious_violations(page, axe_source) == []  # the summary with the deal's figures
 
 
 @pytest.fixture
@@ -78,7 +83,7 @@ def analysing() -> Iterator[LiveServer]:
 
 
 def test_below_a_kept_game_s_replay_every_round_s_luck(
-    browser: Any, analysing: LiveServer, console_errors: ConsoleErrors, screenshots: Path
+    browser: Any, analysing: LiveServer, console_errors: ConsoleErrors, screenshots: Path, axe_source: str
 ) -> None:
     keep_game(analysing, "mesa1.1", [None, None])
     page = console_errors.watch(open_replay(browser, analysing, "mesa1.1", log_in=None))
@@ -95,3 +100,4 @@ def test_below_a_kept_game_s_replay_every_round_s_luck(
     folder = screenshots / "luck" / DESKTOP.name
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=folder / "replay.png", full_page=True)
+    assert serious_violations(page, axe_source) == []  # the replay with every round's figures

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.server.support.harness import LiveServer
-from tests.web.conftest import DESKTOP, PHONE, TALL_PHONE, ConsoleErrors, axe_violations
-from tests.web.test_accessibility import BLOCKING, describe
+from tests.web.conftest import BLOCKING, DESKTOP, PHONE, TALL_PHONE, ConsoleErrors, axe_violations
+from tests.web.test_accessibility import describe
 from tests.web.test_accounts import sign_up
 
 SLUG = "los-del-martes"

@@ -14,10 +14,8 @@ from typing import Any
 import pytest
 
 from tests.server.support.harness import LiveServer
-from tests.web.conftest import SIZES, Size, axe_violations
+from tests.web.conftest import BLOCKING, SIZES, Size, axe_violations
 from tranque.server.puzzles.book import packaged
-
-BLOCKING = ("serious", "critical")
 
 
 def blocking(page: Any, axe_source: str) -> list[str]:

@@ -13,12 +13,11 @@ from typing import Any
 import httpx
 
 from tests.server.support.harness import LiveServer
-from tests.web.conftest import SIZES, TALL_PHONE, axe_violations
+from tests.web.conftest import BLOCKING, SIZES, TALL_PHONE, axe_violations
 from tranque.server.http.pwa import version
 from tranque.server.http.web_page import load_site
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "tranque" / "web"
-BLOCKING = ("serious", "critical")
 FAKE_PROMPT = """() => {
     const event = new Event("beforeinstallprompt", {cancelable: true});
     event.prompt = () => { window.promptShown = (window.promptShown || 0) + 1; };

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from tests.server.support.harness import LiveServer
-from tests.web.conftest import DESKTOP, PHONE, ConsoleErrors, axe_violations
+from tests.web.conftest import BLOCKING, DESKTOP, PHONE, ConsoleErrors, axe_violations
 from tests.web.driver import play_until
-from tests.web.test_accessibility import BLOCKING, describe
+from tests.web.test_accessibility import describe
 from tests.web.test_practice import start_practice
 
 LAST_ROUND = ".overlay.round-end.last-round"

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.server.support.harness import LiveServer
-from tests.web.conftest import SIZES, ConsoleErrors, Size
+from tests.web.conftest import SIZES, ConsoleErrors, Size, serious_violations
 from tests.web.driver import act_once, play_until
 from tests.web.test_results import two_at_a_private_table, vote_to_annul
 
@@ -69,7 +69,7 @@ def covered(page: Any, selector: str) -> dict[str, list[str]]:
 
 @pytest.mark.parametrize("size", list(SIZES.values()), ids=list(SIZES))
 def test_N1_the_open_tools_panel_covers_no_badge_nor_the_turn_line(
-    open_page: Callable[[Size], Any], live: LiveServer, screenshots: Path, size: Size
+    open_page: Callable[[Size], Any], live: LiveServer, screenshots: Path, axe_source: str, size: Size
 ) -> None:
     page = open_page(size)
     practice(page, live, players=4, mode="individual")
@@ -88,6 +88,7 @@ def test_N1_the_open_tools_panel_covers_no_badge_nor_the_turn_line(
     fits = body.evaluate("(b) => b.scrollHeight <= b.clientHeight + 1")
     assert fits, "the panel scrolls: its last switch is cut"
     assert page.locator(".tools-body .aids label").last.is_visible()
+    assert serious_violations(page, axe_source) == []  # the open panel, for a screen reader too
 
 
 # N2 ------------------------------------------------------------------------------------
@@ -95,7 +96,12 @@ def test_N1_the_open_tools_panel_covers_no_badge_nor_the_turn_line(
 
 @pytest.mark.parametrize("size", list(SIZES.values()), ids=list(SIZES))
 def test_N2_every_player_sees_an_open_annul_vote_and_anyone_can_say_no(
-    browser: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path, size: Size
+    browser: Any,
+    live: LiveServer,
+    console_errors: ConsoleErrors,
+    screenshots: Path,
+    axe_source: str,
+    size: Size,
 ) -> None:
     host, guest = two_at_a_private_table(
         browser, live, console_errors, {"width": size.width, "height": size.height}
@@ -113,6 +119,7 @@ def test_N2_every_player_sees_an_open_annul_vote_and_anyone_can_say_no(
     assert banner.locator("button.annul-yes").is_visible() and banner.locator("button.annul-no").is_visible()
     assert host.locator(".annul-vote button.annul-yes").count() == 0  # ana said yes already
     shoot(guest, screenshots, size, "annul-vote")
+    assert serious_violations(guest, axe_source) == []  # the vote's banner and its buttons
     # beto, who did not propose it, says no: the vote is over for both, and ana is told.
     banner.locator("button.annul-no").click()
     host.locator(".annul-vote").wait_for(state="detached")

@@ -27,9 +27,18 @@ import pytest
 
 from tests.server.support.harness import LiveServer
 from tests.web import tournament_fixtures as fx
-from tests.web.conftest import DESKTOP, PHONE, SIZES, ConsoleErrors, Size, axe_violations, browser_settings
+from tests.web.conftest import (
+    BLOCKING,
+    DESKTOP,
+    PHONE,
+    SIZES,
+    ConsoleErrors,
+    Size,
+    axe_violations,
+    browser_settings,
+)
 from tests.web.driver import Deadline, act_once
-from tests.web.test_accessibility import BLOCKING, describe
+from tests.web.test_accessibility import describe
 from tests.web.test_accounts import sign_up
 from tests.web.test_players_pages import needs
 
