@@ -277,7 +277,7 @@ def test_N4_a_flagged_move_reads_as_a_sentence_and_goes_to_its_position(
             "la jugada hecha perdía unos 2,5 puntos."
         )
         lesson = item.locator("a.an-lesson")
-        assert lesson.inner_text() == "Aprende: leer los pases"
+        assert lesson.inner_text() == "Aprende: leer los pases y contar"
         assert lesson.get_attribute("href") == "#/aprender/leer-pases"
         if len(flagged) > 1:
             assert (

@@ -2,7 +2,8 @@
 home page's offer, finds the path with the first lesson marked, and completes the first three
 lessons (a wrong move's why shown in the live region, a move the rules refuse answered by the
 engine, the stars at the end, «Siguiente lección»), by mouse and keyboard on the desktop and by
-taps on the phones; the offer stays dismissed; a guest's stars persist in the browser.
+taps on the phones; the offer stays dismissed; a guest's stars persist in the browser; the
+lesson on reading passes ends by counting the fives.
 Screenshots of the path, a lesson with feedback and a lesson's stars go to
 test-output/screenshots/learn/<size>/; axe-core finds no serious or critical violation on the
 path and on a lesson."""
@@ -170,6 +171,36 @@ def test_a_guests_stars_join_the_account_on_logging_in_in_english(
     kept = page.evaluate("fetch('/api/learn/progress').then((r) => r.json())")
     assert kept == {"progress": {"pasar": 3}}
     assert page.evaluate("localStorage.getItem('tranque.learn.progress')") is None
+
+
+def test_reading_passes_then_counting_the_fives(
+    open_page: Callable[[Size], Any], live: LiveServer, screenshots: Path
+) -> None:
+    """The lesson's second step counts a number: the mula leaves a 2 the opponent plays on (the
+    why and the reply shown); the 5-2 on the 2 shows a 5 at both ends, and the opponent passes."""
+    page = open_page(DESKTOP)
+    page.goto(live.http + "/#/aprender/leer-pases")
+    page.wait_for_selector(".learn-lesson[data-lesson='leer-pases'][data-state='playing']")
+    press_tile(page, DESKTOP, "1-1")
+    press_tile(page, DESKTOP, "1-1")  # it fits the 1 alone
+    wait_state(page, "step-done")
+    page.locator("#learn-next-step").click()
+    page.wait_for_selector(".learn-lesson[data-step='1'][data-state='playing']")
+    assert "siete fichas" in page.locator(".learn-goal").inner_text()
+    press_tile(page, DESKTOP, "5-5")
+    press_tile(page, DESKTOP, "5-5")
+    page.wait_for_selector(".learn-lesson[data-verdict='wrong']")
+    assert "cinco cincos en la mesa y dos en tu mano" in feedback(page)
+    assert "Tu rival juega la 6-2" in feedback(page)
+    page.wait_for_selector(".learn-after .placed")
+    folder = screenshots / "learn" / DESKTOP.name
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=folder / "lesson-count.png", full_page=True)
+    press_tile(page, DESKTOP, "5-2")
+    page.locator(".learn-line .end-right").click()  # on the 2: a 5 at both ends
+    wait_state(page, "lesson-done")
+    assert "Tu rival pasa." in feedback(page)
+    assert page.locator(".learn-lesson").get_attribute("data-stars") == "2"  # par 2, three tried
 
 
 def reach_path(page: Any, base: str) -> None:

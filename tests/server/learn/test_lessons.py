@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tranque.engine import Action, IllegalAction
+from tranque.engine import PASS, Action, IllegalAction, Play
 from tranque.server.learn.checker import BadHistory, judge, replay, view_json
-from tranque.server.learn.lessons import IDS, LESSONS
+from tranque.server.learn.lessons import BY_ID, IDS, LESSONS, SET
 from tranque.server.learn.steps import LEARNER, Step, stars
 
 CONTRACT = (
@@ -122,6 +122,35 @@ def test_a_good_move_shows_the_others_replies() -> None:
     feedback = judge(ponce, [], "3-2i")
     assert [reply["type"] for reply in feedback["replies"]] == ["pass", "pass", "pass"]
     assert feedback["position"]["round_pass_points"][0] >= 2
+
+
+def test_counting_a_number_the_learner_holds_the_last_fives_and_the_opponent_has_none() -> None:
+    """leer.count: every tile of the number is on the table or in the learner's hand, so the
+    good move, which shows it at both ends, leaves the opponent only a pass; the miss that
+    keeps the mula for later, and the good tile on the other end, give them a play."""
+    step = BY_ID["leer-pases"].steps[1]
+    assert step.goal == "leer.count" and not any(move == "pasar" for move in step.setup)
+    round_ = replay(step, []).round
+    good = round_.copy()
+    good.apply(Action.parse(step.turns[0].good[0]), seat=LEARNER)
+    assert good.ends is not None and good.ends[0] == good.ends[1]
+    number = good.ends[0]
+    seven = {tile for tile in SET if str(number) in tile.split("-")}
+    table = {str(tile) for tile in round_.line}
+    mine = {str(tile) for tile in round_.hands[LEARNER]}
+    assert len(seven) == 7 and seven <= table | mine  # the count: none of them is left out
+    assert len(seven & table) == 5 and len(seven & mine) == 2
+    assert good.legal_actions() == [PASS]  # so the opponent has none, and must pass
+    assert any(number in (tile.high, tile.low) for tile in good.hands[LEARNER])  # and you play on
+    feedback = judge(step, [], step.turns[0].good[0])
+    assert [reply["type"] for reply in feedback["replies"]] == ["pass"]
+    for miss in ("5-5i", "5-2i"):
+        trial = round_.copy()
+        trial.apply(Action.parse(miss), seat=LEARNER)
+        assert any(isinstance(action, Play) for action in trial.legal_actions()), miss
+        assert judge(step, [], miss)["punish"] is not None
+    legal = {str(action) for action in round_.legal_actions()}
+    assert legal == {"5-2d", "5-2i", "5-5i"}  # every miss is one of the two above
 
 
 def test_every_goal_and_why_has_its_words_in_the_web_client() -> None:

@@ -166,7 +166,7 @@ test("each reason's lesson is a link to Aprender, once per lesson", () => {
   setLang("es");
   const links = lessonLinks([REASON_CASES[3][0], REASON_CASES[4][0], REASON_CASES[0][0], { kind: "x", lesson: "../evil" }]);
   assert.deepEqual(links, [
-    { lesson: "leer-pases", href: "#/aprender/leer-pases", text: "Aprende: leer los pases" },
+    { lesson: "leer-pases", href: "#/aprender/leer-pases", text: "Aprende: leer los pases y contar" },
     { lesson: "domino-y-tranque", href: "#/aprender/domino-y-tranque", text: "Aprende: dominó y tranque" },
   ]);
   setLang("en");

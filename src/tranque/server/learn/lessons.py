@@ -322,6 +322,28 @@ def _lessons() -> tuple[Lesson, ...]:
                     setup=("6-3", "3-1d", "pasar"),
                     turns=(Turn(("1-1d",), why="leer.opened", punish={"6-4i": "4-3i"}),),
                 ),
+                # Counting: of the seven fives, five are on the table (6-5, 5-0, 5-1, 5-4,
+                # 5-3) and the learner holds the other two (5-5, 5-2). Nobody else has a 5,
+                # so the 5-2 laid on the 2 shows a 5 at both ends and the opponent passes;
+                # the mula (or the 5-2 on the 5) leaves a 2 at an end, and the 6-2 fits.
+                Step(
+                    "leer.count",
+                    "sin-pozo",
+                    2,
+                    **duel(
+                        ("6-0", "5-0", "5-4", "4-2", "5-5", "5-2", "4-3"),
+                        ("6-5", "5-1", "3-1", "5-3", "6-2", "3-3", "1-0"),
+                    ),
+                    setup=("6-0", "6-5i", "5-0d", "5-1i", "5-4d", "3-1i", "4-2d", "5-3i"),
+                    turns=(
+                        Turn(
+                            ("5-2d",),
+                            why="leer.count_open",
+                            whys={"5-2i": "leer.count_end"},
+                            punish={"5-5i": "6-2d", "5-2i": "6-2i"},
+                        ),
+                    ),
+                ),
             ),
         ),
         Lesson(

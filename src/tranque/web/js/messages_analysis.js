@@ -94,7 +94,7 @@ export const MESSAGES_ANALYSIS = {
   "an_lesson_contar-tranque": { es: "contar un tranque", en: "counting a tranque" },
   an_lesson_parejas: { es: "jugar en pareja", en: "playing with a partner" },
   an_lesson_salida: { es: "quién sale", en: "who leads" },
-  "an_lesson_leer-pases": { es: "leer los pases", en: "reading the passes" },
+  "an_lesson_leer-pases": { es: "leer los pases y contar", en: "reading the passes and counting" },
   an_model_title: { es: "Según cómo suelen jugar los demás", en: "From how the others usually play" },
   an_model_intro: {
     es: "Jugadas que no se señalan: contando cada reparto posible por igual no perdían, pero si los demás juegan como suele jugarse, otra era mejor.",

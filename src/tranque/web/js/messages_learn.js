@@ -81,8 +81,8 @@ export const LEARN_MESSAGES = {
   ln_s_parejas: { es: "No le tapes el número a tu pareja.", en: "Don't cover your partner's number." },
   ln_t_salida: { es: "La salida", en: "Who leads" },
   ln_s_salida: { es: "Quién sale en la primera mano, y con qué.", en: "Who leads the first round, and with what." },
-  ln_t_leer_pases: { es: "Leer los pases", en: "Reading passes" },
-  ln_s_leer_pases: { es: "Quien pasa no tiene ese número: déjaselo.", en: "Whoever passes lacks that number: leave it there." },
+  ln_t_leer_pases: { es: "Leer los pases y contar", en: "Reading passes and counting" },
+  ln_s_leer_pases: { es: "Quien pasa no tiene ese número; y contando sabes cuántos quedan.", en: "Whoever passes lacks that number; counting tells you how many are left." },
   ln_t_ponce: { es: "Ponce: los palitos", en: "Ponce: palitos" },
   ln_s_ponce: { es: "Cada pase de los contrarios te da palitos.", en: "Each pass by your opponents earns you palitos." },
   ln_t_futbol: { es: "Fútbol: los goles", en: "Fútbol: goals" },
@@ -155,6 +155,10 @@ export const LEARN_MESSAGES = {
     es: "Tu rival pasó con el 6 y el 1 en las puntas: no tiene ninguno. Juega sin tapar esos números.",
     en: "Your opponent passed with 6 and 1 at the ends: they have neither. Play without covering those numbers.",
   },
+  "ln_goal_leer.count": {
+    es: "De cada número hay siete fichas. Cuenta los cincos de la mesa y los de tu mano: si son los siete, tu rival no tiene ninguno. Deja un 5 en las dos puntas y tendrá que pasar.",
+    en: "Each number is on seven tiles. Count the fives on the table and in your hand: if they make seven, your opponent has none. Leave a 5 at both ends and they will have to pass.",
+  },
   "ln_goal_ponce.passes": {
     es: "En Ponce cada pase da un palito a la pareja que jugó antes. Juega la ficha que hace pasar a todos.",
     en: "In Ponce each pass gives a palito to the pair that played before it. Play the tile that makes everyone pass.",
@@ -205,6 +209,14 @@ export const LEARN_MESSAGES = {
   "ln_why_leer.opened": {
     es: "Tapaste el 6 y abriste el 4: tu rival sí tiene cuatros.",
     en: "You covered the 6 and opened a 4: your opponent does hold fours.",
+  },
+  "ln_why_leer.count_open": {
+    es: "Con la {tile} quedó el 2 en una punta y tu rival pegó. Cuenta: cinco cincos en la mesa y dos en tu mano son los siete; con un 5 en cada punta tenía que pasar.",
+    en: "With the {tile} a 2 stayed at one end and your opponent played on it. Count: five fives on the table and two in your hand make all seven; with a 5 at each end they had to pass.",
+  },
+  "ln_why_leer.count_end": {
+    es: "La {tile} era, pero por la otra punta: pegada al 5 dejó un 2 en las dos puntas y tu rival pegó. Pégala al 2 y quedan cincos en las dos puntas.",
+    en: "The {tile} was right, but on the other end: laid on the 5 it left a 2 at both ends and your opponent played. Lay it on the 2 and both ends show a 5.",
   },
   "ln_why_ponce.no_pass": {
     es: "Con la {tile} alguien todavía puede jugar: no cobras pases.",

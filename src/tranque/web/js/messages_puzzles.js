@@ -79,5 +79,5 @@ export const PUZZLES_MESSAGES = {
   "pz_lesson_domino-y-tranque": { es: "Dominó y tranque", en: "Domino and tranque" },
   "pz_lesson_contar-tranque": { es: "Contar un tranque", en: "Counting a tranque" },
   pz_lesson_parejas: { es: "Tu pareja", en: "Your partner" },
-  "pz_lesson_leer-pases": { es: "Leer los pases", en: "Reading passes" },
+  "pz_lesson_leer-pases": { es: "Leer los pases y contar", en: "Reading passes and counting" },
 };
