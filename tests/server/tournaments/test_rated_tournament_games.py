@@ -26,9 +26,9 @@ pytestmark = pytest.mark.anyio
 SUIZO: dict[str, Any] = {"format": "suizo", "entry": "duel", "size": 2, "rounds": 2, "target": 30}
 
 
-async def play_out(here: Site, tournament_id: str, accounts: set[int]) -> int:
-    """Follow and play the seats of `accounts` at their tables until the event is over; the
-    number of tables they played at."""
+async def play_out(here: Site, tournament_id: str, accounts: set[int], address: str | None = None) -> int:
+    """Follow and play the seats of `accounts` at their tables until the event is over, from
+    `address` if given (each seat's socket); the number of tables they played at."""
     followed: dict[tuple[str, int], int] = {}
     for _ in range(20_000):
         await here.settle()
@@ -40,7 +40,7 @@ async def play_out(here: Site, tournament_id: str, accounts: set[int]) -> int:
             for seat in [seat.index for seat in table.seats if seat.user_id in accounts]:
                 if (table.table_id, seat) not in followed:
                     token = table.account_tokens[seat]
-                    await table.call(Subscribe(Socket(f"seat {seat}"), token, None))
+                    await table.call(Subscribe(Socket(f"seat {seat}"), token, None, address=address))
                     followed[table.table_id, seat] = seat
                 state = table.state
                 turn = state.turn
@@ -76,3 +76,23 @@ async def test_a_rated_tournaments_games_move_the_players_rating_and_earn_xp(rat
         else:
             assert ratings == {}
             assert xp == [0, 0]
+
+
+async def test_two_entrants_playing_from_one_address_are_not_rated() -> None:
+    """The same-address rule holds at a rated tournament's tables as anywhere: two people whose
+    seats are followed from one address play, and neither their ratings nor their XP move."""
+    async with site() as here:
+        now = here.clock.now()
+        ana = (await here.store.create_user("ana", "not a hash", now)).user_id
+        beto = (await here.store.create_user("beto", "not a hash", now)).user_id
+        tid = await here.create({**SUIZO, "rated": True, "starts_at": now + 5}, accounts=(ana, beto))
+        assert await play_out(here, tid, {ana, beto}, address="198.51.100.7") == 2
+        assert await Recorder(here.store).catch_up() == 2
+        tournament = await here.doc(tid)
+        for plan in tournament.rounds:
+            for game in plan.games:
+                row = await here.store.load_game(f"{game.table_id}.1")
+                assert row is not None and row.competitive and not row.rated
+                assert row.unrated_reason == "same_address_in_play"
+        assert await here.store.ratings_of([ana, beto], "duel") == {}
+        assert [(await here.store.xp_of(account)).get("all", 0) for account in (ana, beto)] == [0, 0]
