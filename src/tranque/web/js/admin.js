@@ -4,9 +4,12 @@
 // it — with its deal commitments, check its last finished game, and end it when it is stuck;
 // the site's processes, and draining one. Only admins get anything from /api/admin/...
 
-import { t, currentLang, serverMessage } from "./i18n.js";
+import { t, currentLang, serverMessage, addMessages } from "./i18n.js";
+import { ADMIN_MESSAGES } from "./messages_admin.js";
 import { api } from "./api.js";
 import { el, button } from "./dom.js";
+
+addMessages(ADMIN_MESSAGES);
 
 function failure(error) {
   return el("p", { class: "form-error", role: "alert", text: serverMessage(error) });

@@ -7,7 +7,6 @@ import { PLAYERS_MESSAGES } from "./messages_players.js";
 import { FRIENDS_MESSAGES } from "./messages_friends.js";
 import { BOTS_MESSAGES } from "./messages_bots.js";
 import { MODERATION_MESSAGES } from "./messages_moderation.js";
-import { ADMIN_MESSAGES } from "./messages_admin.js";
 import { TOURNAMENTS_MESSAGES } from "./messages_tournaments.js";
 import { TABLE_MESSAGES } from "./messages_table.js";
 import { LEARN_MESSAGES } from "./messages_learn.js";
@@ -28,6 +27,12 @@ export const MESSAGES = {
   ...PUZZLES_MESSAGES,
   ...REPARTO_MESSAGES,
   brand: { es: "Tranque", en: "Tranque" },
+  // The operator's words that pages other than the admin's show (js/admin.js adds the rest).
+  ad_nav: { es: "Administración", en: "Admin" },
+  ad_forbidden: { es: "Esta página es solo para administradores del sitio.", en: "This page is for the site's administrators only." },
+  res_annulled_operator: { es: "La administración del sitio anuló la partida: no cuenta para nadie.", en: "The site's administrators annulled the game: it counts for nobody." },
+  res_fair_why_operator: { es: "la administración del sitio la anuló", en: "the site's administrators annulled it" },
+  res_operator_reason: { es: "Motivo: «{reason}»", en: "Reason: «{reason}»" },
   tagline: { es: "Dominó como se juega en Colombia y el Caribe", en: "Dominó the way Colombia and the Caribbean play" },
   play_now: { es: "Jugar ahora", en: "Play now" },
   play_now_hint: { es: "Te sentamos con otras personas, 2 o 4, a 100 puntos.", en: "We seat you with other people, 2 or 4, to 100 points." },
@@ -279,7 +284,6 @@ export const MESSAGES = {
   ...FRIENDS_MESSAGES,
   ...BOTS_MESSAGES,
   ...MODERATION_MESSAGES,
-  ...ADMIN_MESSAGES,
   ...TOURNAMENTS_MESSAGES,
   ...TABLE_MESSAGES,
   ...LEARN_MESSAGES,
@@ -320,6 +324,12 @@ export function setLang(value) {
   lang = value === "en" ? "en" : "es";
   localStorage.setItem("tranque.lang", lang);
   document.documentElement.lang = lang;
+}
+
+// A lazily loaded page's own messages (the admin's), added when its module loads, so that the
+// home page's first load does not carry them.
+export function addMessages(messages) {
+  Object.assign(MESSAGES, messages);
 }
 
 export function t(key, params = {}) {

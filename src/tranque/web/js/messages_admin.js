@@ -2,9 +2,7 @@
 // operator annulled their game (results_text.js): Spanish first, complete English.
 
 export const ADMIN_MESSAGES = {
-  ad_nav: { es: "Administración", en: "Admin" },
   ad_title: { es: "Administración del sitio", en: "Site administration" },
-  ad_forbidden: { es: "Esta página es solo para administradores del sitio.", en: "This page is for the site's administrators only." },
   ad_players: { es: "Buscar jugadores", en: "Find players" },
   ad_prefix: { es: "Comienzo del nombre", en: "Start of the name" },
   ad_search: { es: "Buscar", en: "Search" },
@@ -66,7 +64,4 @@ export const ADMIN_MESSAGES = {
   md_action_end_table: { es: "Terminó una mesa", en: "Ended a table" },
   md_action_close_sockets: { es: "Cerró conexiones", en: "Closed connections" },
   // A table's players, when the operator annulled their game (results_text.js)
-  res_annulled_operator: { es: "La administración del sitio anuló la partida: no cuenta para nadie.", en: "The site's administrators annulled the game: it counts for nobody." },
-  res_fair_why_operator: { es: "la administración del sitio la anuló", en: "the site's administrators annulled it" },
-  res_operator_reason: { es: "Motivo: «{reason}»", en: "Reason: «{reason}»" },
 };
