@@ -44,6 +44,7 @@ from tranque.server.cluster.bus import Bus
 from tranque.server.cluster.leases import Leases
 from tranque.server.cluster.settings import ClusterSettings
 from tranque.server.collector import Collector
+from tranque.server.fichas.service import Fichas
 from tranque.server.lobby.once import Once
 from tranque.server.lobby.presence import Presence
 from tranque.server.lobby.quickmatch import QuickMatch
@@ -111,6 +112,7 @@ class ServerState:
     tournaments: Tournaments = field(init=False)  # create, register, withdraw (tournaments/service.py)
     penas: Penas = field(init=False)  # peñas: members, leaders, requests, links (penas/service.py)
     seasons: Seasons = field(init=False)  # a peña's seasons and their tables (seasons/service.py)
+    fichas: Fichas = field(init=False)  # play money: balances, stakes, pots (fichas/service.py)
     limiter_redis: redis.asyncio.Redis | None = field(init=False, default=None)  # if `shared`
 
     async def pena_role(self, pena_id: int, user_id: int) -> str | None:
@@ -193,6 +195,7 @@ class ServerState:
         self.tournaments = Tournaments(self.store, settings.clock, settings.tournament_bar_days)
         self.penas = Penas(self.store, self.registry, self.presence)
         self.seasons = Seasons(self.store, self.penas)
+        self.fichas = Fichas(self.store, settings)
 
     async def start_shared(self) -> None:
         """With other processes: hear them (once the bus is started). Nothing otherwise."""

@@ -1115,6 +1115,23 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "Una de las peñas de «battle_penas» no existe.",
         "en": "One of the peñas of «battle_penas» does not exist.",
     },
+    # Fichas: play money staked at tables and tournaments (fichas/service.py) ------------------
+    "fichas_off": {
+        "es": "Las fichas están desactivadas en este sitio.",
+        "en": "Fichas (play chips) are switched off on this site.",
+    },
+    "fichas_not_enough": {
+        "es": "No tienes fichas suficientes: la apuesta es de {need} y tienes {have}.",
+        "en": "You do not have enough fichas: the stake is {need} and you have {have}.",
+    },
+    "fichas_bad_stake": {
+        "es": "La apuesta debe ser una de estas: {levels} fichas.",
+        "en": "The stake must be one of these: {levels} fichas.",
+    },
+    "fichas_stake_not_allowed": {
+        "es": "Solo una mesa competitiva (no de práctica) puede llevar apuesta.",
+        "en": "Only a competitive table (not a practice one) may carry a stake.",
+    },
 }
 
 # Nouns counted in refusals: (singular, plural) in each language.

@@ -122,6 +122,24 @@ class Settings:
     # the site's address in share pages' links, "https://tranque.example" (docs/sharing.md);
     # none: the address each request came to (behind a proxy, the one it forwards)
     public_url: str | None = None
+    # Fichas (fichas/, docs/fichas.md): play money, never sold nor transferable, worth nothing.
+    fichas_enabled: bool = True  # fichas at all: stakes, pots, balances and refills; false: none anywhere
+    fichas_grant: int = 1000  # the fichas a new account is given, once
+    fichas_floor: int = 200  # once a day (in Bogotá) an account below this many fichas is topped up to it
+    fichas_stakes: tuple[int, ...] = (
+        0,
+        10,
+        50,
+        100,
+        500,
+    )  # the stakes a competitive table may carry (0: none)
+    fichas_bank_cut: float = field(
+        default=0.40,
+        metadata={
+            "doc": "the bank's share of a game's pot, taken before the winners are paid",
+            "bounds": (0, 1, True),
+        },
+    )
 
     def table_defaults(self) -> dict[str, Any]:
         return {

@@ -4,6 +4,7 @@ from tranque.server.store.accounts import AccountStore, BotRow, NameTaken, TooMa
 from tranque.server.store.analyses import AnalysisRow, AnalysisStore
 from tranque.server.store.base import Store, TableStore
 from tranque.server.store.fairplay import FairPlaySample, FairPlayStore, RatedGame
+from tranque.server.store.fichas import FichasShort, FichasStore
 from tranque.server.store.game_results import GameResult, GameResultStore
 from tranque.server.store.learning import LearnStore
 from tranque.server.store.memory import MemoryStore
@@ -52,6 +53,8 @@ __all__ = [
     "DuplicateTable",
     "FairPlaySample",
     "FairPlayStore",
+    "FichasShort",
+    "FichasStore",
     "FriendLink",
     "GamePlayerRow",
     "GameResult",

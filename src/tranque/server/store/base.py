@@ -14,6 +14,7 @@ from typing import Protocol
 from tranque.server.store.accounts import AccountStore, UserRow
 from tranque.server.store.analyses import AnalysisStore
 from tranque.server.store.fairplay import FairPlayStore
+from tranque.server.store.fichas import FichasStore
 from tranque.server.store.game_results import GameResultStore
 from tranque.server.store.learning import LearnStore
 from tranque.server.store.moderation import ModerationStore
@@ -44,6 +45,7 @@ class Store(
     RepartoStore,
     TalkStore,
     SeasonStore,
+    FichasStore,
     Protocol,
 ):
     """Every area, over one database."""

@@ -579,3 +579,35 @@ season_games = sa.Table(
     sa.Column("finished_at", sa.Double, nullable=False),
     sa.Column("record", sa.JSON, nullable=False),
 )
+
+# Fichas (revision 0020, store/fichas.py, fichas/ledger.py) ----------------------------------
+
+# The ledger: every movement of fichas from one holder to another, appended and never changed;
+# its `key` is unique, so writing a movement again (a retried game end) changes nothing. `id`
+# is the order written (a history's pages).
+ficha_movements = sa.Table(
+    "ficha_movements",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(160), nullable=False, unique=True),
+    sa.Column("source", sa.String(96), nullable=False),
+    sa.Column("destination", sa.String(96), nullable=False),
+    sa.Column("amount", sa.BigInteger, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),  # fichas/ledger.py Kind
+    sa.Column("user_id", sa.Integer, nullable=True),  # the account it is about (none: a cut)
+    sa.Column("ref", sa.String(96), nullable=False),  # the game (<table>.<game>) or tournament
+    sa.Column("at", sa.Double, nullable=False),
+    sa.CheckConstraint("amount > 0", name="ck_ficha_movements_amount"),
+    sa.Index("ix_ficha_movements_user_id", "user_id", "id"),
+    sa.Index("ix_ficha_movements_ref", "ref"),
+)
+
+# Every holder's balance (an account, a pot, the bank, the grants), changed in the same
+# transaction as each movement; only the grants' goes below zero.
+ficha_balances = sa.Table(
+    "ficha_balances",
+    metadata,
+    sa.Column("holder", sa.String(96), primary_key=True),
+    sa.Column("balance", sa.BigInteger, nullable=False),
+    sa.CheckConstraint("balance >= 0 OR holder = 'grants'", name="ck_ficha_balances_balance"),
+)

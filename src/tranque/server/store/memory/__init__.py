@@ -6,6 +6,7 @@ Its areas share one `MemoryData`, as the SQL store's share one database.
 from tranque.server.store.memory.accounts import MemoryAccounts
 from tranque.server.store.memory.analyses import MemoryAnalyses
 from tranque.server.store.memory.fairplay import MemoryFairPlay
+from tranque.server.store.memory.fichas import MemoryFichas
 from tranque.server.store.memory.game_results import MemoryGameResults
 from tranque.server.store.memory.learning import MemoryLearning
 from tranque.server.store.memory.moderation import MemoryModeration
@@ -34,6 +35,7 @@ class MemoryStore(
     MemoryReparto,
     MemoryTalk,
     MemorySeasons,
+    MemoryFichas,
 ):
     """Every area of the `Store`, over one `MemoryData`."""
 

@@ -11,6 +11,7 @@ from typing import Any
 from tranque.server.store.accounts import UserRow
 from tranque.server.store.analyses import AnalysisRow
 from tranque.server.store.fairplay import FairPlaySample
+from tranque.server.store.fichas import Movement
 from tranque.server.store.penas import PenaRow
 from tranque.server.store.players import GamePlayerRow, GameRow, RatingRow
 from tranque.server.store.reparto import RepartoDay, RepartoEntry
@@ -63,6 +64,10 @@ class MemoryData:
         self._seasons: dict[int, SeasonInfo] = {}
         self._season_serial = 0
         self._season_games: dict[int, dict[str, dict[str, Any]]] = {}
+        # Fichas: every holder's balance, the movements in the order written, their keys' places.
+        self._ficha_balances: dict[str, int] = {}
+        self._ficha_movements: list[Movement] = []
+        self._ficha_keys: dict[str, int] = {}  # key → index in `_ficha_movements`
 
     async def start(self) -> None:
         return None

@@ -18,6 +18,7 @@ from tranque.server.store.sql.engine import (
     upgrade_to_head,
 )
 from tranque.server.store.sql.fairplay import SqlFairPlay
+from tranque.server.store.sql.fichas import SqlFichas
 from tranque.server.store.sql.game_results import SqlGameResults
 from tranque.server.store.sql.learning import SqlLearning
 from tranque.server.store.sql.moderation import SqlModeration
@@ -46,6 +47,7 @@ class SqlStore(
     SqlReparto,
     SqlTalk,
     SqlSeasons,
+    SqlFichas,
 ):
     """The persistent `Store`. `SqlStore("sqlite+aiosqlite:///./tranque.db")`, or a PostgreSQL URL."""
 
