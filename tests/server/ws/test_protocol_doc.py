@@ -59,6 +59,7 @@ HTTP_ERROR = re.compile(
     r"""ApiError\(\s*\d+,\s*"([\w.]+)"|Refusal\(\s*"([\w.]+)".*?\)\.body\(\)"""
     r'|RetryLater\(\s*"([\w.]+)"|TournamentError\(\s*"([\w.]+)"'
     r'|PenaError\(\s*\d+,\s*"([\w.]+)"'
+    r'|FichasError\(\s*"([\w.]+)"'
 )
 OUTBOUND_TYPE = re.compile(r"""["']type["']:\s*["'](\w+)["']""")
 

@@ -51,6 +51,13 @@ class Fichas:
         if not rules.valid_stake(amount, self.stakes):
             raise FichasError("fichas_bad_stake", status=400, levels=OneOf(s for s in self.stakes if s > 0))
 
+    def check_table_stake(self, amount: int, competitive: bool) -> None:
+        """`check_stake`, and `fichas_stake_not_allowed` for a stake at a table that is not
+        competitive (a practice table never is)."""
+        self.check_stake(amount)
+        if amount and not competitive:
+            raise FichasError("fichas_stake_not_allowed", status=400)
+
     # Balances -------------------------------------------------------------------------------
 
     async def grant_if_new(self, user_id: int, at: float | None = None) -> Movement | None:
