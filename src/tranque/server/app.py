@@ -203,6 +203,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store,
             retry_seconds=settings.recorder_retry_seconds,
             recorded=lambda end: registry.ratings_recorded(end.table_id),
+            bank_cut=settings.fichas_bank_cut,
         )
         if settings.recorder:  # at once: game ends stored before a crash are recorded now
             recorder.start()

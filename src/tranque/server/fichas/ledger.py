@@ -16,6 +16,7 @@ pots and bank together hold exactly what the grants gave out.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -56,6 +57,7 @@ __all__ = [
     "prize_key",
     "refill_key",
     "stake_key",
+    "stakes_in",
     "tournament_pot",
     "tournament_ref",
     "unstake_key",
@@ -133,3 +135,22 @@ def tournament_ref(tournament_id: str) -> str:
 
 def prize_key(tournament_id: str, place: int, user_id: int) -> str:
     return f"prize:{tournament_id}:{place}:{user_id}"
+
+
+def stakes_in(movements: Iterable[Movement]) -> dict[int, int]:
+    """What each account has in a pot, from the pot's movements (one game's or tournament's):
+    its stakes and entries, less what came back to it (unstakes and refunds).
+
+    >>> stakes_in([Movement("s", "account:1", "pot:t.1", 50, Kind.STAKE, 1, "t.1", 0.0)])
+    {1: 50}
+    """
+    net: dict[int, int] = {}
+    for movement in movements:
+        user_id = movement.user_id
+        if user_id is None:
+            continue
+        if movement.kind in (Kind.STAKE, Kind.ENTRY):
+            net[user_id] = net.get(user_id, 0) + movement.amount
+        elif movement.kind in (Kind.UNSTAKE, Kind.REFUND) and movement.destination == account(user_id):
+            net[user_id] = net.get(user_id, 0) - movement.amount
+    return {user_id: amount for user_id, amount in net.items() if amount > 0}

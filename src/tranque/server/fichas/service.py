@@ -15,21 +15,42 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from tranque.engine.messages import OneOf
 from tranque.server.fichas import ledger, rules
 from tranque.server.fichas.errors import FichasError
 from tranque.server.fichas.ledger import GRANTS, Books, Kind, Movement
-from tranque.server.settings import Settings
 from tranque.server.store.fichas import FichasShort, FichasStore
 
 HISTORY_MOST = 100  # movements one page of a history shows at most
 
 
+class _Clock(Protocol):
+    def now(self) -> float: ...
+
+
+class FichasSettings(Protocol):
+    """What `Fichas` reads of the site's settings (settings.py `Settings` has it all)."""
+
+    @property
+    def clock(self) -> _Clock: ...
+    @property
+    def fichas_enabled(self) -> bool: ...
+    @property
+    def fichas_grant(self) -> int: ...
+    @property
+    def fichas_floor(self) -> int: ...
+    @property
+    def fichas_stakes(self) -> tuple[int, ...]: ...
+    @property
+    def fichas_bank_cut(self) -> float: ...
+
+
 class Fichas:
     """The fichas' rules over the store, with the site's settings."""
 
-    def __init__(self, store: FichasStore, settings: Settings) -> None:
+    def __init__(self, store: FichasStore, settings: FichasSettings) -> None:
         self.store = store
         self.clock = settings.clock
         self.enabled = settings.fichas_enabled
@@ -115,7 +136,7 @@ class Fichas:
 
     async def game_stakes(self, table_id: str, game_number: int) -> dict[int, int]:
         """What each account has in the game's pot (stakes less unstakes)."""
-        return _net(await self.store.ficha_movements_of(ledger.game_ref(table_id, game_number)), Kind.STAKE)
+        return ledger.stakes_in(await self.store.ficha_movements_of(ledger.game_ref(table_id, game_number)))
 
     async def stake(self, user_id: int, table_id: str, game_number: int, seat: int, amount: int) -> None:
         """Move `amount` from the account to the game's pot as it sits at `seat`; nothing if it
@@ -281,21 +302,6 @@ def _sittings(movements: Sequence[Movement], base: str, back: str) -> tuple[int,
         return 0, 0
     suffix = "" if count == 1 else f"#{count}"
     return (0 if back + suffix in keys else keys[base + suffix].amount), count
-
-
-def _net(movements: Sequence[Movement], kind: Kind) -> dict[int, int]:
-    """What each account has in: `kind` movements in, less what came back out to it."""
-    net: dict[int, int] = {}
-    for movement in movements:
-        if movement.user_id is None:
-            continue
-        if movement.kind is kind:
-            net[movement.user_id] = net.get(movement.user_id, 0) + movement.amount
-        elif movement.kind in (Kind.UNSTAKE, Kind.REFUND) and movement.destination == ledger.account(
-            movement.user_id
-        ):
-            net[movement.user_id] = net.get(movement.user_id, 0) - movement.amount
-    return {user_id: amount for user_id, amount in net.items() if amount > 0}
 
 
 __all__ = ["Fichas"]

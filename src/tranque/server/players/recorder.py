@@ -6,7 +6,9 @@ recorder reads the stored `game_ended` events not recorded yet, oldest first
 (`Store.game_ends`, store/outbox.py), and records each in one transaction
 (`Store.record_game_end`): the game end marked recorded, the ratings its players have then
 read, and what `archive.finished_game` makes of them kept (the `games` row, a `game_players`
-row per account, and for a rated game the new ratings and the XP gained). So a game end is
+row per account, and for a rated game the new ratings and the XP gained) with what the game's
+end moves of its pot of fichas (table_fichas.py: the winners paid, or the stakes given back;
+an annulled game keeps no game but still empties its pot). So a game end is
 recorded at least once (it stays listed until its transaction commits: after a failure, a
 crash or a restart it is tried again) and applied exactly once (the mark is written with
 what it keeps, and a second recording, by any process, finds it taken and changes nothing).
@@ -33,10 +35,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from tranque.engine import Rules
+from tranque.server.fichas import ledger
 from tranque.server.players.archive import finished_game, game_format
 from tranque.server.players.ratings import bots_pool
+from tranque.server.players.table_fichas import game_movements, pot_number
 from tranque.server.stopping import stop_tasks
 from tranque.server.store import RatingRow, Store
+from tranque.server.store.fichas import Movement
 from tranque.server.store.outage import log_failure
 from tranque.server.store.outbox import GameEnd, KeptGame
 from tranque.server.table.events import EndReason, GameEnded
@@ -56,6 +61,7 @@ class _Ended:
     pool: str
     accounts: list[int]
     keep: Callable[[Mapping[int, RatingRow]], KeptGame | None]
+    fichas: list[Movement]  # what the end moves of the game's pot
 
 
 class Recorder:
@@ -65,8 +71,10 @@ class Recorder:
         *,
         retry_seconds: float = 5.0,
         recorded: Callable[[GameEnd], None] | None = None,
+        bank_cut: float = 0.40,
     ) -> None:
         self.store = store
+        self.bank_cut = bank_cut  # the bank's share of a pot (settings.py `fichas_bank_cut`)
         self.retry_seconds = retry_seconds
         self.recorded = recorded
         # Called with each game end as it is recorded, inside its transaction: what it raises
@@ -121,7 +129,11 @@ class Recorder:
             return None if ended is None else ended.keep(known)
 
         done = await self.store.record_game_end(
-            end, "" if ended is None else ended.pool, [] if ended is None else ended.accounts, keep
+            end,
+            "" if ended is None else ended.pool,
+            [] if ended is None else ended.accounts,
+            keep,
+            [] if ended is None else ended.fichas,
         )
         if done and self.recorded is not None:
             self.recorded(end)
@@ -129,25 +141,38 @@ class Recorder:
 
     async def _ended(self, end: GameEnd) -> _Ended | None:
         """The game whose end is `end`, as it stood just before it; None for one that leaves
-        nothing (annulled, or before any game started)."""
+        nothing (annulled, or before any game started, with no fichas in its pot)."""
         row = await self.store.table(end.table_id)
         if row is None:
             return None
         events = await self.store.load_events(end.table_id)
         last = [stored for stored in events if stored.seq == end.seq]
         event = from_stored(last[0]) if last else None
-        if not isinstance(event, GameEnded) or event.reason is not EndReason.TARGET:
+        if not isinstance(event, GameEnded):
             return None
         rules = Rules.from_json(row.config["rules"])
         options = TableOptions(**row.config["options"])
         state = TableState(rules)
         replay(state, [stored for stored in events if stored.seq < end.seq])
-        if state.game is None:
-            return None
         accounts = sorted(
             {seat.user_id for seat in state.seats if seat.is_human and seat.user_id is not None}
         )
         bot_accounts = await self._bot_accounts(accounts) if options.bots else None
+        ref = ledger.game_ref(end.table_id, pot_number(state))
+        stakes = ledger.stakes_in(await self.store.ficha_movements_of(ref))
+        annulled = event.reason is not EndReason.TARGET
+        fichas = game_movements(
+            end.table_id,
+            state,
+            options,
+            stakes,
+            self.bank_cut,
+            annulled=annulled,
+            at=end.at,
+            bot_accounts=bot_accounts,
+        )
+        if annulled or state.game is None:
+            return _Ended("", [], lambda _known: None, fichas) if fichas else None
         record = record_of(end.table_id, state)
         fmt = game_format(rules)
 
@@ -164,7 +189,7 @@ class Recorder:
             gained = [entry for entry in kept.xp if entry[1] not in frozen]
             return KeptGame(kept.game, kept.players, ratings, gained)
 
-        return _Ended(bots_pool(fmt) if options.bots else fmt, accounts, keep)
+        return _Ended(bots_pool(fmt) if options.bots else fmt, accounts, keep, fichas)
 
     async def _bot_accounts(self, accounts: list[int]) -> dict[int, int]:
         """Which of `accounts` are bots', each with its owner's account."""

@@ -5,8 +5,9 @@ game to record. `game_ends` lists the ones not recorded yet, oldest first; `reco
 records one in a single transaction: it marks the end recorded (a row keyed by the table and
 the event's seq, which a second recording of it, by any process, finds taken: it then
 changes nothing), reads the ratings the game starts from, and keeps what the caller's `keep`
-decides from them, as `PlayerStore.save_game` would. If `keep` raises, nothing is kept and the end
-stays to record.
+decides from them, as `PlayerStore.save_game` would, with the movements of fichas the game's end
+makes (its pot paid out or given back, players/table_fichas.py), in that same transaction. If
+`keep` raises, or a movement finds its source short, nothing is kept and the end stays to record.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeAlias
 
+from tranque.server.store.fichas import Movement
 from tranque.server.store.players import GamePlayerRow, GameRow, RatingRow
 
 GAME_ENDED = "game_ended"  # the kind of the events this outbox lists
@@ -50,11 +52,15 @@ class GameEnds(Protocol):
         time, then table and seq)."""
         ...
 
-    async def record_game_end(self, end: GameEnd, pool: str, accounts: Sequence[int], keep: Keep) -> bool:
+    async def record_game_end(
+        self, end: GameEnd, pool: str, accounts: Sequence[int], keep: Keep, fichas: Sequence[Movement] = ()
+    ) -> bool:
         """Record `end` once, in one transaction: mark it recorded, read the ratings of
-        `accounts` in `pool` and keep what `keep` makes of them (a game already kept under its
-        id is not kept again). False, and nothing changed, if it was recorded already, by this
-        process or another; if `keep` raises, the error goes up and nothing is changed.
+        `accounts` in `pool`, keep what `keep` makes of them (a game already kept under its
+        id is not kept again) and write the movements `fichas` (`FichasStore.move_fichas`: a
+        movement whose key is taken is skipped; a source short raises `FichasShort`). False,
+        and nothing changed, if it was recorded already, by this process or another; if `keep`
+        raises (or a movement does), the error goes up and nothing is changed.
         Recordings never interleave: one reads the ratings the one before it wrote."""
         ...
 

@@ -59,68 +59,70 @@ _COLUMNS = (
 )
 
 
+async def write_movements(
+    db: SqlDatabase, connection: AsyncConnection, movements: Sequence[Movement]
+) -> list[Movement]:
+    """Write `movements` in `connection`'s transaction (a game end's, store/sql/outbox.py, or
+    `move_fichas`'); the ones written. `FichasShort` if a source lacks the fichas: the
+    caller's transaction must then be rolled back (raising out of `engine.begin()` does)."""
+    written = []
+    for movement in movements:
+        row = {
+            "key": movement.key,
+            "source": movement.source,
+            "destination": movement.destination,
+            "amount": movement.amount,
+            "kind": movement.kind.value,
+            "user_id": movement.user_id,
+            "ref": movement.ref,
+            "at": movement.at,
+        }
+        insert = (
+            db._insert(ficha_movements)
+            .values(row)
+            .on_conflict_do_nothing(index_elements=["key"])
+            .returning(ficha_movements.c.id)
+        )
+        serial = await connection.scalar(insert)
+        if serial is None:
+            continue  # done already
+        await _debit(db, connection, movement.source, movement.amount)
+        await _credit(db, connection, movement.destination, movement.amount)
+        written.append(dataclasses.replace(movement, serial=int(serial)))
+    return written
+
+
+async def _debit(db: SqlDatabase, connection: AsyncConnection, holder: str, amount: int) -> None:
+    if may_go_negative(holder):
+        await _credit(db, connection, holder, -amount)
+        return
+    update = (
+        ficha_balances.update()
+        .where(ficha_balances.c.holder == holder, ficha_balances.c.balance >= amount)
+        .values(balance=ficha_balances.c.balance - amount)
+    )
+    if (await connection.execute(update)).rowcount != 1:
+        have = await connection.scalar(
+            sa.select(ficha_balances.c.balance).where(ficha_balances.c.holder == holder)
+        )
+        raise FichasShort(holder, amount, int(have or 0))
+
+
+async def _credit(db: SqlDatabase, connection: AsyncConnection, holder: str, amount: int) -> None:
+    statement = db._insert(ficha_balances).values(holder=holder, balance=amount)
+    await connection.execute(
+        statement.on_conflict_do_update(
+            index_elements=["holder"], set_={"balance": ficha_balances.c.balance + statement.excluded.balance}
+        )
+    )
+
+
 class SqlFichas(SqlDatabase):
     """`FichasStore` on SQLAlchemy."""
 
     async def move_fichas(self, movements: Sequence[Movement]) -> list[Movement]:
         async with self.engine.begin() as connection:
-            return await self.write_movements(connection, movements)
-
-    async def write_movements(
-        self, connection: AsyncConnection, movements: Sequence[Movement]
-    ) -> list[Movement]:
-        """Write `movements` in `connection`'s transaction (the game end's, store/sql/outbox.py);
-        the ones written. `FichasShort` if a source lacks the fichas: the caller's transaction
-        must then be rolled back (raising out of `engine.begin()` does)."""
-        written = []
-        for movement in movements:
-            row = {
-                "key": movement.key,
-                "source": movement.source,
-                "destination": movement.destination,
-                "amount": movement.amount,
-                "kind": movement.kind.value,
-                "user_id": movement.user_id,
-                "ref": movement.ref,
-                "at": movement.at,
-            }
-            insert = (
-                self._insert(ficha_movements)
-                .values(row)
-                .on_conflict_do_nothing(index_elements=["key"])
-                .returning(ficha_movements.c.id)
-            )
-            serial = await connection.scalar(insert)
-            if serial is None:
-                continue  # done already
-            await self._debit(connection, movement.source, movement.amount)
-            await self._credit(connection, movement.destination, movement.amount)
-            written.append(dataclasses.replace(movement, serial=int(serial)))
-        return written
-
-    async def _debit(self, connection: AsyncConnection, holder: str, amount: int) -> None:
-        if may_go_negative(holder):
-            await self._credit(connection, holder, -amount)
-            return
-        update = (
-            ficha_balances.update()
-            .where(ficha_balances.c.holder == holder, ficha_balances.c.balance >= amount)
-            .values(balance=ficha_balances.c.balance - amount)
-        )
-        if (await connection.execute(update)).rowcount != 1:
-            have = await connection.scalar(
-                sa.select(ficha_balances.c.balance).where(ficha_balances.c.holder == holder)
-            )
-            raise FichasShort(holder, amount, int(have or 0))
-
-    async def _credit(self, connection: AsyncConnection, holder: str, amount: int) -> None:
-        statement = self._insert(ficha_balances).values(holder=holder, balance=amount)
-        await connection.execute(
-            statement.on_conflict_do_update(
-                index_elements=["holder"],
-                set_={"balance": ficha_balances.c.balance + statement.excluded.balance},
-            )
-        )
+            return await write_movements(self, connection, movements)
 
     async def refill_fichas(self, user_id: int, floor: int, key: str, at: float) -> Movement | None:
         holder = account(user_id)
@@ -139,7 +141,7 @@ class SqlFichas(SqlDatabase):
             if have >= floor:
                 return None
             movement = Movement(key, GRANTS, holder, floor - have, Kind.REFILL, user_id, "", at)
-            written = await self.write_movements(connection, [movement])
+            written = await write_movements(self, connection, [movement])
         return written[0] if written else None
 
     async def ficha_balance(self, holder: str) -> int:

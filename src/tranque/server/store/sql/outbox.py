@@ -6,9 +6,11 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 
+from tranque.server.store.fichas import Movement
 from tranque.server.store.outbox import GAME_ENDED, GameEnd, Keep
 from tranque.server.store.players import RatingRow
 from tranque.server.store.schema import ratings, recorded_game_ends, table_events
+from tranque.server.store.sql.fichas import write_movements
 from tranque.server.store.sql.players import RATING_COLUMNS, SqlPlayers
 
 RECORDING_LOCK = 0x7472616E  # the advisory lock one recording of a game end holds (PostgreSQL)
@@ -32,7 +34,9 @@ class SqlOutbox(SqlPlayers):
             rows = (await connection.execute(query)).all()
         return [GameEnd(row.table_id, row.seq, row.at) for row in rows]
 
-    async def record_game_end(self, end: GameEnd, pool: str, accounts: Sequence[int], keep: Keep) -> bool:
+    async def record_game_end(
+        self, end: GameEnd, pool: str, accounts: Sequence[int], keep: Keep, fichas: Sequence[Movement] = ()
+    ) -> bool:
         mark = (
             self._insert(recorded_game_ends)
             .values(table_id=end.table_id, seq=end.seq, recorded_at=end.at)
@@ -52,4 +56,5 @@ class SqlOutbox(SqlPlayers):
             kept = keep(found)
             if kept is not None:
                 await self._keep_game(connection, kept.game, kept.players, kept.ratings, kept.xp)
+            await write_movements(self, connection, fichas)
         return True
