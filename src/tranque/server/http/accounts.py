@@ -181,6 +181,9 @@ async def register(body: Credentials, request: Request, response: Response) -> M
         user = await state.store.create_user(name, hashed, state.settings.clock.now())
     except NameTaken:
         raise ApiError(409, "name_taken", parameter="name") from None
+    # The new account's fichas (none when they are off; if this fails, its first balance read
+    # grants them: fichas/service.py `refill`).
+    await state.fichas.grant_if_new(user.user_id)
     await remember_device(request, response, login_key(name))
     await start_session(request, response, user)
     return Me(id=user.user_id, name=user.name)
@@ -220,6 +223,7 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     if sanction is not None:  # the right password of a suspended or banned account
         raise sanction_refusal(sanction.kind, sanction.until)
     await state.account_delays.succeeded(key)
+    await state.fichas.refill(user.user_id)  # the day's top-up to the floor, if below it (and fichas on)
     await remember_device(request, response, key)
     await start_session(request, response, user)
     return Me(id=user.user_id, name=user.name)
