@@ -113,6 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.lobby_update_seconds,
             cluster=cluster,
         )
+        registry.bank_cut = settings.fichas_bank_cut  # before any table is made or restored
         deal_hooks = tournament_deals.install(registry, store)  # duplicado's deals, before any restore
         reparto = reparto_service.Reparto(
             store,

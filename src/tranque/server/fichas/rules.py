@@ -18,6 +18,8 @@ from fractions import Fraction
 
 from tranque.server.fichas.ledger import BANK, Kind, Movement, account
 
+BANK_CUT = 0.40  # the bank's share of a pot unless the site sets another (`fichas_bank_cut`)
+
 
 def valid_stake(amount: int, levels: Sequence[int]) -> bool:
     """Whether `amount` is one of the site's stake levels (0: no stake).

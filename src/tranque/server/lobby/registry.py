@@ -10,6 +10,7 @@ from typing import Any, cast
 
 from tranque.engine import Rules
 from tranque.engine.rules import NextStart, TieStart
+from tranque.server.fichas.rules import BANK_CUT
 from tranque.server.json_text import dumps
 from tranque.server.lobby.ownership import Ownership
 from tranque.server.lobby.restore import replay_log, resume
@@ -74,6 +75,7 @@ class Registry:
         self.clock = clock
         self.bots = bots
         self.defaults = defaults or {}
+        self.bank_cut = BANK_CUT  # its tables' share of a pot for the bank (app.py: the setting)
         self.tables: dict[str, Table] = {}
         # The lobby's followers get the whole list once, then `lobby_update` diffs, at most one
         # every `lobby_seconds`, from one timer shared by all (docs/protocol.md, «lobby»).
@@ -154,6 +156,7 @@ class Registry:
 
     def _open(self, table_id: str, rules: Rules, options: TableOptions, source: DealSource | None) -> Table:
         table = Table(table_id, rules, options, self.store, self.clock, self.bots, on_change=self._changed)
+        table.bank_cut = self.bank_cut
         self._deal_from(table, source)
         self.tables[table_id] = table
         table.start()
@@ -234,6 +237,7 @@ class Registry:
         options = TableOptions(**row.config["options"])
         changed = self._changed
         table = Table(row.table_id, rules, options, self.store, self.clock, self.bots, on_change=changed)
+        table.bank_cut = self.bank_cut
         self._deal_from(table, None)  # its deal source is asked where it may deal
         return table
 

@@ -14,7 +14,7 @@ from typing import Protocol
 from tranque.server.store.accounts import AccountStore, UserRow
 from tranque.server.store.analyses import AnalysisStore
 from tranque.server.store.fairplay import FairPlayStore
-from tranque.server.store.fichas import FichasStore
+from tranque.server.store.fichas import FichasStore, Movement
 from tranque.server.store.game_results import GameResultStore
 from tranque.server.store.learning import LearnStore
 from tranque.server.store.moderation import ModerationStore
@@ -66,4 +66,8 @@ class TableStore(TableLog, Protocol):
 
     async def ratings_of(self, user_ids: list[int], pool: str) -> dict[int, RatingRow]:
         """The current ratings in `pool` of those of `user_ids` who have one (by user id)."""
+        ...
+
+    async def ficha_movements_of(self, ref: str) -> list[Movement]:
+        """The movements of fichas of one game (its pot's stakes, shown at its end)."""
         ...

@@ -34,8 +34,11 @@ from typing import Any, Protocol
 from tranque.engine import Game, PlayerView, Rules
 from tranque.server import logs, metrics
 from tranque.server.addresses import seat_address_key
+from tranque.server.fichas import ledger
+from tranque.server.fichas.rules import BANK_CUT
 from tranque.server.players.archive import finished_game, game_format
 from tranque.server.players.ratings import bots_pool
+from tranque.server.players.table_fichas import ficha_changes, game_movements, pot_number
 from tranque.server.players.table_rating import rating_json
 from tranque.server.stopping import stop_tasks
 from tranque.server.store import RatingRow, StaleEpoch, StoredEvent, TableStore
@@ -137,6 +140,7 @@ class Table:
         # registry's `deals_revealed`); until it says so, no frame carries a seed or a salt.
         self.seeds_revealed: Callable[[], Awaitable[bool]] | None = None
         self.hide_seeds = options.deals is not None
+        self.bank_cut = BANK_CUT  # the bank's share of a pot of fichas (the registry's setting)
         self.subscribers: dict[Subscriber, Viewer] = {}
         self.retired = False
         # The store failed and its log could not be read back yet: commands are refused
@@ -333,6 +337,8 @@ class Table:
             if isinstance(event, GameEnded) and ended and event.reason is EndReason.TARGET:
                 # An annulled game counts for nothing; a game won shows what it changes.
                 event = replace(event, rating_changes=await self._rating_changes(record, at))
+            if isinstance(event, GameEnded):
+                event = replace(event, ficha_changes=await self._ficha_changes(event, at))
             self.state.apply(event, seq)
             self._unstored.append(Broadcast(seq, at, event))
             if self.state.phase.status is not status or ended:  # the log first, then what it says
@@ -550,6 +556,30 @@ class Table:
             )
             return ()
         return tuple(shown.rating_changes)
+
+    async def _ficha_changes(self, event: GameEnded, at: float) -> tuple[dict[str, Any], ...]:
+        """What the `game_ended` shows of the game's pot of fichas, worked out as the recorder
+        will write it (players/recorder.py) from the stakes in the pot now; none for a game with
+        no pot. If working it out fails, the game still ends, showing none."""
+        try:
+            ref = ledger.game_ref(self.table_id, pot_number(self.state))
+            stakes = ledger.stakes_in(await self.store.ficha_movements_of(ref))
+            if not stakes:
+                return ()
+            movements = game_movements(
+                self.table_id,
+                self.state,
+                self.options,
+                stakes,
+                self.bank_cut,
+                annulled=event.reason is not EndReason.TARGET,
+                at=at,
+                bot_accounts=self.bot_accounts,
+            )
+        except Exception:
+            log.exception("table %s: the fichas of its game's end cannot be worked out", self.table_id)
+            return ()
+        return tuple(ficha_changes(movements, stakes, self.seats))
 
     async def ratings_recorded(self) -> None:
         """The recorder has recorded a game of this table: the ratings it shows are read again

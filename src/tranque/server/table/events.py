@@ -245,6 +245,7 @@ class GameEnded(TableEvent):
         "reason",
         "rating_changes",
         "operator_reason",
+        "ficha_changes",
     )
     scores: tuple[int, ...]
     goals: tuple[int, ...]
@@ -254,6 +255,9 @@ class GameEnded(TableEvent):
     # Why the site's operator annulled the game (commands.EndByOperator), shown to its players;
     # None for every other end.
     operator_reason: str | None = None
+    # What the game's end moves of its pot of fichas (players/table_fichas.py `ficha_changes`):
+    # one `{"seat", "user_id", "amount" (signed), "kind"}` per staked seat, then the bank's cut.
+    ficha_changes: tuple[dict[str, Any], ...] = ()
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -266,6 +270,8 @@ class GameEnded(TableEvent):
             data["rating_changes"] = [dict(change) for change in self.rating_changes]
         if self.operator_reason is not None:
             data["operator_reason"] = self.operator_reason
+        if self.ficha_changes:
+            data["ficha_changes"] = [dict(change) for change in self.ficha_changes]
         return data
 
     @classmethod
@@ -277,6 +283,7 @@ class GameEnded(TableEvent):
             EndReason(data["reason"]),
             tuple(data.get("rating_changes", ())),
             data.get("operator_reason"),
+            tuple(data.get("ficha_changes", ())),
         )
 
     @classmethod
