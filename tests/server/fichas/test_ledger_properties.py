@@ -1,4 +1,4 @@
-"""Property tests of the ledger (issue 41): random sequences of grants, refills, stakes,
+"""Property tests of the ledger (docs/fichas.md#the-books): random sequences of grants, refills, stakes,
 unstakes, games won (rated or not), annulled games with abandoners, retried ends and crashes
 (an exception in the middle of a transaction) on the memory store, SQLite and PostgreSQL.
 After every step: the books balance (accounts + pots + bank = everything granted), no balance
