@@ -39,7 +39,7 @@ from collections.abc import Awaitable, Callable
 
 from tranque.bots.analysis import Evaluation, Job, evaluate_job, plan
 from tranque.engine.record import replay
-from tranque.server.moderation.signals import THRESHOLDS, Signal, Thresholds, all_signals
+from tranque.server.moderation.signals import THRESHOLDS, Signal, Thresholds, all_signals, ficha_flow_signals
 from tranque.server.stopping import stop_tasks
 from tranque.server.store import FairPlaySample, GamePlayerRow, RatedGame, Store
 from tranque.server.store.outage import log_failure
@@ -231,10 +231,13 @@ class FairPlaySampler:
         since = self.clock.now() - self.window
         samples = await self.store.fairplay_samples(since)
         results = await self.store.rated_results(since)
-        if not samples and not results:
+        movements = await self.store.ficha_game_movements_since(since)  # none while fichas are off
+        if not samples and not results and not movements:
             return []  # nothing to look at: no worker process started for it
         # In the worker process: a big window holds no GIL here.
         found = await self.pool.run(all_signals, samples, results, self.thresholds)
+        if movements:
+            found += await self.pool.run(ficha_flow_signals, movements, self.thresholds)
         new = [signal for signal in found if signal.key not in self._signalled]
         for signal in new:
             self._signalled.add(signal.key)

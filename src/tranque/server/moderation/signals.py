@@ -29,6 +29,14 @@ Three kinds, each with the evidence a moderator needs to judge it:
   `flow_points` over `flow_min_games` games together or more, that is at least `flow_share` of
   everything the receiver gained, and the receiver finished ahead (won, the giver did not)
   in at least `flow_wins` of those games.
+- `ficha_flow`: fichas (play money, fichas/) that keep flowing from one account to another
+  at staked tables: losing on purpose to feed a friend. Each game's movements give every
+  account's net (payout and refunds less its stake); each gainer's net gain is taken from the
+  losers in proportion to what each lost, as for `rating_flow`. Flagged when one account has
+  given another, net, at least `ficha_flow_fichas` over `ficha_flow_min_games` staked games
+  together or more, that is at least `ficha_flow_share` of everything the receiver won, and the
+  receiver came out ahead of the giver in at least `ficha_flow_wins` of those games; the
+  games' ids are the evidence.
 
 No sample below the minimums ever flags: small samples say nothing.
 """
@@ -42,6 +50,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from tranque.server.fichas.ledger import Movement, account_of
 from tranque.server.players import ratings
 from tranque.server.players.rating_scale import ALPHA
 from tranque.server.store.fairplay import FairPlaySample
@@ -50,7 +59,8 @@ from tranque.server.store.players import GamePlayerRow
 ACCURACY = "accuracy_above_rating"
 PAIR = "pair_sits_together"
 FLOW = "rating_flow"
-KINDS = (ACCURACY, PAIR, FLOW)
+FICHA_FLOW = "ficha_flow"
+KINDS = (ACCURACY, PAIR, FLOW, FICHA_FLOW)
 GAME_IDS = 20  # evidence lists at most this many game ids (the latest)
 TRIM_ROUNDS = 5  # fits of the accuracy line without the accounts far above it, at most
 
@@ -89,6 +99,10 @@ class Thresholds:
     flow_points: float = 300.0  # points given: net, on the shown scale
     flow_share: float = 0.5  # points given: their share of all the receiver gained
     flow_wins: float = 0.75  # points given: share of those games the receiver finished ahead of the giver
+    ficha_flow_min_games: int = 10  # fichas given: staked games the two played together
+    ficha_flow_fichas: int = 500  # fichas given: net
+    ficha_flow_share: float = 0.5  # fichas given: their share of all the receiver won at tables
+    ficha_flow_wins: float = 0.75  # fichas given: share of those games the receiver came out ahead
 
 
 THRESHOLDS = Thresholds()
@@ -462,3 +476,83 @@ def all_signals(
         *pair_signals(results, limits),
         *flow_signals(results, limits),
     ]
+
+
+# 4. Fichas flowing from one account to another ------------------------------------------------
+
+
+def game_nets(movements: Iterable[Movement]) -> dict[str, dict[int, int]]:
+    """Each game's (by its id, the movements' `ref`) net for every account in it: what came
+    back to it (payout, refund, unstake) less what it put in (stake)."""
+    nets: dict[str, dict[int, int]] = defaultdict(dict)
+    for movement in movements:
+        for holder, sign in ((movement.source, -1), (movement.destination, 1)):
+            user_id = account_of(holder)
+            if user_id is not None:
+                game = nets[movement.ref]
+                game[user_id] = game.get(user_id, 0) + sign * movement.amount
+    return nets
+
+
+def ficha_game_flows(net: dict[int, int]) -> dict[tuple[int, int], float]:
+    """(giver, receiver) → the fichas one game moved between them: each gainer's net gain taken
+    from the losers in proportion to what each lost (the bank's cut is nobody's gain)."""
+    lost = sum(-value for value in net.values() if value < 0)
+    if lost <= 0:
+        return {}
+    return {
+        (giver, receiver): gain * -loss / lost
+        for receiver, gain in net.items()
+        if gain > 0
+        for giver, loss in net.items()
+        if loss < 0
+    }
+
+
+def ficha_flow_signals(movements: Iterable[Movement], limits: Thresholds = THRESHOLDS) -> list[Signal]:
+    """`ficha_flow` for every giver and receiver the fichas of staked games keep flowing between
+    (`movements`: the table games' movements of the window, store
+    `ficha_game_movements_since`)."""
+    flows: dict[tuple[int, int], _Flow] = defaultdict(_Flow)
+    won: dict[int, float] = defaultdict(float)  # everything each account won, net, game by game
+    for game_id, net in game_nets(movements).items():  # in the order the games were settled
+        moved = ficha_game_flows(net)
+        for user_id, value in net.items():
+            won[user_id] += max(0, value)
+        for a, b in combinations(sorted(net), 2):
+            flow = flows[a, b]
+            flow.games += 1
+            flow.given += moved.get((a, b), 0.0)
+            flow.taken += moved.get((b, a), 0.0)
+            flow.ahead = (flow.ahead[0] + int(net[a] > net[b]), flow.ahead[1] + int(net[b] > net[a]))
+            flow.game_ids = [*(flow.game_ids or []), game_id][-GAME_IDS:]
+    signals = []
+    for (first, second), flow in sorted(flows.items()):
+        if flow.games < limits.ficha_flow_min_games:
+            continue
+        net_given = flow.given - flow.taken
+        giver, receiver = (first, second) if net_given > 0 else (second, first)
+        ahead = flow.ahead[1] if net_given > 0 else flow.ahead[0]
+        fichas = abs(net_given)
+        total = won[receiver]
+        if fichas < limits.ficha_flow_fichas or total <= 0 or fichas / total < limits.ficha_flow_share:
+            continue
+        if ahead / flow.games < limits.ficha_flow_wins:
+            continue
+        signals.append(
+            Signal(
+                FICHA_FLOW,
+                (giver, receiver),
+                {
+                    "games_together": flow.games,
+                    "net_fichas": round(fichas),
+                    "given": round(flow.given if net_given > 0 else flow.taken),
+                    "given_back": round(flow.taken if net_given > 0 else flow.given),
+                    "receiver_won": round(total),
+                    "share_of_winnings": round(fichas / total, 3),
+                    "receiver_ahead": ahead,
+                    "game_ids": list(flow.game_ids or []),
+                },
+            )
+        )
+    return signals

@@ -134,6 +134,9 @@ class FichasShort(Exception):
         self.have = have
 
 
+TOURNAMENT_REF_PREFIX = "tournament:"  # the `ref` of a tournament's movements (not a table game's)
+
+
 class FichasStore(Protocol):
     """The ledger: movements and balances."""
 
@@ -166,4 +169,10 @@ class FichasStore(Protocol):
 
     async def ficha_books(self) -> Books:
         """The sums of every holder's balance, by kind of holder, read at one instant."""
+        ...
+
+    async def ficha_game_movements_since(self, since: float) -> list[Movement]:
+        """Every movement of a table's game (not a tournament's, grant or refill) written at
+        `since` or later, in the order written: what the `ficha_flow` signal reads
+        (moderation/signals.py)."""
         ...

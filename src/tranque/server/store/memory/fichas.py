@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from tranque.server.store.fichas import (
     BANK,
     GRANTS,
+    TOURNAMENT_REF_PREFIX,
     Books,
     FichasShort,
     Kind,
@@ -81,6 +82,13 @@ class MemoryFichas(MemoryData):
 
     async def ficha_books(self) -> Books:
         return books_of(self._ficha_balances)
+
+    async def ficha_game_movements_since(self, since: float) -> list[Movement]:
+        return [
+            movement
+            for movement in self._ficha_movements
+            if movement.at >= since and movement.ref and not movement.ref.startswith(TOURNAMENT_REF_PREFIX)
+        ]
 
 
 def books_of(balances: dict[str, int]) -> Books:

@@ -21,6 +21,7 @@ from tranque.server.store.fichas import (
     BANK,
     GRANTS,
     POT_PREFIX,
+    TOURNAMENT_REF_PREFIX,
     Books,
     FichasShort,
     Kind,
@@ -189,3 +190,14 @@ class SqlFichas(SqlDatabase):
         async with self.engine.connect() as connection:
             grants, accounts, pots, bank, negative = (await connection.execute(query)).one()
         return Books(-int(grants), int(accounts), int(pots), int(bank), int(negative))
+
+    async def ficha_game_movements_since(self, since: float) -> list[Movement]:
+        ref = ficha_movements.c.ref
+        query = (
+            sa.select(*_COLUMNS)
+            .where(ficha_movements.c.at >= since, ref != "", ~ref.startswith(TOURNAMENT_REF_PREFIX))
+            .order_by(ficha_movements.c.id)
+        )
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [_movement(row) for row in rows]
