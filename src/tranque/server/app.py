@@ -27,6 +27,7 @@ from tranque.server.http import admin as http_admin
 from tranque.server.http import admin_processes as http_admin_processes
 from tranque.server.http import analysis as http_analysis
 from tranque.server.http import api as http_api
+from tranque.server.http import fichas as http_fichas
 from tranque.server.http import friends as http_friends
 from tranque.server.http import head_to_head as http_head_to_head
 from tranque.server.http import health as http_health
@@ -187,6 +188,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         if shared is not None:  # one director for the site: the holder of `<prefix>:tournaments`
             director.share(shared.leases, shared.node, shared.settings)
+        director.fichas = state.fichas  # a tournament's entries and prizes in fichas
         state.director = director
         state.tournaments.changed = director.changed  # a registration, a creation: a pass now
         app.state.tranque = state
@@ -283,6 +285,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(http_penas.router)
     app.include_router(reparto_routes.router)
     app.include_router(http_seasons.router)
+    app.include_router(http_fichas.router)
 
     # The client's files, fingerprinted and compressed once, here, before anything is served
     # (http/static_files.py); /avatars/<id>.svg are the players' drawings (web/avatars/, one

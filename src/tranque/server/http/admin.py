@@ -13,7 +13,8 @@ the site does not know, 401 `bad_admin_token`.
 - end a stuck table: its game is annulled (`commands.EndByOperator`, run by the table's owner
   wherever it lives: `Table.call`), its players are told the reason;
 - close every socket of an account (on every process: accounts/account_sockets.py);
-- ban and unban, with the moderators' sanctions (moderation/enforce.py).
+- ban and unban, with the moderators' sanctions (moderation/enforce.py);
+- an account's fichas: its balance and every movement (fichas off: `fichas_off`).
 
 Every action is written in the moderation audit log with the admin and the reason. The
 processes and their draining are the cluster's (`/api/admin/processes`), not here.
@@ -34,8 +35,12 @@ from tranque.server.accounts.names import normal_form
 from tranque.server.analysis.verify import RecordRefused
 from tranque.server.analysis.verify_pool import VerifierBusy
 from tranque.server.app_state import ServerState, server_state
+from tranque.server.fichas.errors import FichasError
+from tranque.server.fichas.service import HISTORY_MOST
 from tranque.server.http.accounts import NAME_MAX, current_user, same_origin_json
 from tranque.server.http.errors import ApiError, SpanishErrors
+from tranque.server.http.fichas import HISTORY_PAGE
+from tranque.server.http.fichas import account_fichas as fichas_of
 from tranque.server.http.moderation import REASON_MAX, Names, enforcer
 from tranque.server.moderation.standing import barring, in_force
 from tranque.server.store import StoredEvent, UserRow
@@ -348,3 +353,21 @@ async def unban(body: PlayerReason, request: Request, admin: Admin) -> dict[str,
         if await enforcer(state).lift(row, entry) is not None:
             lifted.append(row.sanction_id)
     return {"name": user.name, "lifted": lifted}
+
+
+@router.get("/accounts/{name}/fichas", summary="Las fichas de una cuenta: saldo y movimientos")
+async def account_fichas(
+    name: str,
+    request: Request,
+    admin: Admin,
+    limit: Annotated[int, Query(ge=1, le=HISTORY_MOST)] = HISTORY_PAGE,
+    before: Annotated[int | None, Query(ge=1)] = None,
+) -> Any:
+    """Any account's balance and movements (docs/fichas.md); `fichas_off` (404) when they are off."""
+    state = server_state(request)
+    user = await _account(state, name)
+    try:
+        found = await fichas_of(state.fichas, user.user_id, limit, before)
+    except FichasError as error:
+        return JSONResponse(error.body(), status_code=error.status)
+    return {"name": user.name, **found}
