@@ -196,6 +196,7 @@ class ServerState:
         self.penas = Penas(self.store, self.registry, self.presence)
         self.seasons = Seasons(self.store, self.penas)
         self.fichas = Fichas(self.store, settings)
+        self.tournaments.fichas = self.fichas  # a tournament's entry in fichas (tournaments/fichas.py)
 
     async def start_shared(self) -> None:
         """With other processes: hear them (once the bus is started). Nothing otherwise."""

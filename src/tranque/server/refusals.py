@@ -677,6 +677,10 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
         "es": "Con esta forma de juego las reglas pueden ser {presets}.",
         "en": "With this way of playing the rules may be {presets}.",
     },
+    "tournament_config.entry_fichas": {
+        "es": "La entrada en fichas va de 0 a 1000000 fichas («entry_fichas»).",
+        "en": "The entry in fichas goes from 0 to 1000000 fichas («entry_fichas»).",
+    },
     "tournament_config.target": {
         "es": "La meta de cada partida va de 1 a 1000 puntos.",
         "en": "Each game's target goes from 1 to 1000 points.",
@@ -1123,6 +1127,10 @@ REFUSALS: Final[dict[str, dict[str, str]]] = {
     "fichas_not_enough": {
         "es": "No tienes fichas suficientes: la apuesta es de {need} y tienes {have}.",
         "en": "You do not have enough fichas: the stake is {need} and you have {have}.",
+    },
+    "fichas_not_enough.entry": {
+        "es": "No tienes fichas suficientes: la entrada al torneo es de {need} y tienes {have}.",
+        "en": "You do not have enough fichas: the tournament's entry is {need} and you have {have}.",
     },
     "fichas_bad_stake": {
         "es": "La apuesta debe ser una de estas: {levels} fichas.",

@@ -40,6 +40,7 @@ STATUS_OF = {
     "tournament_barred": 403,
     "tournament_config": 422,
     "pena_members_only": 403,
+    "fichas_off": 404,
 }
 
 
@@ -65,10 +66,14 @@ async def creator_name(store: AccountStore, tournament: Tournament) -> str | Non
     return None if user is None else user.name
 
 
-async def summary(store: AccountStore, found: Loaded) -> dict[str, Any]:
-    """What a list shows of a tournament: the machine's summary, its creator by name."""
+async def summary(store: AccountStore, found: Loaded, fichas_on: bool = False) -> dict[str, Any]:
+    """What a list shows of a tournament: the machine's summary, its creator by name, and its
+    entry in fichas when it has one (and fichas are on)."""
     tournament = found.tournament
-    return {**tournament.summary_json(), "creator": await creator_name(store, tournament)}
+    body = {**tournament.summary_json(), "creator": await creator_name(store, tournament)}
+    if fichas_on and tournament.config.entry_fichas:
+        body["entry_fichas"] = tournament.config.entry_fichas
+    return body
 
 
 def me(tournament: Tournament, viewer: UserRow | None, now: float, barred: bool) -> dict[str, Any]:
@@ -106,6 +111,8 @@ async def detail(request: Request, found: Loaded, viewer: UserRow | None) -> dic
     tournament = found.tournament
     barred = viewer is not None and await state.tournaments.barred(tournament, viewer) is not None
     body = tournament.public_json(None if viewer is None else viewer.user_id)
+    if not state.fichas.enabled:  # fichas off: no entry in fichas shown anywhere
+        body["config"].pop("entry_fichas", None)
     for row in body["battle"] or []:  # peña against peña: each peña's name and page
         pena = await state.store.pena_by_id(row["pena_id"])
         row["name"], row["slug"] = (pena.name, pena.slug) if pena is not None else ("—", None)
@@ -130,7 +137,7 @@ async def tournament_list(
     state = server_state(request)
     found, pages = await state.tournaments.page(status, page)
     return {
-        "tournaments": [await summary(state.store, one) for one in found],
+        "tournaments": [await summary(state.store, one, state.fichas.enabled) for one in found],
         "page": page,
         "pages": pages,
     }

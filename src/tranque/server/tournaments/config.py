@@ -53,6 +53,7 @@ WINDOW_RANGE: Final = (60.0, 86400.0)  # an arena lasts from a minute to a day
 GAME_CAP_RANGE: Final = (60.0, 7200.0)
 FILL_WAIT_RANGE: Final = (0.0, 86400.0)
 ROUND_EVERY_RANGE: Final = (60.0, 86400.0)  # rounds on a schedule: from a minute to a day apart
+ENTRY_FICHAS_RANGE: Final = (0, 1_000_000)  # an entry in fichas (tournaments/fichas.py); 0: none
 
 
 def least_entrants(format: Format, entry: Entry) -> int:
@@ -106,17 +107,23 @@ class TournamentConfig:
     # whose peña standing counts each peña's `battle_counting` best entrants; () for none.
     battle_penas: tuple[int, ...] = ()
     battle_counting: int = 5
+    # An entry in fichas (play money, tournaments/fichas.py): paid into the event's pool at
+    # registration, the podium paid from it at the end; 0: none (and always none with fichas off).
+    entry_fichas: int = 0
 
     # JSON -----------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """Every field; `pena_id` only when set, so any other event's document is what it was."""
+        """Every field; `pena_id` and `entry_fichas` only when set, so any other event's document
+        is what it was."""
         data = {
             name: (value.value if isinstance(value, StrEnum) else value)
             for name, value in asdict(self).items()
         }
         if data["pena_id"] is None:
             del data["pena_id"]
+        if not data["entry_fichas"]:
+            del data["entry_fichas"]
         return data
 
     @classmethod
@@ -181,6 +188,8 @@ class TournamentConfig:
         if self.bot_level not in LEVELS:
             raise TournamentError("tournament_config.bot_level", field="bot_level", levels=_one_of(LEVELS))
         self._check_battle()
+        if not _whole_in(self.entry_fichas, ENTRY_FICHAS_RANGE):
+            _refuse("tournament_config.entry_fichas", "entry_fichas")
         if name != self.name:
             return replace(self, name=name)
         return self
@@ -313,6 +322,7 @@ _KEY_OF_FIELD: Final = {
     "fill_wait_seconds": "tournament_config.fill_wait",
     "round_every_seconds": "tournament_config.round_every",
     "battle_counting": "tournament_config.battle_counting",
+    "entry_fichas": "tournament_config.entry_fichas",
 }
 
 
@@ -370,7 +380,7 @@ def _parse(name: str, value: object) -> Any:
                 choices=OneOf(TURN_SECONDS_CHOICES),
             )
         _refuse(key, name)
-    if name in ("size", "target", "rounds", "hands") and isinstance(value, float):
+    if name in ("size", "target", "rounds", "hands", "entry_fichas") and isinstance(value, float):
         if not value.is_integer():
             if name == "size":
                 raise TournamentError("tournament_config.size", field=name, least=2, most=MOST_ENTRANTS)

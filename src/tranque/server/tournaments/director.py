@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING, Any
 
 from tranque.server.cluster.leases import LeasesUnavailable, Renewal
 from tranque.server.cluster.settings import ClusterSettings
+from tranque.server.fichas.service import Fichas
 from tranque.server.lobby.presence import Presence
 from tranque.server.lobby.registry import Registry, TableExists
 from tranque.server.stopping import stop_tasks
@@ -75,6 +76,7 @@ from tranque.server.table.seats import SeatKind
 from tranque.server.table.state import Phase
 from tranque.server.tournaments import advancing
 from tranque.server.tournaments import deals as tournament_deals
+from tranque.server.tournaments import fichas as tournament_fichas
 from tranque.server.tournaments import schedule as tournament_schedule
 from tranque.server.tournaments.advancing import Advanced
 from tranque.server.tournaments.config import TournamentConfig
@@ -86,6 +88,7 @@ from tranque.server.tournaments.machine import (
     PlannedGame,
     PlannedSeat,
     RevealDeals,
+    Status,
     Tournament,
 )
 from tranque.server.tournaments.service import new_row
@@ -176,6 +179,7 @@ class Director:
         self.cluster = ClusterSettings()
         self.leading = True  # a single process always directs
         self._keeper: asyncio.Task[None] | None = None
+        self.fichas: Fichas | None = None  # entries and prizes in fichas (app.py sets it)
 
     # Life ---------------------------------------------------------------------------------
 
@@ -350,6 +354,8 @@ class Director:
             self.wake()
             return None
         self._after_save(tournament_id, result.effects)
+        if result.doc is not None and result.status in (Status.FINISHED, Status.CANCELLED):
+            await self._settle_fichas(result.doc)
         effects = result.effects
         going, unready = await self._set_up_tables(tournament_id, result)
         if going:
@@ -430,6 +436,14 @@ class Director:
                 await self.store.bar(effect.account, now + self.bar_days * DAY)
             elif isinstance(effect, Placings):
                 await self.store.set_places(tournament_id, dict(effect.placings))
+
+    async def _settle_fichas(self, doc: dict[str, Any]) -> None:
+        """An event with an entry in fichas that just finished pays its podium; one cancelled
+        refunds its entries (tournaments/fichas.py; idempotent: the movements' keys)."""
+        try:
+            await tournament_fichas.settle(self.fichas, Tournament.from_json(doc))
+        except Exception:
+            log.exception("settling the fichas of tournament %s failed", doc.get("id"))
 
     def _after_save(self, tournament_id: str, effects: Iterable[Any]) -> None:
         for effect in effects:

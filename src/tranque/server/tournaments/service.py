@@ -12,6 +12,11 @@ bar (`tournament_barred`), the players' ratings, and who entered (for the profil
 `changed` is called with a tournament's id after each change is saved: the director
 (director.py) hooks it to step the event at once (a full minitorneo starts); `effects` gets
 what a change asked for (a cancellation's notices to the entrants) to carry out.
+
+An event with an entry in fichas (tournaments/fichas.py) takes it at registration, before the
+entry is saved (a registration the machine refuses is tried on a copy first, so it takes
+nothing; one that loses a race after paying is refunded), and gives it back on a withdrawal
+before the start and on a cancellation.
 """
 
 from __future__ import annotations
@@ -21,11 +26,14 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from tranque.server.fichas.errors import FichasError
+from tranque.server.fichas.service import Fichas
 from tranque.server.moderation.standing import utc_text
 from tranque.server.players.rating_scale import shown
 from tranque.server.store import Store, TournamentRow, UserRow
 from tranque.server.store.tournaments import Order, TournamentStore
 from tranque.server.table.clock import Clock
+from tranque.server.tournaments import fichas as entry_fichas
 from tranque.server.tournaments.config import Entry, TournamentConfig, TournamentError
 from tranque.server.tournaments.machine import Effect, Status, Tournament
 
@@ -108,6 +116,7 @@ class Tournaments:
         self.changed: Callable[[str], None] | None = None  # the director's wake-up
         # What the machine asked for (a cancellation's notices): the director carries it out.
         self.effects: Callable[[str, list[Effect]], Awaitable[None]] | None = None
+        self.fichas: Fichas | None = None  # entries in fichas (app_state.py sets it; None: none)
 
     # Reading --------------------------------------------------------------------------------
 
@@ -161,6 +170,8 @@ class Tournaments:
         anyone does). A private one's invitation is `invite_of(tournament, user)`, its creator's."""
         now = self.clock.now()
         config = config.checked()
+        if config.entry_fichas and (self.fichas is None or not self.fichas.enabled):
+            raise TournamentError("fichas_off")
         if config.pena_id is not None:
             await self._pena_member(config.pena_id, user)
         for pena_id in config.battle_penas:  # peña against peña: peñas that exist
@@ -207,7 +218,22 @@ class Tournaments:
                 user.user_id, user.name, round(rating), now, partner, invite=code, pena_id=pena_id
             )
 
-        return await self._change(found, enter)
+        entry = entry_fichas.entry_of(found.tournament, self.fichas)
+        if not entry or self.fichas is None:
+            return await self._change(found, enter)
+        enter(Tournament.from_json(found.row.doc), self.clock.now())  # the machine's refusals first
+        try:
+            await self.fichas.tournament_entry(user.user_id, found.tournament.id, entry)
+        except FichasError as error:  # not enough: nothing moved, nothing entered
+            if error.code != "fichas_not_enough":
+                raise TournamentError(error.key) from None
+            need, have = error.params["need"], error.params["have"]
+            raise TournamentError("fichas_not_enough.entry", need=need, have=have) from None
+        try:
+            return await self._change(found, enter)
+        except TournamentError:
+            await self.fichas.tournament_refund(user.user_id, found.tournament.id)
+            raise
 
     async def _pena_member(self, pena_id: int, user: UserRow) -> None:
         """A peña's tournament is created and entered by the peña's members only."""
@@ -226,9 +252,12 @@ class Tournaments:
         return found[:limit]
 
     async def withdraw(self, user: UserRow, tournament_id: str) -> Loaded:
-        return await self._change(
-            await self.load(tournament_id), lambda tournament, now: tournament.withdraw(user.user_id, now)
-        )
+        found = await self.load(tournament_id)
+        before_start = found.tournament.status is Status.OPEN
+        done = await self._change(found, lambda tournament, now: tournament.withdraw(user.user_id, now))
+        if before_start and self.fichas is not None and self.fichas.enabled:
+            await self.fichas.tournament_refund(user.user_id, tournament_id)
+        return done
 
     async def cancel(self, user: UserRow, tournament_id: str) -> Loaded:
         return await self._change(
@@ -254,6 +283,7 @@ class Tournaments:
                 after = entered_accounts(tournament)
                 if after != before:
                     await self.store.set_players(tournament.id, after)
+                await entry_fichas.settle(self.fichas, tournament)  # a cancellation's refunds
                 if isinstance(effects, list) and effects and self.effects is not None:
                     await self.effects(tournament.id, effects)
                 self._changed(tournament.id)
