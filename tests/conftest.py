@@ -7,7 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests import services
+from tests import fichas_switch, services
+
+fichas_switch.apply()  # TRANQUE_FICHAS_ENABLED=0: the whole suite with fichas off
 
 pytest_plugins = ["tests.hang_report"]
 

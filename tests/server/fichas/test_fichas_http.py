@@ -23,7 +23,13 @@ __all__ = ["database_url"]  # the fixture, from http_helpers
 
 @pytest.fixture
 def server(database_url: str) -> Iterator[LiveServer]:
-    with live(database_url, registrations_per_address_per_hour=1000, tournament_director=False) as running:
+    # Fichas on, whatever TRANQUE_FICHAS_ENABLED says (the suite may run with them off).
+    settings = {
+        "registrations_per_address_per_hour": 1000,
+        "tournament_director": False,
+        "fichas_enabled": True,
+    }
+    with live(database_url, **settings) as running:
         yield running
 
 
@@ -128,7 +134,7 @@ def test_with_fichas_off_the_api_says_so_and_shows_nothing() -> None:
 
 
 def test_the_admin_reads_any_accounts_balance_and_movements_and_nobody_else_does() -> None:
-    with live() as server:
+    with live(fichas_enabled=True) as server:
         admin = account(server, "Jefa", "admin")
         ana = account(server, "Ana")
         drain(server, user_id(ana), 300)

@@ -52,7 +52,7 @@ async def entered(fichas: Fichas, tournament_id: str, accounts: list[int], entry
 
 
 async def test_the_podium_is_paid_from_the_pool_less_the_cut_once(store: Store) -> None:
-    fichas = Fichas(store, fast_settings())
+    fichas = Fichas(store, fast_settings(fichas_enabled=True))
     await entered(fichas, "t", [1, 2, 3, 4, 5], 200)  # a pool of 1000
     assert await fichas.store.ficha_balance(ledger.tournament_pot("t")) == 1000
     event = Finished("t", Config(200), Status.FINISHED, [Entrant(n, (n,)) for n in range(1, 6)], [3, 1, 5])
@@ -68,7 +68,7 @@ async def test_the_podium_is_paid_from_the_pool_less_the_cut_once(store: Store) 
 
 
 async def test_partners_split_their_place_and_bots_take_nothing(store: Store) -> None:
-    fichas = Fichas(store, fast_settings())
+    fichas = Fichas(store, fast_settings(fichas_enabled=True))
     await entered(fichas, "p", [1, 2, 3, 4], 250)  # 1000: two pairs paid, the third place is bots
     entrants = [Entrant(1, (1, 2)), Entrant(2, (3, 4)), Entrant(3, (90, 91))]
     await settle(fichas, cast(Tournament, Finished("p", Config(250), Status.FINISHED, entrants, [2, 1, 3])))
@@ -80,7 +80,7 @@ async def test_partners_split_their_place_and_bots_take_nothing(store: Store) ->
 
 
 async def test_a_cancelled_event_refunds_every_entry(store: Store) -> None:
-    fichas = Fichas(store, fast_settings())
+    fichas = Fichas(store, fast_settings(fichas_enabled=True))
     await entered(fichas, "c", [1, 2], 300)
     await settle(fichas, cast(Tournament, Finished("c", Config(300), Status.CANCELLED)))
     assert [await fichas.balance(u) for u in (1, 2)] == [1000, 1000]
@@ -88,7 +88,7 @@ async def test_a_cancelled_event_refunds_every_entry(store: Store) -> None:
 
 
 async def test_with_fichas_off_settling_moves_nothing(store: Store) -> None:
-    on = Fichas(store, fast_settings())
+    on = Fichas(store, fast_settings(fichas_enabled=True))
     await entered(on, "o", [1, 2], 300)
     off = Fichas(store, fast_settings(fichas_enabled=False))
     await settle(off, cast(Tournament, Finished("o", Config(300), Status.CANCELLED)))

@@ -9,6 +9,7 @@ no game end (players/recorder.py), so a kill lands between a game's end and its 
 
 from __future__ import annotations
 
+import os
 import sys
 
 import uvicorn
@@ -16,6 +17,8 @@ import uvicorn
 from tranque.server.app import create_app
 from tranque.server.settings import Settings
 from tranque.server.ws.limits import SocketLimits
+
+OFF = ("0", "false", "no", "off")  # TRANQUE_FICHAS_ENABLED's values for off (tests/fichas_switch.py)
 
 
 def main() -> None:
@@ -29,6 +32,9 @@ def main() -> None:
         socket_limits=SocketLimits(burst=10**9, bot_burst=10**9),  # clients play as fast as the bots
         recorder="--no-recorder" not in sys.argv[3:],
         fairplay_sampler=False,  # no background analyses in the tests' servers
+        # TRANQUE_FICHAS_ENABLED=0: the suite with fichas off (tests/fichas_switch.py)
+        fichas_enabled=os.environ.get("TRANQUE_FICHAS_ENABLED", "1").strip().lower()
+        not in ("0", "false", "no", "off"),
     )
     app = create_app(settings)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
