@@ -8,6 +8,7 @@ import { t, currentLang, serverMessage, addMessages } from "./i18n.js";
 import { ADMIN_MESSAGES } from "./messages_admin.js";
 import { api } from "./api.js";
 import { el, button } from "./dom.js";
+import { say } from "./fichas_words.js";
 
 addMessages(ADMIN_MESSAGES);
 
@@ -38,7 +39,9 @@ export function adminScreen(app) {
   const playersBox = el("section", { class: "ad-players", "aria-labelledby": "ad-players-title" });
   const tableBox = el("section", { class: "ad-table", "aria-labelledby": "ad-table-title" });
   const processBox = el("section", { class: "ad-processes", "aria-labelledby": "ad-processes-title" });
-  const ui = { showTable: (id) => tableLookup.show(id) };
+  // Fichas on (GET /api/me/fichas): each account's card offers its balance and movements.
+  const fichasOn = api("/api/me/fichas").then((data) => Boolean(data && data.enabled), () => false);
+  const ui = { showTable: (id) => tableLookup.show(id), fichasOn };
   playersSection(playersBox, ui);
   const tableLookup = tableSection(tableBox);
   page.append(playersBox, tableBox, processBox);
@@ -55,6 +58,7 @@ function playersSection(box, ui) {
   const search = async () => {
     try {
       const data = await api(`/api/admin/players?prefix=${encodeURIComponent(prefix.value.trim())}`);
+      ui.fichas = await ui.fichasOn;
       results.replaceChildren(...(data.players.length ? data.players.map((player) => playerCard(player, ui, search)) : [el("p", { class: "note", text: t("ad_none") })]));
     } catch (error) {
       results.replaceChildren(failure(error));
@@ -101,7 +105,28 @@ function playerCard(player, ui, again) {
       ? button(t("ad_unban"), act("/api/admin/unban", { player: player.name }, "ad_unbanned"), "ad-unban")
       : button(t("ad_ban"), act("/api/admin/ban", { player: player.name }, "ad_banned"), "ad-ban danger"));
   card.append(el("div", { class: "ad-form" }, label, why), actions, status);
+  if (ui.fichas) card.append(fichasBox(player.name));
   return card;
+}
+
+// An account's fichas: its balance and every movement (GET /api/admin/accounts/NAME/fichas).
+function fichasBox(name) {
+  const box = el("div", { class: "ad-fichas" });
+  const path = `/api/admin/accounts/${encodeURIComponent(name)}/fichas?limit=100`;
+  const show = async () => {
+    try {
+      const data = await api(path);
+      const english = currentLang() === "en";
+      box.replaceChildren(
+        el("p", { class: "ad-fichas-balance", text: say("fichas_balance", { n: data.balance }) }),
+        el("ol", { class: "ad-fichas-list" }, ...data.movements.map((m) =>
+          el("li", { "data-kind": m.kind, text: `${m.amount > 0 ? "+" : "−"}${Math.abs(m.amount)} · ${english ? m.text_en : m.text} · ${new Date(m.at * 1000).toISOString().slice(0, 16).replace("T", " ")}` }))));
+    } catch (error) {
+      box.replaceChildren(failure(error));
+    }
+  };
+  box.append(button(say("fichas_admin_show"), show, "ad-show-fichas"));
+  return box;
 }
 
 // A table ------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import { svg } from "./tiles.js";
 import { presetTitle } from "./presets.js";
 import { reportButton } from "./report.js";
 import { headToHeadSection } from "./head_to_head.js";
+import { fichasSection } from "./fichas_profile.js";
 import {
   RANKING_TABS, rankingView, rankingHash, rankingQuery, pageNumbers, avatarUrl, ratingText, signed,
   chartGeometry, resultKey, formatKey, dateText, friendActions,
@@ -163,6 +164,7 @@ function profileParts(app, profile, presets, reload) {
   if (profile.is_me) out.push(avatarPicker(app, profile, picture));
   else if (app.user) out.push(friendBox(app, profile, reload));
   if (app.user && !profile.is_me && !profile.is_bot) out.push(el("div", { class: "profile-card report-card" }, reportButton(profile.name)));
+  if (profile.is_me) out.push(fichasSection()); // your balance and history: yours only, none when off
   out.push(xpSection(profile), gamesSection(profile, titleOf), headToHeadSection(app, profile), ratingsSection(profile), tournamentsSection(profile), recentSection(profile, titleOf));
   return out;
 }

@@ -20,6 +20,7 @@ import {
   standingsRows, roundLabel, progressLabel, knockoutGameKey, gameView, byeNames, podiumRows, capText, startText,
   entrantsText, meActions, checkDeals, shortHash, refreshSeconds, entrantNames,
 } from "./tournaments_format.js";
+import { say } from "./fichas_words.js";
 
 const INVITES = "tranque.tournament.invite."; // + id: the invitation its creator was given
 
@@ -74,6 +75,7 @@ function listBody(view, data) {
       el("span", { class: "tn-start", text: `${t("tn_col_start")}: ${tr(startText(summary, lang))}` }),
       el("span", { class: `tn-rated${summary.rated ? " rated" : ""}`, text: t(summary.rated ? "tn_rated" : "tn_unrated") }),
     ];
+    if (summary.entry_fichas) details.push(el("span", { class: "tn-entry-fichas", text: say("fichas_entry", { n: summary.entry_fichas }) }));
     const progress = progressLabel(summary);
     if (summary.status === "running" && progress) details.push(el("span", { class: "tn-progress", text: tr(progress) }));
     list.append(el("li", { class: "tn-row", "data-tournament": summary.id },
@@ -160,6 +162,7 @@ export function createForm(app, { penaId = null } = {}) {
     check("rated", t("tn_f_rated"), true),
     check("private", t("tn_f_private")),
     check("requires_attendance", t("tn_f_attendance")),
+    field(say("fichas_entry_field"), numberInput("entry_fichas", "", { min: 0, max: 1000000, required: false }), "tn-entry-fichas", say("fichas_entry_hint")),
     el("p", { class: "form-error", role: "alert" }),
     el("div", { class: "actions" }, el("button", { type: "submit", class: "primary", id: "tn-submit", text: t("tn_f_submit") })));
   const named = (name) => form.elements.namedItem(name);
@@ -191,6 +194,9 @@ export function createForm(app, { penaId = null } = {}) {
   named("bot_fill").addEventListener("change", () => (named("fill_wait_minutes").disabled = !named("bot_fill").checked));
   shape();
   whenFull();
+  const entryFichas = form.querySelector(".tn-entry-fichas");
+  entryFichas.hidden = true; // an entry in fichas: only while fichas are on
+  if (app.user) api("/api/me/fichas").then((data) => (entryFichas.hidden = !(data && data.enabled)), () => {});
   api("/api/bots").then((bots) => {
     if (!Array.isArray(bots) || !bots.length) return;
     botLevel.replaceChildren(...bots.map((b) => el("option", { value: b.name, title: localName(b, "summary"), text: localName(b, "title") })));
@@ -210,11 +216,14 @@ export function createForm(app, { penaId = null } = {}) {
       when_full: named("when_full").checked, start: start.value, bot_fill: named("bot_fill").checked,
       fill_wait_minutes: named("fill_wait_minutes").value, bot_level: botLevel.value, rated: named("rated").checked,
       private: named("private").checked, requires_attendance: named("requires_attendance").checked,
+      entry_fichas: entryFichas.hidden ? "" : named("entry_fichas").value,
     };
     submit.disabled = true;
     error.textContent = "";
     try {
       const body = configBody(values);
+      const entryFichasValue = Number(values.entry_fichas || 0); // only while fichas are on: the field shows then
+      if (entryFichasValue > 0) body.entry_fichas = entryFichasValue;
       const created = await api("/api/tournaments", penaId === null ? body : { ...body, pena_id: penaId });
       const id = created.tournament.id;
       if (created.invite) localStorage.setItem(INVITES + id, created.invite);
@@ -316,6 +325,7 @@ function header(detail, app) {
   const facts = [
     t(formatKey(detail.format)), t(entryKey(detail.entry)), `${t("tn_col_entrants")}: ${entrantsText(detail)}`,
     t(detail.rated ? "tn_rated" : "tn_unrated"),
+    config.entry_fichas ? say("fichas_entry", { n: config.entry_fichas }) : null,
     config.target && formShape(detail.format).target ? t("tn_target", { n: config.target }) : null,
     detail.format === "duplicado" && config.hands ? t("tn_hands", { n: config.hands }) : null,
     tr(capText(config.game_cap_seconds)),
