@@ -197,6 +197,7 @@ class ServerState:
         self.seasons = Seasons(self.store, self.penas)
         self.fichas = Fichas(self.store, settings)
         self.tournaments.fichas = self.fichas  # a tournament's entry in fichas (tournaments/fichas.py)
+        self.registry.fichas = self.fichas  # what staked tables stake with (table/stakes.py)
 
     async def start_shared(self) -> None:
         """With other processes: hear them (once the bus is started). Nothing otherwise."""

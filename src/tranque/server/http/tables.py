@@ -9,7 +9,7 @@ answers exactly as for a table that does not exist.
 from __future__ import annotations
 
 import secrets
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from tranque.engine.messages import OneOf
 from tranque.server.addresses import client_address
 from tranque.server.app_state import server_state
+from tranque.server.fichas.errors import FichasError
 from tranque.server.http.accounts import require_user, same_origin_json
 from tranque.server.http.api import TableRequest
 from tranque.server.http.errors import ApiError, SpanishErrors
@@ -53,6 +54,12 @@ class CreateTable(TableRequest):
         examples=["link"],
         description="Mirones de una mesa privada: " + ", ".join(SPECTATOR_POLICIES) + " (por defecto none).",
     )
+    stake: int = Field(
+        0,
+        ge=0,
+        examples=[50],
+        description="Apuesta en fichas para sentarse (solo competitiva; uno de los niveles del sitio).",
+    )
 
 
 class Created(BaseModel):
@@ -82,6 +89,8 @@ class TableSummary(BaseModel):
     turn_seconds: int
     capicua_bonus: int
     seats: list[SeatSummary]
+    stake: int = Field(0, description="La apuesta en fichas para sentarse (0: sin apuesta).")
+    pot: int = Field(0, description="Las fichas en el bote de la partida.")
 
 
 def no_table() -> ApiError:
@@ -108,6 +117,7 @@ def summary(table: Table) -> TableSummary:
             )
             for seat in table.seats
         ],
+        **table.stakes.json(table),
     )
 
 
@@ -126,6 +136,11 @@ async def create_table(
         raise ApiError(422, "bad_spectators", parameter="spectators", choices=OneOf(SPECTATOR_POLICIES))
     state = server_state(request)
     registry, limits = state.registry, state.settings.limits
+    try:
+        state.fichas.check_table_stake(body.stake, body.competitive)
+    except FichasError as error:
+        params: dict[str, Any] = dict(error.params)  # the refusal's figures (the levels)
+        raise ApiError(error.status, error.key, parameter="stake", **params) from None
     if body.pena_id is not None:
         try:
             await state.penas.check_member(body.pena_id, user, "table")
@@ -150,6 +165,7 @@ async def create_table(
                 pena_id=body.pena_id,
                 spectators=spectators,
                 watch_token=watch_token() if spectators == "link" else None,
+                stake=body.stake,
             ),
             [host_key(user.user_id)],
         )
@@ -194,6 +210,19 @@ async def my_seats(request: Request, user: Annotated[UserRow, Depends(require_us
             preset = table.rules.preset_name
             found.append(LiveSeat(table=table.table_id, seat=seat, token=token, phase=phase, preset=preset))
     return found
+
+
+class Stakes(BaseModel):
+    enabled: bool = Field(description="Whether the site plays for fichas at all.")
+    stakes: list[int] = Field(examples=[[10, 50, 100, 500]], description="The stakes a table may have.")
+
+
+@router.get("/stakes", response_model=Stakes, summary="Las apuestas en fichas que una mesa puede tener")
+async def stakes(request: Request) -> Stakes:
+    """What the create-table form offers: no stake select when fichas are off."""
+    fichas = server_state(request).fichas
+    levels = [level for level in fichas.stakes if level > 0] if fichas.enabled else []
+    return Stakes(enabled=fichas.enabled, stakes=levels)
 
 
 @router.get("/tables/{table_id}", response_model=TableSummary, summary="Una mesa: reglas, puestos y fase")

@@ -22,6 +22,7 @@ from tranque.server.table.commands import RatingsRecorded
 from tranque.server.table.fairness import DealSecret
 from tranque.server.table.log import replay
 from tranque.server.table.seats import SeatKind
+from tranque.server.table.stakes import FichasService
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +98,8 @@ class Registry:
         # are revealed (until then no client gets their seeds and salts).
         self.deal_sources: DealSources | None = None
         self.deals_revealed: Callable[[str], Awaitable[bool]] = _always_revealed
+        # The fichas (app_state.py sets it: `ServerState.fichas`): what a staked table stakes with.
+        self.fichas: FichasService | None = None
 
     def options(self, **changes: Any) -> TableOptions:
         return TableOptions(**{**self.defaults, **changes})
@@ -158,6 +161,7 @@ class Registry:
         table = Table(table_id, rules, options, self.store, self.clock, self.bots, on_change=self._changed)
         table.bank_cut = self.bank_cut
         self._deal_from(table, source)
+        table.stakes.service = self.fichas
         self.tables[table_id] = table
         table.start()
         return table
@@ -239,6 +243,7 @@ class Registry:
         table = Table(row.table_id, rules, options, self.store, self.clock, self.bots, on_change=changed)
         table.bank_cut = self.bank_cut
         self._deal_from(table, None)  # its deal source is asked where it may deal
+        table.stakes.service = self.fichas
         return table
 
     def _open_from_log(self, row: TableRow, events: list[StoredEvent]) -> Table:
@@ -449,4 +454,5 @@ def lobby_entry(table: Table) -> dict[str, Any]:
         "names": names,
         "levels": [seat.bot_level if seat.kind is SeatKind.BOT else None for seat in table.seats],
         "scores": list(game.scores) if game is not None else [0] * rules.team_count,
+        **table.stakes.json(table),  # a staked table's stake and pot (table/stakes.py)
     }

@@ -62,6 +62,7 @@ from tranque.server.table.fairness import DealSecret
 from tranque.server.table.log import Broadcast, frame, from_stored, replay, to_stored
 from tranque.server.table.muting import hides, hushed, hushed_sync, speaker
 from tranque.server.table.seats import Seat, SeatKind, new_token, token_hash
+from tranque.server.table.stakes import Stakes
 from tranque.server.table.state import Phase, TableError, TableKind, TableOptions, TableState, Viewer
 
 log = logging.getLogger(__name__)
@@ -170,6 +171,9 @@ class Table:
         # GET /api/me/seats can give it back. The actor's memory, not state: after a restart
         # the account is given a new one (commands.AccountSeat).
         self.account_tokens: dict[int, str] = {}
+        # The stakes of fichas at a staked table (stakes.py): its service (the registry's) and
+        # the pot as last read.
+        self.stakes = Stakes()
         # user id → the account's rating in this table's pool as last read from the store
         # (None: it has none yet), for what a competitive table shows (players/table_rating.py).
         self.pool = bots_pool(game_format(rules)) if options.bots else game_format(rules)

@@ -56,6 +56,7 @@ from tranque.server.table.events import (
 )
 from tranque.server.table.hints import suggest
 from tranque.server.table.seats import MAX_PLACES, Seat, SeatKind, SeatState, new_token, token_hash
+from tranque.server.table.stakes import next_game
 from tranque.server.table.state import Phase, TableError, TableKind, TableState, Turn, Viewer
 
 PHRASE_INTERVAL = 2.0
@@ -196,6 +197,7 @@ class Subscribe:
             raise TableError("private")
         if table.follows(self.subscriber) and table.subscribers[self.subscriber] != viewer:
             await Unsubscribe(self.subscriber).run(table)  # the same socket, another seat
+        await table.stakes.refresh(table)  # a staked table's `sync` shows its pot as it is
         await table.follow(self.subscriber, viewer, self.last_seq)
         seat = None if viewer is None else state.seats[viewer]
         if seat is None:
@@ -495,9 +497,25 @@ class Rematch:
         agreed = tuple(sorted(state.rematch | {self.seat}))
         needed = tuple(state.rematch_needed)
         events: list[TableEvent] = [RematchVoted(self.seat, agreed, needed)]
-        if set(needed) <= set(agreed):
+        starts = set(needed) <= set(agreed)
+        voter = state.seats[self.seat].user_id
+        if not starts and voter is not None:  # a staked table: the next game needs a new stake
+            await table.stakes.check(table, voter)
+        if starts:
+            await table.stakes.take_all(table)  # every person's, or none and a refusal
             events += [game_started(table), *_presence(table)]
-        await table.record(*events)
+        number = state.game_number + 1
+        try:
+            await table.record(*events)
+        except BaseException:
+            if starts:
+                for seat in state.humans:
+                    if seat.user_id is not None:
+                        await table.stakes.give_back(table, seat.user_id, seat.index, number)
+            raise
+        if starts:
+            await table.stakes.refresh(table)
+            table.stakes.tell(table)
 
 
 def _presence(table: TableContext) -> list[TableEvent]:
@@ -542,6 +560,7 @@ class Sit:
     name: str
     seat: int | None = None  # None: the first empty seat
     address: str | None = None  # the client's (addresses.client_address), kept only as a key
+    bot: bool = False  # a bot account's program: it never stakes fichas (table/stakes.py)
 
     async def run(self, table: TableContext) -> dict[str, Any]:
         state = table.state
@@ -557,8 +576,20 @@ class Sit:
         events: list[TableEvent] = [SeatChanged(seated)]
         if all(seat.kind is not SeatKind.EMPTY for seat in state.seats if seat.index != chosen.index):
             events.append(game_started(table))
-        await table.record(*events)
+        staked = not self.bot and table.stakes.on(table)
+        number = next_game(state)
+        if staked:  # the stake first: refused, nothing changes; the seat not taken, it comes back
+            await table.stakes.take(table, self.user_id, chosen.index)
+            await table.stakes.refresh(table)
+        try:
+            await table.record(*events)
+        except BaseException:
+            if staked:
+                await table.stakes.give_back(table, self.user_id, chosen.index, number)
+                await table.stakes.refresh(table)
+            raise
         table.account_tokens[chosen.index] = token
+        table.stakes.tell(table)
         return {"seat": chosen.index, "token": token}
 
     def _chosen(self, state: TableState) -> Seat:
@@ -621,7 +652,10 @@ class Stand:
         others = [other for other in state.humans if other.index != seat.index]
         if table.options.host_user_id == self.user_id and not others:
             events.append(GameEnded.closing(state, EndReason.ANNULLED))  # no game yet: nothing scored
+        await table.stakes.give_back(table, self.user_id, seat.index)  # before the game: stake back
+        await table.stakes.refresh(table)
         await table.record(*events)
+        table.stakes.tell(table)
 
 
 @dataclass
@@ -664,7 +698,10 @@ class SetAside:
         if seat is None or state.phase.is_over:
             return False
         if state.phase is Phase.WAITING:
+            await table.stakes.give_back(table, self.user_id, seat.index)
+            await table.stakes.refresh(table)
             await table.record(SeatChanged(seat.vacate()))
+            table.stakes.tell(table)
             return True
         covered = seat if seat.state is SeatState.COVERED else seat.cover()
         table.account_tokens.pop(seat.index, None)

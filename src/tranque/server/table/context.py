@@ -16,6 +16,7 @@ from tranque.server.table.bots import Bots
 from tranque.server.table.clock import Clock
 from tranque.server.table.events import TableEvent
 from tranque.server.table.fairness import DealSecret
+from tranque.server.table.stakes import Stakes
 from tranque.server.table.state import TableOptions, TableState, Viewer
 
 
@@ -76,6 +77,11 @@ class TableContext(Protocol):
     @property
     def account_tokens(self) -> dict[int, str]:
         """Seat → the token of an account's seat as issued (the actor's memory, not state)."""
+        ...
+
+    @property
+    def stakes(self) -> Stakes:
+        """The table's stakes of fichas (stakes.py; the actor's memory, not state)."""
         ...
 
     async def record(self, *events: TableEvent) -> None:

@@ -134,11 +134,16 @@ class TableOptions:
     # (the table's peña's members) or "link" (whoever holds `watch_token`); None elsewhere.
     spectators: str | None = None
     watch_token: str | None = None  # the secret of the watching link (spectators "link")
+    # Fichas (server/fichas/, table/stakes.py): what each person puts in the pot to sit at a
+    # competitive table (one of `Settings.fichas_stakes`); 0: nothing is staked.
+    stake: int = 0
 
     def __post_init__(self) -> None:
         self.kind = TableKind(self.kind)
         if self.kind is TableKind.PRACTICE:
             self.competitive = False  # a game against the machine is never rated
+        if not self.competitive:
+            self.stake = 0  # only a rated game is played for fichas
 
     def to_json(self) -> dict[str, Any]:
         """Every option; the tournaments' ones only when set, so the configuration of any other
@@ -148,6 +153,8 @@ class TableOptions:
         for name in _WRITTEN_WHEN_SET:
             if data[name] is None:
                 del data[name]
+        if not self.stake:
+            del data["stake"]
         return data
 
 

@@ -75,6 +75,7 @@ def snapshot(table: TableContext, viewer: Viewer, rating: dict[str, Any]) -> dic
         "host": host_json(table, viewer),
         "rating": rating,
         "chat": chat_json(state, viewer),
+        **table.stakes.json(table),  # a staked table's stake and pot (stakes.py)
     }
 
 

@@ -288,7 +288,7 @@ async def _handle(state: ServerState, client: Client, message: protocol.Inbound)
                 raise TableError("bots_not_accepted")
             if table.options.pena_id is not None:
                 await _pena_member(state, table.options.pena_id, user)
-            sit = commands.Sit(user.user_id, user.name, message.seat, client.address)
+            sit = commands.Sit(user.user_id, user.name, message.seat, client.address, bot=user.is_bot)
             seated: Answer = await table.call(sit)
             return {"table": table.table_id, **seated}
         case protocol.Stand():
