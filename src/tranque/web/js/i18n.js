@@ -45,6 +45,7 @@ export const MESSAGES = {
   lobby: { es: "Mesas abiertas", en: "Open tables" },
   lobby_empty: { es: "No hay mesas esperando jugadores ahora.", en: "No tables are waiting for players now." },
   sit: { es: "Sentarme", en: "Sit down" },
+  fi_stake: { es: "Apuesta: {n} fichas", en: "Stake: {n} fichas" }, // the rest: messages_fichas.js, lazily
   how_to: { es: "Cómo se juega", en: "How to play" },
   preset: { es: "Modalidad", en: "Variant" },
   players: { es: "Jugadores", en: "Players" },

@@ -49,8 +49,9 @@ export function presetTitle(preset, lang) {
 // The body of POST /api/tables for the form's `chosen` rules: private or public, and
 // competitive (it counts for the rankings when everyone has an account) or casual, which is
 // what the form starts with.
-export function tableBody(chosen, { isPrivate = false, competitive = false, bots = false, spectators = null } = {}) {
+export function tableBody(chosen, { isPrivate = false, competitive = false, bots = false, spectators = null, stake = 0 } = {}) {
   const body = { ...chosen, private: Boolean(isPrivate), competitive: competitive === true };
+  if (competitive === true && stake > 0) body.stake = stake; // fichas in the pot to sit (js/fichas_view.js)
   if (bots === true) body.bots = true; // «Acepta bots»: bot accounts may sit (docs/bots.md)
   if (isPrivate && spectators) body.spectators = spectators; // «Mirones» (talk/watching.py)
   return body;

@@ -13,6 +13,7 @@ import { tileSvg, svg } from "./tiles.js";
 import { roundSummary, gameSummary } from "./results_text.js";
 import { DealBook } from "./fairness.js";
 import { ratingChanges } from "./rating_view.js";
+import { fichaChanges } from "./fichas_view.js";
 import { reportButton } from "./report.js";
 import { luckLine } from "./luck_view.js";
 import { shareButton, shareUrl } from "./share.js";
@@ -206,6 +207,8 @@ function renderGameEnd(view, data) {
   for (const text of summary.lines) box.append(element("p", "final", text));
   const changes = ratingChanges(view, data.rating_changes);
   if (changes) box.append(changes);
+  const fichas = fichaChanges(view, data.ficha_changes); // «+60 fichas», «La banca se lleva 40»
+  if (fichas) box.append(fichas);
   if (data.reason !== "annulled" && view.state.results.length) {
     box.append(element("h3", "", t("score_chart")), chart(view, view.state.results));
   }

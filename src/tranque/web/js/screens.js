@@ -139,7 +139,8 @@ function renderLobby(app, lists, tables, presets) {
     item.dataset.table = table.table;
     const taken = (table.seats || []).filter(Boolean).length;
     const preset = titleOf(presets, table.preset);
-    item.innerHTML = `<span>${escapeHtml(preset)} · ${table.players} · ${t(table.mode)} · ${t("to_target", { n: table.target })} · ${taken}/${table.players}</span>`;
+    const stake = table.stake > 0 ? ` · <b class="lobby-stake">${escapeHtml(t("fi_stake", { n: table.stake }))}</b>` : "";
+    item.innerHTML = `<span>${escapeHtml(preset)} · ${table.players} · ${t(table.mode)} · ${t("to_target", { n: table.target })} · ${taken}/${table.players}${stake}</span>`;
     const sit = button(t("sit"), () => app.sit({ table: table.table }));
     sit.setAttribute("aria-label", t("scr_sit_label", { preset, taken, players: table.players }));
     item.append(sit);
@@ -190,6 +191,7 @@ export function optionsScreen(app, { account }) {
   let penaId = null;
   let byName = {};
   let choices = null;
+  let stakes = null; // the stake select (js/fichas_view.js), once loaded
   const refresh = (changed) => {
     const preset = byName[field("preset").value];
     form.querySelector(".preset-summary").textContent = presetSummary(preset, lang);
@@ -218,6 +220,7 @@ export function optionsScreen(app, { account }) {
     const showHint = () => (hint.textContent = t(form.querySelector("input[name=competitive]:checked").value === "yes" ? "pl_competitive_hint" : "pl_casual_hint"));
     form.querySelectorAll("input[name=competitive]").forEach((radio) => radio.addEventListener("change", showHint));
     showHint();
+    import("./fichas_view.js").then((m) => form.querySelector("fieldset.kind").after((stakes = m.attachStakeSelect(form, api)).root), () => {});
   }
   const pena = penaSlug ? api(`/api/penas/${encodeURIComponent(penaSlug)}`) : null;
   Promise.all([app.presets(), api("/api/bots"), pena]).then(([presets, bots, penaPage]) => {
@@ -252,7 +255,7 @@ export function optionsScreen(app, { account }) {
     start.disabled = true;
     form.querySelector(".form-error").textContent = "";
     const competitive = form.querySelector("input[name=competitive]:checked");
-    const body = () => tableBody(chosen, { isPrivate: field("private").checked, competitive: Boolean(competitive) && competitive.value === "yes", bots: field("bots").checked, spectators: field("spectators").value });
+    const body = () => tableBody(chosen, { isPrivate: field("private").checked, competitive: Boolean(competitive) && competitive.value === "yes", bots: field("bots").checked, spectators: field("spectators").value, stake: stakes ? stakes.stake() : 0 });
     const done = account ? await app.createTable(penaId ? { ...body(), pena_id: penaId } : body()) : await app.practice(chosen);
     if (!done) start.disabled = false;
   });

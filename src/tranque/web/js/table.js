@@ -18,6 +18,7 @@ import { attachHandInput } from "./input.js";
 import { TurnClock } from "./clock.js";
 import { TableAlerts, mountAlertSwitches } from "./alerts.js";
 import { ratingLineText } from "./rating_view.js";
+import { potText } from "./fichas_view.js";
 import { placeToolsSheet } from "./tools_sheet.js";
 import { AnnulBanner } from "./annul_vote.js";
 import { sortedHand, nextSort } from "./hand_sort.js";
@@ -132,6 +133,8 @@ export class TableView {
       if (message.kind === "turn") this.clock.sync(message.at);
     } else if (message.type === "options") {
       after = reduceOptions(before, message);
+    } else if (message.type === "pot" && this.synced) {
+      after = { ...before, stake: message.stake, pot: message.pot }; // not an event: no seq
     } else {
       return;
     }
@@ -387,6 +390,7 @@ export class TableView {
     parts.ratingText = el("span");
     parts.yours = el("span", { class: "rating-yours" }, el("span"), provisionalMark()); // «?»: provisional.js
     parts.rating = el("p", { class: "rating-line" }, parts.ratingText);
+    parts.pot = el("p", { class: "pot-line" });
     parts.annul = new AnnulBanner(this);
     parts.host = new HostPanel({ onFill: () => this.send({ type: "fill_bots", level: "heuristic" }), toast: this.toast });
     parts.line = el("div", { class: "line", id: "line" });
@@ -438,7 +442,7 @@ export class TableView {
       }
     }
     parts.announcer = el("div", { class: "announcer visually-hidden", "aria-live": "polite", role: "status" });
-    parts.screen = el("div", { class: `table-screen players-${s.rules.players}` }, parts.header, parts.rating, parts.grid, parts.me, parts.announcer);
+    parts.screen = el("div", { class: `table-screen players-${s.rules.players}` }, parts.header, parts.rating, parts.pot, parts.grid, parts.me, parts.announcer);
     this.root.replaceChildren(parts.screen);
     if (this.resizing) this.resizing.disconnect();
     if (typeof ResizeObserver === "function") {
@@ -463,6 +467,9 @@ export class TableView {
     if (yours && yours.provisional) setText(parts.yours.firstChild, ` · ${t("prov_yours", { n: yours.rating })}`);
     place(parts.rating, parts.yours, Boolean(rated && yours && yours.provisional));
     parts.rating.hidden = !rated;
+    const pot = potText(s.stake, s.pot); // «Bote: 100 fichas» at a staked table
+    setText(parts.pot, pot);
+    parts.pot.hidden = !pot;
     parts.rating.classList.toggle("rated", Boolean(s.rating && s.rating.rated));
     const waiting = s.phase === "waiting";
     const host = s.host; // the server's host panel (sync.host): the same after a reload

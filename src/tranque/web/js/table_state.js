@@ -109,6 +109,8 @@ export function reduceSync(state, snapshot) {
     game: snapshot.game || state.game || 1,
     rematch: snapshot.rematch || null,
     rating: snapshot.rating || null,
+    stake: snapshot.stake || 0, // a staked table's fichas (docs/protocol.md «pot»)
+    pot: snapshot.pot || 0,
     chat: (snapshot.chat || []).map((line) => ({ ...line })),
     tournament: snapshot.tournament || null, // a tournament's table: {id, round} (its link back)
     announcements: state.table === snapshot.table ? state.announcements : [],
