@@ -16,14 +16,12 @@ transaction that records it (players/recorder.py) and shows it in `game_ended.fi
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from tranque.server.refusals import Refusal
 from tranque.server.store.fichas import FichasShort
-from tranque.server.table.state import TableError, TableState
-
-if TYPE_CHECKING:
-    from tranque.server.table.context import TableContext
+from tranque.server.table.state import TableError, TableOptions, TableState
 
 
 class FichasService(Protocol):
@@ -39,6 +37,26 @@ class FichasService(Protocol):
     async def pot(self, table_id: str, game_number: int) -> int: ...
 
     async def balance(self, user_id: int) -> int: ...
+
+
+class Follower(Protocol):
+    def send(self, message: dict[str, Any]) -> None: ...
+
+
+class StakedTable(Protocol):
+    """What the stakes read of a table (the actor's `TableContext` is one)."""
+
+    @property
+    def table_id(self) -> str: ...
+
+    @property
+    def options(self) -> TableOptions: ...
+
+    @property
+    def state(self) -> TableState: ...
+
+    @property
+    def subscribers(self) -> Iterable[Follower]: ...
 
 
 def next_game(state: TableState) -> int:
@@ -59,7 +77,7 @@ class Stakes:
         self.service = service
         self.pot = 0
 
-    def on(self, table: TableContext) -> bool:
+    def on(self, table: StakedTable) -> bool:
         """Whether sitting at `table` takes a stake."""
         service = self.service
         return bool(table.options.stake) and service is not None and service.enabled
@@ -68,7 +86,7 @@ class Stakes:
         assert self.service is not None
         return self.service
 
-    async def take(self, table: TableContext, user_id: int, seat: int) -> None:
+    async def take(self, table: StakedTable, user_id: int, seat: int) -> None:
         """`user_id`'s stake into the pot of the game to come, as it sits at `seat`; a
         `TableError` (`fichas_not_enough`, with both figures) and nothing moved if not covered."""
         if not self.on(table):
@@ -79,9 +97,7 @@ class Stakes:
         except Refusal as error:
             raise _refused(error) from None
 
-    async def give_back(
-        self, table: TableContext, user_id: int, seat: int, number: int | None = None
-    ) -> None:
+    async def give_back(self, table: StakedTable, user_id: int, seat: int, number: int | None = None) -> None:
         """`user_id`'s stake back from the pot (they left `seat` before the game started, or
         taking it failed). Nothing if there is none; never fails the command it ends."""
         if not self.on(table):
@@ -91,7 +107,7 @@ class Stakes:
         with contextlib.suppress(Refusal, FichasShort):
             await self._service().unstake(user_id, table.table_id, game, seat)
 
-    async def check(self, table: TableContext, user_id: int) -> None:
+    async def check(self, table: StakedTable, user_id: int) -> None:
         """`fichas_not_enough` if `user_id`'s balance does not cover the stake (a rematch vote)."""
         if not self.on(table):
             return
@@ -99,7 +115,7 @@ class Stakes:
         if have < table.options.stake:
             raise TableError("fichas_not_enough", need=table.options.stake, have=have)
 
-    async def take_all(self, table: TableContext) -> None:
+    async def take_all(self, table: StakedTable) -> None:
         """Every person's stake into the next game's pot (a rematch), or, if one is short, none
         (those taken are given back) and that person's `fichas_not_enough`."""
         if not self.on(table):
@@ -119,13 +135,13 @@ class Stakes:
                 raise _refused(error) from None
             taken.append((seat.user_id, seat.index))
 
-    async def refresh(self, table: TableContext) -> int:
+    async def refresh(self, table: StakedTable) -> int:
         """Read the pot of the game to come or being played again (0 at an unstaked table)."""
         if self.on(table):
             self.pot = await self._service().pot(table.table_id, next_game(table.state))
         return self.pot
 
-    def tell(self, table: TableContext) -> None:
+    def tell(self, table: StakedTable) -> None:
         """Send the pot as last read to the table's followers (`pot`; after the seat events of
         the command that changed it)."""
         if not self.on(table):
@@ -134,7 +150,7 @@ class Stakes:
         for subscriber in list(table.subscribers):
             subscriber.send(frame)
 
-    def json(self, table: TableContext) -> dict[str, Any]:
+    def json(self, table: StakedTable) -> dict[str, Any]:
         """`{"stake", "pot"}` at a staked table (its `sync`, its lobby row); {} elsewhere."""
         if not self.on(table):
             return {}
