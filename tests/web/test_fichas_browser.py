@@ -1,7 +1,7 @@
 """A staked competitive duel between two accounts, in the browser: the stake shown in the lobby
 before sitting, the pot at the table, each player's fichas on the game-end card, and both
-balances afterwards (read from the server: the profile's history is helper C's page, not in
-this branch yet). Screenshots of each moment at the three sizes, under
+balances afterwards, read from the server (the profile's history is shown in the browser by
+test_fichas_pages.py). Screenshots of each moment at the three sizes, under
 test-output/screenshots/fichas/<size>/.
 """
 
