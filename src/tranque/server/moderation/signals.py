@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -400,10 +400,9 @@ class _Flow:
     game_ids: list[str] | None = None
 
 
-def game_flows(rows: Sequence[GamePlayerRow]) -> dict[tuple[int, int], float]:
-    """(giver, receiver) → the points one game moved between them: each gainer's gain
-    (60 per μ: the shown scale) taken from the losers in proportion to what each lost."""
-    change = {row.user_id: ALPHA * ((row.mu_after or 0.0) - (row.mu_before or 0.0)) for row in rows}
+def split_flows(change: Mapping[int, float]) -> dict[tuple[int, int], float]:
+    """(giver, receiver) → what one game moved between them, from each account's `change` in
+    it: each gainer's gain taken from the losers in proportion to what each lost."""
     lost = sum(-value for value in change.values() if value < 0)
     if lost <= 0:
         return {}
@@ -414,6 +413,59 @@ def game_flows(rows: Sequence[GamePlayerRow]) -> dict[tuple[int, int], float]:
         for giver, loss in change.items()
         if loss < 0
     }
+
+
+def game_flows(rows: Sequence[GamePlayerRow]) -> dict[tuple[int, int], float]:
+    """(giver, receiver) → the points one game moved between them (60 per μ: the shown scale)."""
+    return split_flows(
+        {row.user_id: ALPHA * ((row.mu_after or 0.0) - (row.mu_before or 0.0)) for row in rows}
+    )
+
+
+@dataclass(frozen=True)
+class _Flagged:
+    """A pair whose flow passed the thresholds: who gave, who received, how much, net, and
+    of what the receiver gained in all, and in how many games the receiver finished ahead."""
+
+    giver: int
+    receiver: int
+    flow: _Flow
+    amount: float
+    total: float
+    ahead: int
+
+    @property
+    def given(self) -> float:
+        return self.flow.given if self.giver < self.receiver else self.flow.taken
+
+    @property
+    def given_back(self) -> float:
+        return self.flow.taken if self.giver < self.receiver else self.flow.given
+
+
+def flagged_flows(
+    flows: Mapping[tuple[int, int], _Flow],
+    gained: Mapping[int, float],
+    min_games: int,
+    least: float,
+    share: float,
+    wins: float,
+) -> list[_Flagged]:
+    """The pairs (first < second) with `min_games` games together or more in which one gave
+    the other, net, at least `least`, that is at least `share` of all the receiver gained,
+    and the receiver finished ahead in at least `wins` of those games."""
+    found = []
+    for (first, second), flow in sorted(flows.items()):
+        if flow.games < min_games:
+            continue
+        net = flow.given - flow.taken
+        giver, receiver = (first, second) if net > 0 else (second, first)
+        ahead = flow.ahead[1] if net > 0 else flow.ahead[0]
+        amount, total = abs(net), gained.get(receiver, 0.0)
+        if amount < least or total <= 0 or amount / total < share or ahead / flow.games < wins:
+            continue
+        found.append(_Flagged(giver, receiver, flow, amount, total, ahead))
+    return found
 
 
 def flow_signals(results: Iterable[GamePlayerRow], limits: Thresholds = THRESHOLDS) -> list[Signal]:
@@ -435,36 +487,25 @@ def flow_signals(results: Iterable[GamePlayerRow], limits: Thresholds = THRESHOL
                 flow.ahead[1] + int(b.won and not a.won),
             )
             flow.game_ids = [*(flow.game_ids or []), a.game_id][-GAME_IDS:]
-    signals = []
-    for (first, second), flow in sorted(flows.items()):
-        if flow.games < limits.flow_min_games:
-            continue
-        net = flow.given - flow.taken
-        giver, receiver = (first, second) if net > 0 else (second, first)
-        ahead = flow.ahead[1] if net > 0 else flow.ahead[0]
-        points = abs(net)
-        total = gained[receiver]
-        if points < limits.flow_points or total <= 0 or points / total < limits.flow_share:
-            continue
-        if ahead / flow.games < limits.flow_wins:
-            continue
-        signals.append(
-            Signal(
-                FLOW,
-                (giver, receiver),
-                {
-                    "games_together": flow.games,
-                    "net_points": round(points, 1),
-                    "given": round(flow.given if net > 0 else flow.taken, 1),
-                    "given_back": round(flow.taken if net > 0 else flow.given, 1),
-                    "receiver_gained": round(total, 1),
-                    "share_of_gain": round(points / total, 3),
-                    "receiver_ahead": ahead,
-                    "game_ids": list(flow.game_ids or []),
-                },
-            )
+    return [
+        Signal(
+            FLOW,
+            (found.giver, found.receiver),
+            {
+                "games_together": found.flow.games,
+                "net_points": round(found.amount, 1),
+                "given": round(found.given, 1),
+                "given_back": round(found.given_back, 1),
+                "receiver_gained": round(found.total, 1),
+                "share_of_gain": round(found.amount / found.total, 3),
+                "receiver_ahead": found.ahead,
+                "game_ids": list(found.flow.game_ids or []),
+            },
         )
-    return signals
+        for found in flagged_flows(
+            flows, gained, limits.flow_min_games, limits.flow_points, limits.flow_share, limits.flow_wins
+        )
+    ]
 
 
 def all_signals(
@@ -495,18 +536,9 @@ def game_nets(movements: Iterable[Movement]) -> dict[str, dict[int, int]]:
 
 
 def ficha_game_flows(net: dict[int, int]) -> dict[tuple[int, int], float]:
-    """(giver, receiver) → the fichas one game moved between them: each gainer's net gain taken
-    from the losers in proportion to what each lost (the bank's cut is nobody's gain)."""
-    lost = sum(-value for value in net.values() if value < 0)
-    if lost <= 0:
-        return {}
-    return {
-        (giver, receiver): gain * -loss / lost
-        for receiver, gain in net.items()
-        if gain > 0
-        for giver, loss in net.items()
-        if loss < 0
-    }
+    """(giver, receiver) → the fichas one game moved between them (the bank's cut is nobody's
+    gain)."""
+    return split_flows({user_id: float(value) for user_id, value in net.items()})
 
 
 def ficha_flow_signals(movements: Iterable[Movement], limits: Thresholds = THRESHOLDS) -> list[Signal]:
@@ -526,33 +558,27 @@ def ficha_flow_signals(movements: Iterable[Movement], limits: Thresholds = THRES
             flow.taken += moved.get((b, a), 0.0)
             flow.ahead = (flow.ahead[0] + int(net[a] > net[b]), flow.ahead[1] + int(net[b] > net[a]))
             flow.game_ids = [*(flow.game_ids or []), game_id][-GAME_IDS:]
-    signals = []
-    for (first, second), flow in sorted(flows.items()):
-        if flow.games < limits.ficha_flow_min_games:
-            continue
-        net_given = flow.given - flow.taken
-        giver, receiver = (first, second) if net_given > 0 else (second, first)
-        ahead = flow.ahead[1] if net_given > 0 else flow.ahead[0]
-        fichas = abs(net_given)
-        total = won[receiver]
-        if fichas < limits.ficha_flow_fichas or total <= 0 or fichas / total < limits.ficha_flow_share:
-            continue
-        if ahead / flow.games < limits.ficha_flow_wins:
-            continue
-        signals.append(
-            Signal(
-                FICHA_FLOW,
-                (giver, receiver),
-                {
-                    "games_together": flow.games,
-                    "net_fichas": round(fichas),
-                    "given": round(flow.given if net_given > 0 else flow.taken),
-                    "given_back": round(flow.taken if net_given > 0 else flow.given),
-                    "receiver_won": round(total),
-                    "share_of_winnings": round(fichas / total, 3),
-                    "receiver_ahead": ahead,
-                    "game_ids": list(flow.game_ids or []),
-                },
-            )
+    return [
+        Signal(
+            FICHA_FLOW,
+            (found.giver, found.receiver),
+            {
+                "games_together": found.flow.games,
+                "net_fichas": round(found.amount),
+                "given": round(found.given),
+                "given_back": round(found.given_back),
+                "receiver_won": round(found.total),
+                "share_of_winnings": round(found.amount / found.total, 3),
+                "receiver_ahead": found.ahead,
+                "game_ids": list(found.flow.game_ids or []),
+            },
         )
-    return signals
+        for found in flagged_flows(
+            flows,
+            won,
+            limits.ficha_flow_min_games,
+            limits.ficha_flow_fichas,
+            limits.ficha_flow_share,
+            limits.ficha_flow_wins,
+        )
+    ]
