@@ -61,7 +61,5 @@ export const ADMIN_MESSAGES = {
   ad_serving: { es: "Atendiendo", en: "Serving" },
   ad_drain: { es: "Vaciar {node}", en: "Drain {node}" },
   // The moderation log's names of the admin's actions (moderation.js)
-  md_action_end_table: { es: "Terminó una mesa", en: "Ended a table" },
-  md_action_close_sockets: { es: "Cerró conexiones", en: "Closed connections" },
   // A table's players, when the operator annulled their game (results_text.js)
 };

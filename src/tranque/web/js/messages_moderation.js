@@ -72,6 +72,8 @@ export const MODERATION_MESSAGES = {
   md_action_ban: { es: "expulsar", en: "ban" },
   md_action_unban: { es: "levantar expulsión", en: "lift ban" },
   md_action_close: { es: "cerrar aviso", en: "close item" },
+  md_action_end_table: { es: "Terminó una mesa", en: "Ended a table" },
+  md_action_close_sockets: { es: "Cerró conexiones", en: "Closed connections" },
 };
 
 // Reason codes of a report, as the server takes them (docs/protocol.md «Moderation»).
