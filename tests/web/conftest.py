@@ -296,10 +296,18 @@ def serious_violations(page: Any, source: str) -> list[dict[str, Any]]:
     return [rule for rule in axe_violations(page, source) if rule["impact"] in BLOCKING]
 
 
+SETTLED = """() => document.getAnimations().every(
+    (animation) => animation.playState !== "running" || animation.effect.getTiming().iterations === Infinity
+)"""
+
+
 def axe_violations(page: Any, source: str) -> list[dict[str, Any]]:
     """axe-core's violations on the page as it is now, with every rule axe runs by default.
     The library is evaluated through the DevTools protocol, which the page's
     Content-Security-Policy does not govern (a <script> tag would be refused by it)."""
+    # A transition or a finite animation still running (a toast fading in, say) would be
+    # measured halfway, its colours blended with what lies under it: wait until they end.
+    page.wait_for_function(SETTLED)
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(source)
     violations: list[dict[str, Any]] = page.evaluate(AXE_RUN)

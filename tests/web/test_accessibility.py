@@ -74,11 +74,16 @@ def reach_rankings(page: Any, base: str) -> None:
     page.wait_for_selector(".your-rank")
 
 
+FICHAS_SETTLED = "() => { const box = document.getElementById('fichas'); return !box || !box.hidden; }"
+
+
 def reach_profile(page: Any, base: str) -> None:
     needs(base, "/api/players/axe")
     log_in_new(page, base, "axe_perfil")
     page.click("#nav-profile")
     page.wait_for_selector(".avatar-choice")
+    # Your fichas' section fills in (or goes, with fichas off) once its own request answers.
+    page.wait_for_function(FICHAS_SETTLED)
 
 
 SCREENS: dict[str, Callable[[Any, str], None]] = {

@@ -60,7 +60,8 @@ def test_with_fichas_off_no_page_of_the_main_flows_shows_a_chip(
     no_chips(page, "a competitive table")
     page.goto(off.http + "/#/jugador/ana")
     page.wait_for_selector(".profile-head h1")
-    page.wait_for_load_state("networkidle")
+    # Your profile asks GET /api/me/fichas and, told fichas are off, takes its section out.
+    page.wait_for_function("() => document.getElementById('fichas') === null")
     no_chips(page, "your profile")
     page.goto(off.http + "/#/torneos")
     page.wait_for_selector(".tn-open-create")

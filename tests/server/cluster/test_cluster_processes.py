@@ -29,6 +29,7 @@ from tranque.server.store.sql import SqlStore
 
 pytestmark = [
     pytest.mark.anyio,
+    pytest.mark.processes,  # its nodes are processes: such tests take turns (tests/conftest.py)
     # These clusters always use PostgreSQL and Redis, whatever TRANQUE_TEST_DB gives the other
     # server tests: they run once, in the suite's main pass (.ci/run runs tests/server again
     # on SQLite and on PostgreSQL).

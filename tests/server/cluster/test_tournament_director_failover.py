@@ -31,6 +31,7 @@ from tranque.server.tournaments.machine import Tournament
 
 pytestmark = [
     pytest.mark.anyio,
+    pytest.mark.processes,  # its nodes are processes: such tests take turns (tests/conftest.py)
     pytest.mark.skipif(
         os.environ.get("TRANQUE_TEST_DB", "memory") != "memory",
         reason="a cluster runs on PostgreSQL and Redis whatever TRANQUE_TEST_DB says; run in the main pass",

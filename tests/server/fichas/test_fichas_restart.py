@@ -119,6 +119,7 @@ async def users_of(url: str) -> list[int]:
         await store.close()
 
 
+@pytest.mark.processes  # a server process to kill and start again (tests/conftest.py)
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_sigkill_between_a_staked_games_last_move_and_its_payout_pays_once(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path

@@ -157,6 +157,7 @@ async def rated_game(server: ServerProcess, people: list[httpx.Client], players:
     assert await counted(server.database_url) == (ratings, xp, kept)
 
 
+@pytest.mark.processes  # a server process to kill and start again (tests/conftest.py)
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_rated_game_across_a_sigkill_is_counted_once(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path
@@ -207,6 +208,7 @@ async def killed_before_its_recording(
     assert await counted(server.database_url) == (ratings, xp, kept)
 
 
+@pytest.mark.processes  # a server process to kill and start again (tests/conftest.py)
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_sigkill_between_a_games_end_and_its_recording_loses_nothing(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path

@@ -68,7 +68,9 @@ class Node(Loopback):
         )
         log.close()
 
-    def wait_ready(self, seconds: float = 30) -> None:
+    def wait_ready(self, seconds: float = 120) -> None:
+        """Wait for the node's first answer; `seconds` is a deadline against a hang, not a
+        measure of speed (tests/server/cluster/test_restart.py's STARTUP says why so long)."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.process is not None and self.process.poll() is not None:
@@ -137,13 +139,19 @@ class ProcessCluster:
         self.cookies: dict[str, httpx.Cookies] = {}
 
     def __enter__(self) -> ProcessCluster:
-        # The first process makes the schema; the others then find it there.
-        self.nodes[0].start()
-        self.nodes[0].wait_ready()
-        for node in self.nodes[1:]:
-            node.start()
-        for node in self.nodes[1:]:
-            node.wait_ready()
+        try:
+            # The first process makes the schema; the others then find it there.
+            self.nodes[0].start()
+            self.nodes[0].wait_ready()
+            for node in self.nodes[1:]:
+                node.start()
+            for node in self.nodes[1:]:
+                node.wait_ready()
+        except BaseException:
+            # `with` calls no __exit__ when __enter__ raises: stop the nodes that did start, or
+            # they run on and their Popen objects warn later, in whichever test collects them.
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc: object) -> None:
