@@ -1,7 +1,7 @@
 """A staked competitive duel between two accounts, in the browser: the stake shown in the lobby
 before sitting, the pot at the table, each player's fichas on the game-end card, and both
-balances afterwards, read from the server (the profile's history is shown in the browser by
-test_fichas_pages.py). Screenshots of each moment at the three sizes, under
+balances afterwards, read from the server and on each one's profile with the game's lines in
+its history. Screenshots of each moment at the three sizes, under
 test-output/screenshots/fichas/<size>/.
 """
 
@@ -93,6 +93,20 @@ def test_a_staked_duel_shows_the_stake_the_pot_and_each_players_fichas(
         lines = page.locator(".overlay.game-end .res-fichas li").all_inner_texts()
         (own,) = [line for line in lines if line.startswith("Tú: ")]
         assert balance_of(live, name) == (1010 if own == "Tú: +60 fichas" else 950), (name, lines)
+
+    # Each one's own profile shows that balance and the game in the history, newest first: the
+    # winner's payout of the pot less the bank's cut, then both stakes, then the welcome gift.
+    for page, name in ((host, "ana"), (guest, "beto")):
+        won = balance_of(live, name) == 1010
+        page.goto(f"{live.http}/#/jugador/{name}")
+        page.wait_for_selector(f".fichas-balance[data-balance='{1010 if won else 950}']")
+        texts = page.locator(".fichas-line .fichas-text").all_inner_texts()
+        amounts = page.locator(".fichas-line .fichas-amount").all_inner_texts()
+        assert amounts == (["+60", "−50", "+1000"] if won else ["−50", "+1000"]), (name, texts)
+        assert texts[-2].startswith("Apuesta en la mesa ") and texts[-1] == "Regalo de bienvenida", texts
+        if won:
+            assert texts[0].startswith("Ganaste el bote (mesa "), texts
+        shoot(page, screenshots, f"profile-{'winner' if won else 'loser'}")
 
     for page in (host, guest):
         page.context.close()

@@ -68,8 +68,6 @@ class TestCreate:
             "turn_seconds": 45,
             "capicua_bonus": 0,
             "seats": [{"seat": seat, "name": None, "kind": "empty"} for seat in range(4)],
-            "stake": 0,  # an unstaked table (docs/fichas.md)
-            "pot": 0,
         }
         lobby = httpx.get(f"{server.http}/api/lobby").json()
         assert [entry["table"] for entry in lobby] == [table]

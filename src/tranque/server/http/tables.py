@@ -89,8 +89,10 @@ class TableSummary(BaseModel):
     turn_seconds: int
     capicua_bonus: int
     seats: list[SeatSummary]
-    stake: int = Field(0, description="La apuesta en fichas para sentarse (0: sin apuesta).")
-    pot: int = Field(0, description="Las fichas en el bote de la partida.")
+    # Only at a staked table (its routes leave unset fields out): with fichas off, or at a table
+    # without a stake, no stake or pot appears at all (docs/fichas.md).
+    stake: int = Field(0, description="La apuesta en fichas para sentarse; solo en una mesa con apuesta.")
+    pot: int = Field(0, description="Las fichas en el bote de la partida; solo en una mesa con apuesta.")
 
 
 def no_table() -> ApiError:
@@ -225,7 +227,12 @@ async def stakes(request: Request) -> Stakes:
     return Stakes(enabled=fichas.enabled, stakes=levels)
 
 
-@router.get("/tables/{table_id}", response_model=TableSummary, summary="Una mesa: reglas, puestos y fase")
+@router.get(
+    "/tables/{table_id}",
+    response_model=TableSummary,
+    response_model_exclude_unset=True,  # `stake` and `pot` only at a staked table
+    summary="Una mesa: reglas, puestos y fase",
+)
 async def get_table(
     table_id: str,
     request: Request,
@@ -242,7 +249,12 @@ async def get_table(
     raise no_table()  # private, practice or quick-match tables: as if there were none
 
 
-@router.get("/invites/{code}", response_model=TableSummary, summary="La mesa de una invitación")
+@router.get(
+    "/invites/{code}",
+    response_model=TableSummary,
+    response_model_exclude_unset=True,  # `stake` and `pot` only at a staked table
+    summary="La mesa de una invitación",
+)
 async def get_invite(code: str, request: Request) -> TableSummary:
     return summary(server_state(request).registry.by_invite(code))  # TableError: 404 bad_invite
 
