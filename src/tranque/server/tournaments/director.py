@@ -42,6 +42,12 @@ earliest `wake_at` of the live tournaments, and at least every `tick_seconds`), 
 over and by the service. A failure of the store (an outage)
 is logged and the tournament is tried again at the next pass: the loop never dies of it.
 
+An event with an entry in fichas settles its pool once its end is saved (tournaments/fichas.py:
+the podium paid, or every entry refunded). A director that died between that save and the
+payment, or whose payment failed, leaves a full pool: at its first pass (a start, a takeover)
+and at the pass after a failed payment, the director settles the `SETTLE_BACK` events that
+ended last again; settling is idempotent by the movements' keys, so a paid event moves nothing.
+
 One director at a time per site: in a single process it is always this one; with several
 (`share`), the holder of the lease `<prefix>:tournaments`, renewed like the quick match's
 matchmaker's (lobby/quickmatch.py). Two directors for a moment (a lease that lapsed under a
@@ -104,6 +110,7 @@ ATTEMPTS = 5  # saves tried per pass before leaving a (very) busy tournament to 
 SETUP_SECONDS = 15.0  # a table not set up from here for this long is annulled and planned anew
 DAY = 86400.0
 SITE = 0  # the creator of the schedule's events: the site, no account
+SETTLE_BACK = 100  # ended events whose fichas a new director settles again (the module's doc)
 SCAN_SECONDS = 10.0  # every live tournament is looked at this often (what other processes did)
 NOT_SET_UP = "tournament_table_not_set_up"  # why such a table was annulled (shown to nobody seated)
 
@@ -166,6 +173,7 @@ class Director:
         self._dirty: set[str] = set()  # tournaments to advance at the next pass
         self._scan_due = True  # the next pass looks at every live tournament (at start, on taking over)
         self._scanned_at = 0.0  # the server's clock at the last full scan
+        self._settle_due = True  # the next pass settles the last ended events' fichas again
         # A broken process pool: the work again, in threads from then on (a process may not start).
         self.pool = WorkerPool(in_processes, workers, "tournaments", after_break=THREADS)
         self._wake = asyncio.Event()
@@ -276,6 +284,8 @@ class Director:
         started = asyncio.get_running_loop().time()
         self.stats.passes += 1
         await self._create_scheduled()
+        if self._settle_due:
+            await self._settle_ended()
         gate = asyncio.Semaphore(AT_ONCE)
 
         async def one(tournament_id: str) -> None:
@@ -439,11 +449,31 @@ class Director:
 
     async def _settle_fichas(self, doc: dict[str, Any]) -> None:
         """An event with an entry in fichas that just finished pays its podium; one cancelled
-        refunds its entries (tournaments/fichas.py; idempotent: the movements' keys)."""
+        refunds its entries (tournaments/fichas.py; idempotent: the movements' keys). A failure
+        is tried again at the next pass (`_settle_ended`)."""
         try:
             await tournament_fichas.settle(self.fichas, Tournament.from_json(doc))
-        except Exception:
-            log.exception("settling the fichas of tournament %s failed", doc.get("id"))
+        except Exception as error:
+            self._settle_due = True
+            log_failure(log, error, "settling tournament %s's fichas failed; again next pass", doc.get("id"))
+
+    async def _settle_ended(self) -> None:
+        """Settle the pools of the `SETTLE_BACK` events that ended last, with an entry in fichas:
+        what a director that died (or failed) after saving an event's end left unpaid."""
+        self._settle_due = False
+        if self.fichas is None or not self.fichas.enabled:
+            return
+        try:
+            ended = await self.store.tournaments(
+                ("finished", "cancelled"), public_only=False, limit=SETTLE_BACK, order="latest"
+            )
+        except Exception as error:
+            self._settle_due = True
+            log_failure(log, error, "tournament director: reading the ended events failed; again next pass")
+            return
+        for row in ended:
+            if row.doc.get("config", {}).get("entry_fichas", 0) > 0:
+                await self._settle_fichas(row.doc)
 
     def _after_save(self, tournament_id: str, effects: Iterable[Any]) -> None:
         for effect in effects:
@@ -609,6 +639,7 @@ class Director:
         if leading:  # what the last director left is all in the store: look at all of it now
             self._unready_since.clear()
             self._scan_due = True
+            self._settle_due = True
             self.wake()
 
 
