@@ -158,18 +158,19 @@ def test_a_staked_duel_played_to_the_end_pays_the_winner_less_the_cut_and_shows_
         (ana, ana_headers), (beto, beto_headers) = make_account(server, "ana"), make_account(server, "beto")
         table = create_table(server, ana_headers, preset="clasico", players=2, competitive=True, stake=50)
 
-        async def scenario() -> list[dict[str, Any]]:
-            first, ana_socket = await sit_frames(server, ana_headers, "198.51.100.1", table)
-            second, beto_socket = await sit_frames(server, beto_headers, "198.51.100.2", table)
+        addresses = ["198.51.100.1", "198.51.100.2"]
+
+        async def scenario() -> tuple[list[dict[str, Any]], list[str]]:
+            first, ana_socket = await sit_frames(server, ana_headers, addresses[0], table)
+            second, beto_socket = await sit_frames(server, beto_headers, addresses[1], table)
             await ana_socket.close()
             await beto_socket.close()
             playing = await first_sync(server, table, first["token"])
             assert (playing["phase"], playing["stake"], playing["pot"]) == ("playing", 50, 100)
-            return await play_all(
-                server, table, [first["token"], second["token"]], ["198.51.100.1", "198.51.100.2"]
-            )
+            tokens = [first["token"], second["token"]]
+            return await play_all(server, table, tokens, addresses), tokens
 
-        ended = asyncio.run(scenario())
+        ended, tokens = asyncio.run(scenario())
         server.recorded()  # the pot is emptied with the game's result
         (team,) = ended[0]["winners"]
         users = (ana, beto)
@@ -182,3 +183,18 @@ def test_a_staked_duel_played_to_the_end_pays_the_winner_less_the_cut_and_shows_
             {"seat": seat, "user_id": users[seat], "amount": amount, "kind": kind}
             for seat, (amount, kind) in enumerate(moved)
         ] + [{"seat": None, "user_id": None, "amount": 40, "kind": "cut"}]
+
+        # A rematch is a new game with a pot of its own: the vote that completes it stakes both.
+        async def rematch() -> dict[str, Any]:
+            for token, address in zip(tokens, addresses, strict=True):
+                async with Player(server, headers={"X-Forwarded-For": address}) as player:
+                    await player.request({"type": "hello", "table": table, "token": token})
+                    answer = await player.request({"type": "rematch"})
+                    assert answer["type"] == "ack", answer
+            return await first_sync(server, table, tokens[0])
+
+        again = asyncio.run(rematch())
+        assert (again["game"], again["phase"], again["stake"], again["pot"]) == (2, "playing", 50, 100)
+        assert pot(server, table, 2) == 100
+        assert balance(server, users[team]) == 1000 - 50 + 60 - 50
+        assert balance(server, users[1 - team]) == 1000 - 50 - 50
