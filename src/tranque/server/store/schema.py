@@ -600,6 +600,7 @@ ficha_movements = sa.Table(
     sa.CheckConstraint("amount > 0", name="ck_ficha_movements_amount"),
     sa.Index("ix_ficha_movements_user_id", "user_id", "id"),
     sa.Index("ix_ficha_movements_ref", "ref"),
+    sa.Index("ix_ficha_movements_at", "at"),  # the fair-play sampler's window (ficha_game_movements_since)
 )
 
 # Every holder's balance (an account, a pot, the bank, the grants), changed in the same

@@ -37,6 +37,7 @@ def upgrade() -> None:
     )
     op.create_index("ix_ficha_movements_user_id", "ficha_movements", ["user_id", "id"])
     op.create_index("ix_ficha_movements_ref", "ficha_movements", ["ref"])
+    op.create_index("ix_ficha_movements_at", "ficha_movements", ["at"])  # the fair-play window's read
     op.create_table(
         "ficha_balances",
         sa.Column("holder", sa.String(96), nullable=False),
