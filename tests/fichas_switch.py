@@ -2,7 +2,9 @@
 as `tranque serve` reads it: server/config.py) makes every `Settings` a test builds default to
 `fichas_enabled=False`, so every test server, store and CLI run starts with fichas off. A test
 that sets `fichas_enabled` itself keeps its value. tests/conftest.py applies it at start;
-tests/server/support/serve_subprocess.py reads the variable for its own process."""
+tests/server/support/serve_subprocess.py reads the variable for its own process. The tests of
+fichas themselves (tests/server/fichas/, tests/web/test_fichas_*.py) are about fichas on: they
+lift the switch or say `fichas_enabled` outright, and test fichas off where they say so."""
 
 from __future__ import annotations
 
@@ -29,7 +31,8 @@ def apply() -> None:
 
     @functools.wraps(original)
     def init(self: Settings, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("fichas_enabled", False)
+        if fichas_off():  # read at each call: tests/server/fichas/conftest.py lifts it for a while
+            kwargs.setdefault("fichas_enabled", False)
         original(self, *args, **kwargs)
 
     init.fichas_off = True  # type: ignore[attr-defined]

@@ -8,13 +8,23 @@ test-output/screenshots/fichas/<size>/.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.server.support.harness import LiveServer
-from tests.web.conftest import SIZES, ConsoleErrors
+from tests.web.conftest import SIZES, ConsoleErrors, browser_settings
 from tests.web.driver import play_both_until
 from tests.web.test_accounts import sign_up
+
+
+@pytest.fixture
+def live() -> Iterator[LiveServer]:
+    """A browser test's server with fichas on, whatever the suite's switch says."""
+    with LiveServer(browser_settings(fichas_enabled=True)) as server:
+        yield server
 
 
 def shoot(page: Any, screenshots: Path, name: str) -> None:
