@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import tempfile
@@ -24,24 +25,28 @@ def drop_test_databases() -> Iterator[None]:
     services.drop_databases()
 
 
-PROCESSES_LOCK = Path(tempfile.gettempdir()) / f"tranque-tests-processes-{os.getuid()}.lock"
+# Marks of heavy tests that take turns across pytest-xdist's workers, one lock file each: at
+# most one test of each kind runs at a time, beside the workers' lighter tests.
+TURNS = ("processes", "browser_game")
+
+
+def turns_lock(mark: str) -> Path:
+    return Path(tempfile.gettempdir()) / f"tranque-tests-{mark}-{os.getuid()}.lock"
 
 
 @pytest.fixture(autouse=True)
-def one_process_test_at_a_time(request: pytest.FixtureRequest) -> Iterator[None]:
+def heavy_tests_take_turns(request: pytest.FixtureRequest) -> Iterator[None]:
     """Tests marked `processes` start servers in processes of their own (a cluster's nodes, a
-    server to SIGKILL and restart). Each start costs seconds of CPU, so two or three such tests
-    at once, beside the other workers' browsers, starved each other past their deadlines: across
-    pytest-xdist's workers they take turns, by a lock on a file."""
-    if request.node.get_closest_marker("processes") is None:
+    server to SIGKILL and restart); tests marked `browser_game` have two browser pages play a
+    whole game. Two or three of either kind at once, beside the other workers' browsers, starved
+    each other past their deadlines (on 2 cores, with 4 workers): each kind takes turns, by a
+    lock on a file."""
+    marks = [mark for mark in TURNS if request.node.get_closest_marker(mark) is not None]
+    with contextlib.ExitStack() as stack:
+        for mark in marks:
+            lock = stack.enter_context(turns_lock(mark).open("w"))
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         yield
-        return
-    with PROCESSES_LOCK.open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -48,6 +48,7 @@ def balance_of(live: LiveServer, name: str) -> int:
     return live.on_server(read)
 
 
+@pytest.mark.browser_game  # two people play a whole game: such tests take turns (tests/conftest.py)
 def test_a_staked_duel_shows_the_stake_the_pot_and_each_players_fichas(
     browser: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path
 ) -> None:

@@ -11,6 +11,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.server.support.harness import LiveServer
 from tests.web.conftest import SIZES, ConsoleGuard
 from tests.web.driver import play_both_until
@@ -42,6 +44,7 @@ def fetch_json(page: Any, path: str, body: dict[str, Any] | None = None) -> Any:
     )
 
 
+@pytest.mark.browser_game  # two people play a whole game: such tests take turns (tests/conftest.py)
 def test_two_friends_after_a_duel_see_it_face_to_face_and_on_their_home(
     browser: Any,
     live: LiveServer,

@@ -14,6 +14,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.server.support.harness import LiveServer
 from tests.web.conftest import SIZES, ConsoleErrors
 from tests.web.driver import play_both_until
@@ -56,6 +58,7 @@ def the_game(live: LiveServer, name: str) -> dict[str, Any]:
     return found
 
 
+@pytest.mark.browser_game  # two people play a whole game: such tests take turns (tests/conftest.py)
 def test_a_penas_season_fills_with_a_game_between_members(
     browser: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path
 ) -> None:

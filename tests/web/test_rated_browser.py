@@ -12,6 +12,8 @@ import re
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from tests.server.support.harness import LiveServer
 from tests.web.conftest import ConsoleErrors
 from tests.web.driver import play_both_until
@@ -43,6 +45,7 @@ def two_at_a_competitive_table(
     return host, guest
 
 
+@pytest.mark.browser_game  # two people play a whole game: such tests take turns (tests/conftest.py)
 def test_a_competitive_duel_shows_the_chances_then_the_new_ratings_and_ranks_both(
     browser: Any, live: LiveServer, console_errors: ConsoleErrors
 ) -> None:

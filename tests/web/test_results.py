@@ -105,6 +105,7 @@ def two_at_a_private_table(
     return host, guest
 
 
+@pytest.mark.browser_game  # two people play a whole game: such tests take turns (tests/conftest.py)
 def test_rematch_between_two_people_needs_both_and_starts_a_new_game_for_both(
     browser: Any, live: LiveServer, console_errors: ConsoleErrors, screenshots: Path
 ) -> None:
