@@ -66,6 +66,10 @@ def covered(page: Any, selector: str) -> dict[str, list[str]]:
 
 # N1 ------------------------------------------------------------------------------------
 
+PANEL_FITS = (
+    "() => { const b = document.querySelector('.tools-body'); return b.scrollHeight <= b.clientHeight + 1 }"
+)
+
 
 @pytest.mark.parametrize("size", list(SIZES.values()), ids=list(SIZES))
 def test_N1_the_open_tools_panel_covers_no_badge_nor_the_turn_line(
@@ -83,10 +87,15 @@ def test_N1_the_open_tools_panel_covers_no_badge_nor_the_turn_line(
     }
     shoot(page, screenshots, size, "tools-open")
     assert hidden == {}, f"the open panel covers what is needed to play: {hidden}"
-    # Its content fits: the last switch is inside the panel's own box, nothing cut.
-    body = page.locator(".tools-body")
-    fits = body.evaluate("(b) => b.scrollHeight <= b.clientHeight + 1")
-    assert fits, "the panel scrolls: its last switch is cut"
+    # Its content fits: the last switch is inside the panel's own box, nothing cut. On a phone
+    # the panel takes the felt's box at the table's next render (tools_sheet.js): on a loaded
+    # machine that comes a moment after it opens, so the check waits for it, for at most 10 s.
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        page.wait_for_function(PANEL_FITS, timeout=10_000)
+    except PlaywrightError:
+        pytest.fail("the panel scrolls: its last switch is cut")
     assert page.locator(".tools-body .aids label").last.is_visible()
     assert serious_violations(page, axe_source) == []  # the open panel, for a screen reader too
 
