@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from tests.server.conftest import empty_database_url
-from tests.server.support.harness import Loopback, Message, free_port
+from tests.server.support.harness import PROCESS_STARTUP_SECONDS, Loopback, Message, free_port
 from tests.server.support.scenario_helpers import Client
 from tranque.server.store import StoredEvent
 from tranque.server.store.sql import SqlStore
@@ -29,10 +29,7 @@ from tranque.server.table.log import visible
 
 RUNNER = Path(__file__).parents[1] / "support" / "serve_subprocess.py"
 TURN = 20  # seconds per turn: the shortest the rules allow (R15)
-# Seconds a server process may take to answer: a deadline against a hang, not a measure of
-# speed. A start takes about 3 s on a quiet 2-core machine, and many times that while the
-# suite's other workers drive browsers.
-STARTUP = 120.0
+STARTUP = PROCESS_STARTUP_SECONDS  # seconds a server process may take to answer
 
 
 class ServerProcess(Loopback):

@@ -31,7 +31,7 @@ import httpx
 import redis
 import websockets
 
-from tests.server.support.harness import Loopback, Message, free_port
+from tests.server.support.harness import PROCESS_STARTUP_SECONDS, Loopback, Message, free_port
 from tests.server.support.scripted import TURN_WAIT, PlainPlayer, ScriptedClient
 
 NODE_SCRIPT = Path(__file__).with_name("cluster_node.py")
@@ -68,9 +68,8 @@ class Node(Loopback):
         )
         log.close()
 
-    def wait_ready(self, seconds: float = 120) -> None:
-        """Wait for the node's first answer; `seconds` is a deadline against a hang, not a
-        measure of speed (tests/server/cluster/test_restart.py's STARTUP says why so long)."""
+    def wait_ready(self, seconds: float = PROCESS_STARTUP_SECONDS) -> None:
+        """Wait for the node's first answer (`seconds`: a deadline against a hang)."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.process is not None and self.process.poll() is not None:

@@ -93,6 +93,12 @@ def fast_settings(database_url: str | None = "memory://", **changes: Any) -> Set
     return Settings(database_url=database_url, **{**values, **changes})
 
 
+# Seconds a server started in a process of its own (tests/server/cluster/) may take to answer:
+# a deadline against a hang, not a measure of speed. A start takes about 3 s on a quiet 2-core
+# machine, and many times that while the suite's other workers drive browsers.
+PROCESS_STARTUP_SECONDS = 120.0
+
+
 class Loopback:
     """The HTTP and WebSocket addresses of a server on this machine's `port`."""
 
