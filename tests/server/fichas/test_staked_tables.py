@@ -198,3 +198,38 @@ def test_a_staked_duel_played_to_the_end_pays_the_winner_less_the_cut_and_shows_
         assert pot(server, table, 2) == 100
         assert balance(server, users[team]) == 1000 - 50 + 60 - 50
         assert balance(server, users[1 - team]) == 1000 - 50 - 50
+
+
+def test_a_bot_account_sits_at_a_staked_table_without_staking_and_a_person_still_stakes() -> None:
+    with LiveServer(fast_settings()) as server:
+        ana, ana_headers = make_account(server, "ana")
+        with httpx.Client(base_url=server.http, headers=ana_headers, timeout=20) as http:
+            made = http.post("/api/me/bots", json={"name": "Robotina"})
+            assert made.status_code == 201, made.text
+            token = made.json()["token"]
+            options = {"preset": "clasico", "players": 2, "bots": True, "competitive": True, "stake": 50}
+            created = http.post("/api/tables", json=options)
+            assert created.status_code == 201, created.text
+            table = created.json()["table"]
+
+        async def scenario() -> tuple[dict[str, Any], dict[str, Any], int]:
+            async with Player(server, {"Authorization": f"Bearer {token}"}) as bot:
+                by_bot = await bot.request({"type": "sit", "table": table, "seat": 0})
+                pot_after_bot = pot(server, table)
+                by_ana, ana_socket = await sit_frames(server, ana_headers, "198.51.100.1", table)
+                await ana_socket.close()
+            return by_bot, by_ana, pot_after_bot
+
+        by_bot, by_ana, pot_after_bot = asyncio.run(scenario())
+        assert by_bot["type"] == "ack" and by_ana["type"] == "ack", (by_bot, by_ana)
+        assert pot_after_bot == 0  # the bot put nothing in
+        assert pot(server, table) == 50  # the person's stake only
+        assert balance(server, ana) == 1000 - 50
+
+        async def bot_movements() -> list[str]:
+            found = await server.state.store.find_user("Robotina")
+            assert found is not None and found.user_id != ana
+            history = await server.state.store.ficha_history(found.user_id, 10, None)
+            return [movement.kind.value for movement in history]
+
+        assert "stake" not in server.on_server(bot_movements)
