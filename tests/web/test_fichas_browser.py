@@ -74,6 +74,9 @@ def test_a_staked_duel_shows_the_stake_the_pot_and_each_players_fichas(
     shoot(host, screenshots, "create-form")
     host.click("#start")
     host.locator(".pot-line").filter(has_text="Bote: 50 fichas").wait_for()
+    hash_ = host.evaluate("() => location.hash")
+    assert hash_.startswith("#/mesa/"), hash_
+    game_id = hash_.removeprefix("#/mesa/") + ".1"
 
     # beto sees the stake in the lobby before sitting down.
     guest.goto(live.http + "/#/")
@@ -107,6 +110,7 @@ def test_a_staked_duel_shows_the_stake_the_pot_and_each_players_fichas(
 
     # Each one's own profile shows that balance and the game in the history, newest first: the
     # winner's payout of the pot less the bank's cut, then both stakes, then the welcome gift.
+    # The game's lines link to its replay (a table's id means nothing to a person).
     for page, name in ((host, "ana"), (guest, "beto")):
         won = balance_of(live, name) == 1010
         page.goto(f"{live.http}/#/jugador/{name}")
@@ -114,10 +118,15 @@ def test_a_staked_duel_shows_the_stake_the_pot_and_each_players_fichas(
         texts = page.locator(".fichas-line .fichas-text").all_inner_texts()
         amounts = page.locator(".fichas-line .fichas-amount").all_inner_texts()
         assert amounts == (["+60", "−50", "+1000"] if won else ["−50", "+1000"]), (name, texts)
-        assert texts[-2].startswith("Apuesta en la mesa ") and texts[-1] == "Regalo de bienvenida", texts
+        assert texts[-2:] == ["Apuesta en una mesa · Ver la partida", "Regalo de bienvenida"], texts
         if won:
-            assert texts[0].startswith("Ganaste el bote (mesa "), texts
+            assert texts[0] == "Ganaste el bote · Ver la partida", texts
+        links = page.locator(".fichas-line .fichas-game")
+        hrefs = [links.nth(index).get_attribute("href") for index in range(links.count())]
+        assert hrefs == [f"#/partida/{game_id}"] * (2 if won else 1), hrefs
         shoot(page, screenshots, f"profile-{'winner' if won else 'loser'}")
+    guest.locator(".fichas-line .fichas-game").first.click()
+    guest.wait_for_selector(".replay .rp-meta")  # the replay of the staked game
 
     for page in (host, guest):
         page.context.close()

@@ -114,10 +114,11 @@ class TestMyFichas:
             assert body["balance"] == 200
             assert [(m["kind"], m["amount"], m["text"]) for m in body["movements"]] == [
                 ("refill", 200, "Recarga diaria"),
-                ("stake", -1000, "Apuesta en la mesa drain"),
+                ("stake", -1000, "Apuesta en una mesa"),
                 ("grant", 1000, "Regalo de bienvenida"),
             ]
-            assert body["movements"][1]["game"] == "drain.1" and body["movements"][1]["table"] == "drain"
+            stake = body["movements"][1]
+            assert (stake["game"], stake["table"], stake["replay"]) == ("drain.1", "drain", False)  # not kept
             assert mine(ana)["balance"] == 200  # once a day
             first = ana.get("/api/me/fichas", params={"limit": 2}).json()
             assert len(first["movements"]) == 2 and first["next_before"] is not None
@@ -140,7 +141,7 @@ def test_the_admin_reads_any_accounts_balance_and_movements_and_nobody_else_does
         drain(server, user_id(ana), 300)
         body = admin.get("/api/admin/accounts/Ana/fichas").json()
         assert (body["name"], body["balance"]) == ("Ana", 700)
-        assert [m["text_en"] for m in body["movements"]] == ["Stake at table drain", "Welcome gift"]
+        assert [m["text_en"] for m in body["movements"]] == ["Stake at a table", "Welcome gift"]
         refused(ana.get("/api/admin/accounts/Ana/fichas"), 403, "not_an_admin")
         refused(admin.get("/api/admin/accounts/Nadie/fichas"), 404, "no_such_player")
 

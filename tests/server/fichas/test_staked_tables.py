@@ -183,6 +183,12 @@ def test_a_staked_duel_played_to_the_end_pays_the_winner_less_the_cut_and_shows_
             {"seat": seat, "user_id": users[seat], "amount": amount, "kind": kind}
             for seat, (amount, kind) in enumerate(moved)
         ] + [{"seat": None, "user_id": None, "amount": 40, "kind": "cut"}]
+        # Each one's history: the game's lines, now that it is kept, say it has a replay.
+        for seat, headers in enumerate((ana_headers, beto_headers)):
+            lines = httpx.get(f"{server.http}/api/me/fichas", headers=headers, timeout=20).json()["movements"]
+            games = [(line["kind"], line["game"], line["replay"]) for line in lines if line["game"]]
+            kinds = ["payout", "stake"] if seat == team else ["stake"]
+            assert games == [(kind, f"{table}.1", True) for kind in kinds], games
 
         # A rematch is a new game with a pot of its own: the vote that completes it stakes both.
         async def rematch() -> dict[str, Any]:

@@ -51,6 +51,15 @@ async def test_a_profiles_history_is_the_pools_last_games_oldest_first(store: St
     assert page.relation is None
 
 
+async def test_kept_games_are_those_of_the_ids_asked_that_were_saved(store: Store) -> None:
+    ana = (await store.create_user("ana", "hash", 1.0)).user_id
+    for game_id in ("t1.1", "t1.2", "t2.1"):
+        await store.save_game(*kept_game(game_id, 100.0, ana))
+    asked = ["t1.2", "t1.1", "t1.3", "nope.1", "t1.1"]  # one unplayed, one unknown, one twice
+    assert await store.kept_games(asked) == {"t1.1", "t1.2"}
+    assert await store.kept_games([]) == set()
+
+
 async def test_a_leaderboard_page_knows_its_first_rank_and_the_viewers(store: Store) -> None:
     ids = [(await store.create_user(name, "hash", 1.0)).user_id for name in ("ana", "beto", "caro", "dora")]
     for number, (user_id, mu) in enumerate(zip(ids, [30.0, 28.0, 28.0, 20.0], strict=True), start=1):

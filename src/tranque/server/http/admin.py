@@ -367,7 +367,7 @@ async def account_fichas(
     state = server_state(request)
     user = await _account(state, name)
     try:
-        found = await fichas_of(state.fichas, user.user_id, limit, before)
+        found = await fichas_of(state.fichas, state.store, user.user_id, limit, before)
     except FichasError as error:
         return JSONResponse(error.body(), status_code=error.status)
     return {"name": user.name, **found}

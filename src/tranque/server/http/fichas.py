@@ -20,23 +20,27 @@ from tranque.server.fichas.errors import FichasError
 from tranque.server.fichas.service import HISTORY_MOST, Fichas
 from tranque.server.http.accounts import require_user
 from tranque.server.http.errors import SpanishErrors
-from tranque.server.store import UserRow
+from tranque.server.store import PlayerStore, UserRow
 
 router = APIRouter(prefix="/api", tags=["fichas"], route_class=SpanishErrors)
 
 HISTORY_PAGE = 30  # movements a page of the history shows unless asked for another number
 
 
-async def account_fichas(fichas: Fichas, user_id: int, limit: int, before: int | None) -> dict[str, Any]:
+async def account_fichas(
+    fichas: Fichas, games: PlayerStore, user_id: int, limit: int, before: int | None
+) -> dict[str, Any]:
     """The account's balance (after the day's refill), the floor and a page of its history,
-    newest first; `next_before`: the `before` of the next page (None: the last page)."""
+    newest first, each game's line saying whether it has a replay; `next_before`: the `before`
+    of the next page (None: the last page)."""
     balance = await fichas.balance(user_id)
     movements = await fichas.history(user_id, limit, before)
+    kept = await games.kept_games([game for game in map(words.game_of, movements) if game is not None])
     return {
         "enabled": True,
         "balance": balance,
         "floor": fichas.floor,
-        "movements": [words.line(movement, user_id) for movement in movements],
+        "movements": [words.line(movement, user_id, kept) for movement in movements],
         "next_before": movements[-1].serial if len(movements) >= limit and movements else None,
     }
 
@@ -52,6 +56,6 @@ async def my_fichas(
     if not fichas.enabled:
         return {"enabled": False}
     try:
-        return await account_fichas(fichas, user.user_id, limit, before)
+        return await account_fichas(fichas, server_state(request).store, user.user_id, limit, before)
     except FichasError as error:
         return JSONResponse(error.body(), status_code=error.status)

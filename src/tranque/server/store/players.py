@@ -158,6 +158,10 @@ class PlayerStore(Protocol):
 
     async def load_game(self, game_id: str) -> GameRow | None: ...
 
+    async def kept_games(self, game_ids: list[str]) -> set[str]:
+        """Those of `game_ids` that are kept (have a replay): one read, not a game's rows."""
+        ...
+
     async def game_players(self, game_id: str) -> list[GamePlayerRow]: ...
 
     async def ratings_of(self, user_ids: list[int], pool: str) -> dict[int, RatingRow]:

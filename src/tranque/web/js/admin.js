@@ -120,7 +120,7 @@ function fichasBox(name) {
       box.replaceChildren(
         el("p", { class: "ad-fichas-balance", text: say("fichas_balance", { n: data.balance }) }),
         el("ol", { class: "ad-fichas-list" }, ...data.movements.map((m) =>
-          el("li", { "data-kind": m.kind, text: `${m.amount > 0 ? "+" : "−"}${Math.abs(m.amount)} · ${english ? m.text_en : m.text} · ${new Date(m.at * 1000).toISOString().slice(0, 16).replace("T", " ")}` }))));
+          el("li", { "data-kind": m.kind, text: `${m.amount > 0 ? "+" : "−"}${Math.abs(m.amount)} · ${english ? m.text_en : m.text}${m.game ? ` (${m.game})` : ""} · ${new Date(m.at * 1000).toISOString().slice(0, 16).replace("T", " ")}` }))));
     } catch (error) {
       box.replaceChildren(failure(error));
     }

@@ -1,5 +1,6 @@
 // Your fichas on your own profile (players.js, only when the profile is yours): the balance and
-// the history of movements, from GET /api/me/fichas. Nothing at all when fichas are off.
+// the history of movements, from GET /api/me/fichas, a game's movements with a link to its
+// replay once it is kept. Nothing at all when fichas are off.
 
 import { currentLang } from "./i18n.js";
 import { say } from "./fichas_words.js";
@@ -44,8 +45,11 @@ function line(movement) {
   const english = currentLang() === "en";
   const amount = movement.amount > 0 ? `+${movement.amount}` : `−${Math.abs(movement.amount)}`;
   const when = new Date(movement.at * 1000).toLocaleString(english ? "en" : "es-CO", { dateStyle: "short", timeStyle: "short" });
+  const replay = movement.replay
+    ? el("a", { class: "fichas-game", href: `#/partida/${encodeURIComponent(movement.game)}`, text: say("fichas_see_game") })
+    : null;
   return el("li", { class: `fichas-line ${movement.amount > 0 ? "in" : "out"}`, "data-kind": movement.kind },
-    el("span", { class: "fichas-text", text: english ? movement.text_en : movement.text }),
+    el("span", { class: "fichas-text" }, english ? movement.text_en : movement.text, replay ? " · " : null, replay),
     el("span", { class: "fichas-amount num", text: amount }),
     el("time", { class: "note", datetime: new Date(movement.at * 1000).toISOString(), text: when }));
 }

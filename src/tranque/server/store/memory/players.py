@@ -44,6 +44,9 @@ class MemoryPlayers(MemoryData):
         game = self._games.get(game_id)
         return copy.deepcopy(game) if game is not None else None
 
+    async def kept_games(self, game_ids: list[str]) -> set[str]:
+        return {game_id for game_id in game_ids if game_id in self._games}
+
     async def game_players(self, game_id: str) -> list[GamePlayerRow]:
         return list(self._game_players.get(game_id, []))
 

@@ -204,6 +204,13 @@ class SqlPlayers(SqlDatabase):
             row = (await connection.execute(sa.select(games).where(games.c.game_id == game_id))).first()
         return GameRow(**row._mapping) if row is not None else None
 
+    async def kept_games(self, game_ids: list[str]) -> set[str]:
+        if not game_ids:
+            return set()
+        query = sa.select(games.c.game_id).where(games.c.game_id.in_(sorted(set(game_ids))))
+        async with self.engine.connect() as connection:
+            return set((await connection.execute(query)).scalars())
+
     async def game_players(self, game_id: str) -> list[GamePlayerRow]:
         query = sa.select(game_players).where(game_players.c.game_id == game_id).order_by(game_players.c.seat)
         async with self.engine.connect() as connection:
