@@ -8,80 +8,25 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, cast
 
 import httpx
 import pytest
 
-from tests.server.cluster.test_restart import Human, ServerProcess
-from tests.server.conftest import empty_database_url
-from tests.server.support.harness import Message, Player, free_port
-from tests.server.support.scenario_helpers import Client
-from tranque.server.accounts.sessions import SESSION_COOKIE
+from tests.server.cluster.test_restart import ServerProcess
+from tests.server.support.restart_duel import Account, duel_unrecorded, ended, opened, run_on, sit, user_ids
 from tranque.server.players.rating_scale import shown
 from tranque.server.store.schema import games
-from tranque.server.store.sql import SqlStore
-
-
-class Account(Human):
-    """One seat's person (`Human` plays seat 0 only; this any seat), playing from its own
-    address (a seat played from another seat's address is not rated)."""
-
-    def __init__(self, server: ServerProcess, table: str, token: str, seat: int) -> None:
-        super().__init__(server, table, token)
-        self.seat = seat
-
-    async def connect(self, last_seq: int | None = None, handled_up_to: int = 0) -> Message:
-        client = Client(cast(Any, self.server), headers={"X-Forwarded-For": f"192.0.2.{self.seat + 1}"})
-        await client.connect()
-        self.clients.append(client)
-        answer = await client.hello(self.table, self.token, last_seq)
-        assert answer["type"] == "ack" and answer["seat"] == self.seat, answer
-        self.index = 0
-        while self.client.frames[self.index].get("seq", handled_up_to + 1) <= handled_up_to:
-            self.index += 1
-        return answer
-
-    async def respond(self, frame: Message) -> None:
-        if frame["type"] == "sync" and frame["turn"] is not None and frame["turn"]["seat"] == self.seat:
-            options = {"turn_id": frame["turn"]["turn_id"], "legal_actions": frame["view"]["legal_actions"]}
-            frame = {"type": "options", **options}
-        if frame["type"] == "sync":
-            return
-        await super().respond(frame)
-
-
-def account(server: ServerProcess, name: str, address: str) -> httpx.Client:
-    http = httpx.Client(base_url=server.http, timeout=20, headers={"X-Forwarded-For": address})
-    response = http.post("/api/register", json={"name": name, "password": "una clave muy larga"})
-    assert response.status_code == 201, response.text
-    return http
-
-
-async def sit(server: ServerProcess, http: httpx.Client, address: str, table: str) -> tuple[int, str]:
-    headers = {"Cookie": f"{SESSION_COOKIE}={http.cookies[SESSION_COOKIE]}", "X-Forwarded-For": address}
-    async with Player(cast(Any, server), headers=headers) as player:
-        seated = await player.request({"type": "sit", "table": table})
-    assert seated["type"] == "ack", seated
-    return seated["seat"], seated["token"]
 
 
 async def counted(url: str) -> tuple[list[tuple[float, float, int]], list[dict[str, int]], int]:
     """Ana's and Beto's ratings (μ, σ, games) and XP, and how many games are kept."""
-    store = SqlStore(url)
-    await store.start()
-    try:
-        users = [
-            user.user_id for name in ("ana", "beto") if (user := await store.find_user(name)) is not None
-        ]
+    async with opened(url) as store:
+        users = await user_ids(store)
         found = await store.ratings_of(users, "duel")
         xp = [await store.xp_of(user) for user in users]
         async with store.engine.connect() as connection:
             kept = len((await connection.execute(games.select())).all())
-    finally:
-        await store.close()
     return [(found[u].mu, found[u].sigma, found[u].games) for u in users if u in found], xp, kept
 
 
@@ -97,19 +42,6 @@ async def recorded(url: str) -> tuple[list[tuple[float, float, int]], list[dict[
     return await counted(url)  # read again: the first reads may have run before its commit
 
 
-async def scenario(server: ServerProcess, play: Callable[..., Awaitable[None]] | None = None) -> None:
-    server.start()
-    people = [account(server, "ana", "192.0.2.1"), account(server, "beto", "192.0.2.2")]
-    players: list[Account] = []
-    try:
-        await (play or rated_game)(server, people, players)
-    finally:  # a failed assertion leaves no socket open for a later test's garbage collection
-        for player in players:
-            await player.close()
-        for http in people:
-            http.close()
-
-
 async def rated_game(server: ServerProcess, people: list[httpx.Client], players: list[Account]) -> None:
     # A game to 200 outlasts its first round whatever the deal: a double-six set holds 168 points,
     # so the kill always falls between rounds (a game to 100 ended in its first round with 106).
@@ -120,10 +52,9 @@ async def rated_game(server: ServerProcess, people: list[httpx.Client], players:
     for player in players:
         await player.connect()
 
-    def round_ended(frame: Message) -> bool:
-        return frame.get("kind") == "round_ended"
-
-    ends = await asyncio.gather(*(player.play(round_ended) for player in players))
+    ends = await asyncio.gather(
+        *(player.play(lambda frame: frame.get("kind") == "round_ended") for player in players)
+    )
     assert max(ends[0]["data"]["scores"]) < 200  # the game goes on after this round
     last_seen = [player.client.last_seq for player in players]
     server.kill()
@@ -135,12 +66,9 @@ async def rated_game(server: ServerProcess, people: list[httpx.Client], players:
         await player.connect(last_seq=seen, handled_up_to=seen)
         await player.respond(end)  # «listo», which the kill cut off
 
-    def game_ended(frame: Message) -> bool:
-        return frame.get("kind") == "game_ended"
-
-    ended = await asyncio.gather(*(player.play(game_ended) for player in players))
-    assert ended[0]["data"] == ended[1]["data"]
-    changes = ended[0]["data"]["rating_changes"]
+    finals = await asyncio.gather(*(player.play(ended) for player in players))
+    assert finals[0]["data"] == finals[1]["data"]
+    changes = finals[0]["data"]["rating_changes"]
     for player in players:
         await player.client.close()
     ratings, xp, kept = await recorded(server.database_url)
@@ -162,32 +90,14 @@ async def rated_game(server: ServerProcess, people: list[httpx.Client], players:
 def test_a_rated_game_across_a_sigkill_is_counted_once(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    url = empty_database_url(backend, request, tmp_path)
-    server = ServerProcess(url, free_port(), tmp_path / "server.log")
-    try:
-        asyncio.run(scenario(server))
-    finally:
-        server.stop()
+    run_on(backend, request, tmp_path, rated_game)
 
 
 async def killed_before_its_recording(
     server: ServerProcess, people: list[httpx.Client], players: list[Account]
 ) -> None:
-    server.stop()
-    server.start("--no-recorder")  # the game's end is stored and sent, and never recorded here
-    body = {"preset": "clasico", "players": 2, "target": 100, "turn_seconds": 20, "competitive": True}
-    table = people[0].post("/api/tables", json=body).json()["table"]
-    seats = [await sit(server, http, f"192.0.2.{n + 1}", table) for n, http in enumerate(people)]
-    players.extend(Account(server, table, token, seat) for seat, token in seats)
-    for player in players:
-        await player.connect()
-
-    def game_ended(frame: Message) -> bool:
-        return frame.get("kind") == "game_ended"
-
-    ended = await asyncio.gather(*(player.play(game_ended) for player in players))
-    assert ended[0]["data"] == ended[1]["data"] and ended[0]["data"]["reason"] == "target"
-    changes = ended[0]["data"]["rating_changes"]
+    _, data = await duel_unrecorded(server, people, players)
+    changes = data["rating_changes"]
     assert await counted(server.database_url) == ([], [{}, {}], 0)  # the end only, nothing recorded
     server.kill()
     for player in players:
@@ -213,9 +123,4 @@ async def killed_before_its_recording(
 def test_a_sigkill_between_a_games_end_and_its_recording_loses_nothing(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    url = empty_database_url(backend, request, tmp_path)
-    server = ServerProcess(url, free_port(), tmp_path / "server.log")
-    try:
-        asyncio.run(scenario(server, killed_before_its_recording))
-    finally:
-        server.stop()
+    run_on(backend, request, tmp_path, killed_before_its_recording)
