@@ -1,4 +1,5 @@
-"""The arena's re-pairing: similar scores together, no rematch of the last game while avoidable."""
+"""The arena's re-pairing: similar scores together, no rematch of the last game and, in a battle
+of peña against peña, no two members of one peña as opponents, while avoidable."""
 
 from __future__ import annotations
 
@@ -69,6 +70,44 @@ def test_no_rematch_of_the_last_game_while_avoidable(per_table: int, size: int, 
     assert all(since[s] <= since[w] for s in seated for w in waiting)
     if rematches(tables, last, per_table):
         assert not seatable_without_rematch(seated, last, per_table)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    per_table=st.sampled_from([2, 4]),
+    size=st.integers(0, 9),
+    penas=st.integers(1, 3),
+    seed=st.integers(0, 2**32),
+)
+def test_no_two_of_one_pena_are_opponents_while_avoidable(
+    per_table: int, size: int, penas: int, seed: int
+) -> None:
+    rng = random.Random(seed)
+    entrants = list(range(1, size + 1))
+    team = {no: rng.randrange(penas) for no in entrants}
+    free = [ArenaPlayer(no, rng.randint(0, 5), 0.0, (), team[no]) for no in entrants]
+    tables = pair_arena(free, per_table)
+    seated = [no for table in tables for no in table]
+    assert len(seated) == len(set(seated)) == (size // per_table) * per_table
+    # (one peña's members as each other's «last opponents»: the same thing to avoid)
+    same = {a: {b for b in entrants if b != a and team[b] == team[a]} for a in entrants}
+    if rematches(tables, same, per_table):
+        assert not seatable_without_rematch(seated, same, per_table)
+
+
+def test_two_penas_play_each_other_not_themselves() -> None:
+    # By score alone 1 would meet 2 and 3 would meet 4, both within a peña.
+    free = [ArenaPlayer(no, 10 - no, 0.0, (), pena) for no, pena in [(1, 7), (2, 7), (3, 8), (4, 8)]]
+    tables = pair_arena(free, 2)
+    assert sorted(sorted(t) for t in tables) == [[1, 3], [2, 4]]
+    # Four-handed: the two of a peña are partners (seats 0 and 2), never opponents.
+    (table,) = pair_arena(free, 4)
+    assert {frozenset(table[0::2]), frozenset(table[1::2])} == {frozenset({1, 2}), frozenset({3, 4})}
+
+
+def test_members_of_one_pena_alone_still_play_each_other() -> None:
+    free = [ArenaPlayer(no, 0, 0.0, (), 7) for no in (1, 2)]
+    assert pair_arena(free, 2) == [(1, 2)]
 
 
 def test_scores_near_each_other_meet() -> None:

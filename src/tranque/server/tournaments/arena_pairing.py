@@ -4,9 +4,11 @@ The arena (lichess's format, and Ludoteka's rolling tables) has no rounds: a pla
 finishes a game joins the free players, and the machine pairs the free ones straight away.
 Those who have waited longest sit down first; whoever is left over (fewer than a table) waits
 for the next finisher. The seated are ordered by score and cut into tables, so scores near
-each other meet, and nobody faces an opponent of their last game again while the free
-players can be seated otherwise: a table that would is re-seated (a four-handed table's
-other split) or swaps a player with a table near it in the order.
+each other meet, and nobody faces an opponent of their last game again, nor, in a battle of
+peña against peña, a member of their own peña (lichess's team battles: teams play each
+other), while the free players can be seated otherwise: a table that would is re-seated (a
+four-handed table's other split) or swaps a player with a table near it in the order. In
+pairs, two members of one peña may be partners.
 
 Pure: the free players come in, the tables go out.
 """
@@ -23,6 +25,7 @@ class ArenaPlayer:
     score: int
     since: float  # when the entrant became free (their last game ended, or they joined)
     last_opponents: tuple[int, ...]  # the entrants on the other side(s) in their last game
+    team: int | None = None  # peña against peña: the peña the entrant plays for
 
 
 # A four-handed table's seats 0 and 2 partner against 1 and 3. The splits of four players ranked
@@ -43,7 +46,8 @@ def pair_arena(free: Sequence[ArenaPlayer], per_table: int) -> list[tuple[int, .
     seated = sorted(free, key=lambda p: (p.since, p.entrant))[: count * per_table]
     ordered = [p.entrant for p in sorted(seated, key=lambda p: (-p.score, p.since, p.entrant))]
     last = {p.entrant: frozenset(p.last_opponents) for p in free}
-    seating = _Seating(last, per_table)
+    teams = {p.entrant: p.team for p in free if p.team is not None}
+    seating = _Seating(last, teams, per_table)
     groups = [ordered[i : i + per_table] for i in range(0, len(ordered), per_table)]
     tables = [seating.best(group) for group in groups]
     _mend(tables, seating)
@@ -51,15 +55,22 @@ def pair_arena(free: Sequence[ArenaPlayer], per_table: int) -> list[tuple[int, .
 
 
 class _Seating:
-    def __init__(self, last: dict[int, frozenset[int]], per_table: int) -> None:
+    def __init__(self, last: dict[int, frozenset[int]], teams: dict[int, int], per_table: int) -> None:
         self.last = last
+        self.teams = teams
         self.per_table = per_table
 
     def met(self, a: int, b: int) -> bool:
-        return b in self.last.get(a, frozenset()) or a in self.last.get(b, frozenset())
+        """Whether a and b should not be opponents: they were in their last game, or they play
+        for the same peña."""
+        if b in self.last.get(a, frozenset()) or a in self.last.get(b, frozenset()):
+            return True
+        team = self.teams.get(a)
+        return team is not None and team == self.teams.get(b)
 
     def rematches(self, table: list[int]) -> int:
-        """Pairs of opponents at the table who were opponents in their last game."""
+        """Pairs of opponents at the table who should not be: opponents in their last game, or
+        of the same peña."""
         if self.per_table == 4:
             return sum(self.met(table[i], table[j]) for i, j in ((0, 1), (0, 3), (2, 1), (2, 3)))
         return sum(self.met(a, b) for i, a in enumerate(table) for b in table[i + 1 :])

@@ -1085,7 +1085,8 @@ class Tournament:
             opponents = (
                 () if previous is None else tuple(no for side in previous.sides for no in side if no != e.no)
             )
-            free.append(ArenaPlayer(e.no, wins[e.no], since if since is not None else now, opponents))
+            at = since if since is not None else now
+            free.append(ArenaPlayer(e.no, wins[e.no], at, opponents, e.pena_id))
         per_table = 2 if self.config.entry is Entry.DUEL else 4
         tables = pair_arena(free, per_table) if len(free) >= per_table else []
         new: list[PlannedGame] = []
