@@ -177,6 +177,14 @@ class LiveServer(Loopback):
         async def pending() -> bool:
             return bool(await self.state.store.game_ends(1))
 
+        async def ends_stored() -> None:
+            # A table's state moves first and its events are stored after: a game read over
+            # may have its end still on its way to the store, and so to the recorder.
+            for table in list(self.state.registry.tables.values()):
+                if table.state.phase.is_over:
+                    await table.until_idle()
+
+        self.on_server(ends_stored)
         deadline = time.monotonic() + 20
         while self.on_server(pending):
             if time.monotonic() > deadline:
