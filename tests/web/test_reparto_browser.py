@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.server.support.harness import LiveServer
@@ -81,6 +82,10 @@ def play_the_day(page: Any, live: LiveServer, otherwise: bool = False) -> str:
     page.click("#rd-play-individual")
     page.wait_for_selector(".hand-tile")
     table = str(page.url.split("#/mesa/")[1])
+    # The table says whose deals these are, with the way back, and offers no «Pista».
+    day = httpx.get(f"{live.http}/api/reparto", timeout=20).json()["today"]["day"]
+    page.wait_for_selector(f".table-header a.reparto-link[href='#/reparto/{day}']")
+    assert page.locator(".hint-button").count() == 0
     if otherwise:
         play_last_tiles(page)
     else:

@@ -208,9 +208,9 @@ def test_refusals_are_clear_and_change_nothing(server: LiveServer) -> None:
 
 
 def test_a_game_of_the_day_gives_no_hints_and_its_socket_no_seed(server: LiveServer) -> None:
-    """Everybody plays the day's deals alone: «Pista» is refused, with its own words. R17: the
-    player's socket gets each hand's commitment (the day's) and never its seed or salt while
-    the day is on, not even at the hand's end."""
+    """Everybody plays the day's deals alone: the sync says a game gives no hints and «Pista» is
+    refused, with its own words. R17: the player's socket gets each hand's commitment (the
+    day's) and never its seed or salt while the day is on, not even at the hand's end."""
     import asyncio
 
     from tests.server.support.harness import Player
@@ -246,6 +246,9 @@ def test_a_game_of_the_day_gives_no_hints_and_its_socket_no_seed(server: LiveSer
     # The first hand was dealt before the socket came: its commitment came in the `sync`.
     sync = next(frame for frame in frames if frame.get("type") == "sync")
     assert committed[0] in json.dumps(sync)
+    # The sync says no hints are given (the client shows no «Pista») and whose deals these are.
+    assert sync["hints"] == {"per_game": 0, "left": 0}
+    assert sync["deals"] == f"reparto:{today['day']}:individual"
     assert [data["commitment"] for data in started] == committed[len(committed) - len(started) :]
     assert len(ended) == HANDS
     assert all(data.get("seed") is None and data.get("salt") is None for data in ended)

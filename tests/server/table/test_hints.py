@@ -238,16 +238,22 @@ async def test_refused_over_the_limit_of_a_game_and_given_again_in_the_next() ->
         assert (await hint(rig, guest, 0))["left"] == 1
 
 
+def syncs(socket: Socket) -> list[Message]:
+    return [frame for frame in socket.frames if frame["type"] == "sync"]
+
+
 @pytest.mark.anyio
 async def test_a_restart_keeps_the_hints_given_and_their_count() -> None:
     async with TableRig.practice(TWO, hints_per_game=3) as rig:
         guest = await rig.hello(0)
+        assert syncs(guest)[-1]["hints"] == {"per_game": 3, "left": 3}
         await play_until(rig, to_act(0))
         first = await hint(rig, guest, 0)
         await rig.restart()  # whoever was to act gets a fresh turn
         assert rig.table.state.hint_counts() == [1, 0]
         assert rig.table.state.last_hint[0] == (first["turn_id"], action_from_json(first["action"]))
         guest = await rig.hello(0)
+        assert syncs(guest)[-1]["hints"] == {"per_game": 3, "left": 2}  # the page is told after a reload
         await play_until(rig, to_act(0))
         again = await hint(rig, guest, 0)  # a new turn: a new hint, counted after the first
         assert again["turn_id"] != first["turn_id"] and again["left"] == 1

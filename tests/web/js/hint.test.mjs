@@ -120,4 +120,11 @@ test("a resync keeps this table's hint and a new game forgets it", () => {
   const rematch = reduceEvent({ ...state, rules: { players: 2, mode: "individual" } }, { type: "event", seq: 21, kind: "game_started", at: 0, data: { first_starter: null, game: 2 } });
   assert.equal(rematch.hint, null);
   assert.equal(rematch.hintsLeft, null);
+  // The sync says how many a game gives and how many are left; el reparto del día gives none.
+  const counted = reduceSync(state, { ...snapshot, hints: { per_game: 20, left: 7 } });
+  assert.equal(counted.hintsLeft, 7);
+  assert.equal(offersHints(counted), true);
+  const reparto = reduceSync(state, { ...snapshot, hints: { per_game: 0, left: 0 }, deals: "reparto:2026-12-07:individual" });
+  assert.equal(offersHints(reparto), false, "no «Pista» at a table that gives no hints");
+  assert.equal(reparto.deals, "reparto:2026-12-07:individual");
 });

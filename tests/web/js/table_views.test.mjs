@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 globalThis.localStorage = { getItem: () => null, setItem: () => {} };
-const { describeAction, tileWords, pointsText, countsPalitos } = await import("../../../src/tranque/web/js/table_views.js");
+const { describeAction, tileWords, pointsText, countsPalitos, headerHtml } = await import("../../../src/tranque/web/js/table_views.js");
 
 const rules = { players: 4, mode: "pairs", preset_name: "ponce", pass_points: true };
 const view = {
@@ -41,4 +41,22 @@ test("palitos are counted only where the table counts them", () => {
   assert.equal(pointsText(rules, 20), "20 palitos");
   assert.equal(countsPalitos({ preset_name: "clasico", pass_points: false }), false);
   assert.equal(pointsText({ preset_name: "clasico", pass_points: false }, 100), "100");
+});
+
+test("the header of a table of el reparto del día links back to its day; another's does not", () => {
+  const duel = { players: 2, mode: "individual", preset_name: "clasico", target: 100 };
+  const state = { you: 0, rules: duel, scores: [0, 0], goals: [0, 0], round: 0, deals: "reparto:2026-12-07:individual" };
+  const header = headerHtml({ ...view, state }, state);
+  assert.match(header, /<a class="tournament-link reparto-link" href="#\/reparto\/2026-12-07">Reparto del día<\/a>/);
+  assert.doesNotMatch(headerHtml({ ...view, state }, { ...state, deals: null }), /reparto/);
+  assert.doesNotMatch(headerHtml({ ...view, state }, { ...state, deals: "copa:1" }), /reparto/);
+  assert.match(header, /Mano 1 · a 100</);
+});
+
+test("a game of so many hands says which hand of how many, and no target", () => {
+  const four = { players: 2, mode: "individual", preset_name: "clasico", target: 100, hands: 4 };
+  const state = { you: 0, rules: four, scores: [0, 0], goals: [0, 0], round: 1, deals: "reparto:2026-12-07:individual" };
+  assert.match(headerHtml({ ...view, state }, state), /Mano 2 de 4</);
+  assert.doesNotMatch(headerHtml({ ...view, state }, state), / a 100/);
+  assert.match(headerHtml({ ...view, state }, { ...state, round: null }), /4 manos</);
 });

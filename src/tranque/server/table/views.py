@@ -14,7 +14,7 @@ from tranque.engine.record import to_record
 from tranque.server.table.context import TableContext
 from tranque.server.table.hints import with_hints
 from tranque.server.table.line_layout import line_json
-from tranque.server.table.state import Phase, TableState, Viewer
+from tranque.server.table.state import Phase, TableKind, TableState, Viewer
 
 
 def invite_path(code: str) -> str:
@@ -76,7 +76,18 @@ def snapshot(table: TableContext, viewer: Viewer, rating: dict[str, Any]) -> dic
         "rating": rating,
         "chat": chat_json(state, viewer),
         **table.stakes.json(table),  # a staked table's stake and pot (stakes.py)
+        **hints_json(table, viewer),
+        **({"deals": table.options.deals} if table.options.deals else {}),
     }
+
+
+def hints_json(table: TableContext, viewer: Viewer) -> dict[str, Any]:
+    """At a practice table, for a seat: how many hints a game gives (0: none, as el reparto del
+    día) and how many this seat has left in this one."""
+    if viewer is None or table.options.kind is not TableKind.PRACTICE:
+        return {}
+    most = table.options.hints_per_game
+    return {"hints": {"per_game": most, "left": max(0, most - table.state.hints.get(viewer, 0))}}
 
 
 def chat_json(state: TableState, viewer: Viewer) -> list[dict[str, Any]]:

@@ -8,9 +8,10 @@
 import { t } from "./i18n.js";
 import { isMyTurn, playsOf, tileKey } from "./table_state.js";
 
-// Whether the table offers hints at all: a seat (not a spectator) at a practice table.
+// Whether the table offers hints at all: a seat (not a spectator) at a practice table that
+// gives some (el reparto del día gives none: its sync says `hints.per_game` 0).
 export function offersHints(state) {
-  return state.kind === "practice" && state.you !== null && state.you !== undefined;
+  return state.kind === "practice" && state.you !== null && state.you !== undefined && state.hintsPerGame !== 0;
 }
 
 // The hint for the turn being played, if the server gave this seat one for it.

@@ -81,6 +81,8 @@ export const MESSAGES = {
   your_turn: { es: "Te toca", en: "Your turn" },
   turn_of: { es: "Le toca a {name}", en: "{name}'s turn" },
   round: { es: "Mano {n}", en: "Round {n}" },
+  round_of: { es: "Mano {n} de {of}", en: "Round {n} of {of}" },
+  of_hands: { es: "{n} manos", en: "{n} rounds" },
   to_target: { es: "a {n}", en: "to {n}" },
   choose_end: { es: "Esa ficha pega en las dos puntas: toca la punta donde la pones.", en: "That tile fits both ends: tap the end to play it on." },
   not_playable: { es: "La ficha {tile} no pega en ninguna punta.", en: "Tile {tile} fits neither end." },

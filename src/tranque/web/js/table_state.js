@@ -80,7 +80,9 @@ export function initialState({ you = null } = {}) {
     lastPhrase: null, // {seq, seat, phrase}
     chat: [], // {seq, seat, text}: the table's recent chat lines this seat was sent (talk.js)
     hint: null, // {turn_id, action}: the «Pista» the server gave this seat (practice tables)
-    hintsLeft: null, // how many more this game, as the last hint's ack said (null: not known)
+    hintsLeft: null, // how many more this game, as the sync or the last hint's ack said (null: not known)
+    hintsPerGame: null, // how many a game gives, as the sync said (0: none; null: not known)
+    deals: null, // the name of the table's shared deals (sync), else null
     announcements: [], // {seq, seat, type, tile, side, by, laid, scores}: what happened, newest last
   };
 }
@@ -115,7 +117,10 @@ export function reduceSync(state, snapshot) {
     tournament: snapshot.tournament || null, // a tournament's table: {id, round} (its link back)
     announcements: state.table === snapshot.table ? state.announcements : [],
     hint: state.table === snapshot.table ? state.hint : null, // kept only for its own turn (hint.js)
-    hintsLeft: state.table === snapshot.table && state.game === snapshot.game ? state.hintsLeft : null,
+    hintsPerGame: snapshot.hints ? snapshot.hints.per_game : null, // 0: this table gives none
+    hintsLeft: snapshot.hints ? snapshot.hints.left
+      : state.table === snapshot.table && state.game === snapshot.game ? state.hintsLeft : null,
+    deals: snapshot.deals || null, // shared deals' name: `reparto:<day>:<mode>` at el reparto del día
   };
   if (snapshot.commitment && next.round !== null) next.commitments[next.round] = snapshot.commitment;
   if (view) {

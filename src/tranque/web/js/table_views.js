@@ -60,10 +60,16 @@ export function headerHtml(view, state) {
     const mine = !pairs && team === state.you ? " mine" : "";
     return `<span class="score side-${team}${mine}">${mark}${name}: ${points}${goals}</span>`;
   });
-  const round = state.round !== null && state.round !== undefined ? t("round", { n: state.round + 1 }) : "";
-  const info = [round, t("to_target", { n: pointsText(rules, rules.target) })].filter(Boolean).join(" · ");
+  // A game of so many hands (duplicado, el reparto del día) has no target: «Mano 2 de 4».
+  const dealt = state.round !== null && state.round !== undefined;
+  const hands = rules.hands || null;
+  const round = !dealt ? "" : hands ? t("round_of", { n: state.round + 1, of: hands }) : t("round", { n: state.round + 1 });
+  const goal = hands ? (dealt ? "" : t("of_hands", { n: hands })) : t("to_target", { n: pointsText(rules, rules.target) });
+  const info = [round, goal].filter(Boolean).join(" · ");
   const event = state.tournament && state.tournament.id ? state.tournament : null; // back to its tournament
-  const back = event ? `<a class="tournament-link" href="#/torneo/${encodeURIComponent(event.id)}">${escapeHtml(t("tn_table_link", { round: event.round ?? "" }))}</a> · ` : "";
+  const reparto = /^reparto:([^:]+):/.exec(state.deals || ""); // el reparto del día: back to its day
+  const back = event ? `<a class="tournament-link" href="#/torneo/${encodeURIComponent(event.id)}">${escapeHtml(t("tn_table_link", { round: event.round ?? "" }))}</a> · `
+    : reparto ? `<a class="tournament-link reparto-link" href="#/reparto/${encodeURIComponent(reparto[1])}">${escapeHtml(t("rd_card_title"))}</a> · ` : "";
   return `<div class="round-info">${back}${escapeHtml(info)}</div><div class="scores ${pairs ? "pairs" : "individual"}" role="group" aria-label="${escapeHtml(t("table_scores"))}">${teams.join("")}</div>`;
 }
 
