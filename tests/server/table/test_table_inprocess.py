@@ -837,7 +837,7 @@ def test_a_log_stored_before_typed_events_restores_and_every_frame_is_as_it_was_
 
 # Fields frames gained after the saved log was stored (docs/protocol.md names each); a frame
 # without them is the frame that was sent.
-ADDED_TO_SYNC = ("game", "scores", "goals", "rematch", "host", "rating", "chat")
+ADDED_TO_SYNC = ("game", "scores", "goals", "rematch", "host", "rating", "chat", "hints")
 ADDED_TO_VIEW = ("line_ends",)
 ADDED_TO_DATA = {"seat": ("name_en", "face", "abandoned"), "game_started": ("game",)}
 
