@@ -393,6 +393,8 @@ def test_N14_many_five_and_six_player_practice_tables_all_draw_their_hands(
     double-nine and seating bots for all of them), two of whose pages lose their socket the
     moment their table is made (the deal then comes by the sync of the hello sent on
     reconnecting): every page draws its hand."""
+    from playwright.sync_api import Error as PlaywrightError
+
     pages = []
     for index in range(8):
         page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
@@ -406,9 +408,18 @@ def test_N14_many_five_and_six_player_practice_tables_all_draw_their_hands(
             f"""() => {{ window.tranque.practice({{preset: "clasico", players: {players}}})
                 .then(() => {{ {cut} }}); }}"""
         )
+    # The bots play on meanwhile (a forced draw adds a tile), so the hand drawn is compared with
+    # the hand held at one moment, once the page has caught up: two reads apart can differ.
+    same = """() => {
+        const drawn = document.querySelectorAll(".hand-tile").length;
+        return drawn > 0 && drawn === window.tranque.table.state.hand.length;
+    }"""
     for index, page in pages:
         page.wait_for_selector(".hand-tile", timeout=60_000)
-        drawn = page.locator(".hand-tile").count()
-        held = page.evaluate("() => window.tranque.table.state.hand.length")
-        assert drawn == held > 0, (index, drawn, held)
+        try:
+            page.wait_for_function(same, timeout=30_000)
+        except PlaywrightError:
+            drawn = page.locator(".hand-tile").count()
+            held = page.evaluate("() => window.tranque.table.state.hand.length")
+            raise AssertionError(f"page {index} draws {drawn} tiles of the {held} it holds") from None
         page.context.close()
