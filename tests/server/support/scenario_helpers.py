@@ -205,6 +205,9 @@ async def due_at(server: LiveServer, client: Client, seconds: float, early: floa
     server.advance(early)
 
 
+SESSION_SECONDS = 30 * 86_400
+
+
 def make_account(server: LiveServer, name: str) -> tuple[int, dict[str, str]]:
     """A user with a live session straight in the store: (user_id, the Cookie header)."""
     state = server.state
@@ -213,7 +216,10 @@ def make_account(server: LiveServer, name: str) -> tuple[int, dict[str, str]]:
     async def make() -> int:
         now = state.settings.clock.now()
         user = await state.store.create_user(name, "not-a-real-hash", now)
-        await state.store.create_session(token_hash(token), user.user_id, now + 3600)
+        # A month of the server's clock: tests move a FakeClock on by hours to play games out,
+        # and a session gone stale mid-test makes the account a guest (a private game's
+        # record then reads as none: the reparto test's 404 under a slow database).
+        await state.store.create_session(token_hash(token), user.user_id, now + SESSION_SECONDS)
         return int(user.user_id)
 
     user_id: int = server.on_server(make)
